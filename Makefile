@@ -1,0 +1,87 @@
+# watchq — see README.md.  `make`, `make check`, `make vm-check`, `make install`.
+.SUFFIXES:
+
+VERSION = 0.1.0
+PREFIX = /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+
+CC = cc
+CFLAGS = -O2 -g
+PKG_CONFIG = pkg-config
+BATS = bats
+
+# Required flags: user CFLAGS are added after these and cannot remove them.
+WARNINGS = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	-Wformat=2 -Wpointer-arith -Wundef -Wvla -Wno-unused-parameter
+WERROR_1 = -Werror
+WERROR = $(if $(CI),1,0)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS) \
+	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount) $(CFLAGS)
+ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
+
+B = .build
+CORE = buf escape event filter mounttab mount_events output output_text output_json \
+	output_format path util wait cli loop source source_mountinfo
+OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
+UNIT_CORE = buf escape event filter mounttab output output_text output_json output_format util
+UNIT_TESTS = test_filter test_output test_escape test_mounttab
+
+all: watchq man/watchq.1
+
+$(B)/%.o: src/%.c src/*.h
+	@mkdir -p $(B)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+watchq: $(OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
+
+man/watchq.1: watchq.1.scd
+	@mkdir -p man
+	scdoc < watchq.1.scd > $@
+
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.h $(UNIT_CORE:%=$(B)/%.o)
+	@mkdir -p $(B)/unit
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(UNIT_CORE:%=$(B)/%.o) $(ALL_LDLIBS)
+
+unit: $(UNIT_TESTS:%=$(B)/unit/%)
+	@for t in $(UNIT_TESTS); do $(B)/unit/$$t || exit 1; done
+
+# The system tests need root for mounts; they run in a private mount namespace.
+check: all unit
+	tests/run-bats
+
+vm-check: all
+	tests/vm/run
+
+asan:
+	$(MAKE) clean
+	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' all unit
+	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run-bats
+
+# Build and test dependencies, installed with apt on Debian and Ubuntu.
+DEPS = build-essential clang pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
+	bats jq util-linux e2fsprogs \
+	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
+deps:
+	@tests/install-deps $(DEPS)
+
+install: all
+	install -Dm755 watchq $(DESTDIR)$(BINDIR)/watchq
+	install -Dm644 man/watchq.1 $(DESTDIR)$(MANDIR)/man1/watchq.1
+	install -Dm644 completions/watchq.bash $(DESTDIR)$(BASHCOMPDIR)/watchq
+	install -Dm644 completions/_watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq
+	install -Dm644 completions/watchq.fish $(DESTDIR)$(FISHCOMPDIR)/watchq.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/watchq $(DESTDIR)$(MANDIR)/man1/watchq.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq \
+		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish
+
+clean:
+	rm -rf $(B) watchq man
+
+.PHONY: all unit check vm-check asan deps install uninstall clean

@@ -1,0 +1,85 @@
+#ifndef WATCHQ_CONFIG_H
+#define WATCHQ_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "filter.h"
+
+#define WATCHQ_MAX_WATCHES	256	/* watch tags are 8 bits, as in the kernel */
+
+/* Exit statuses: the table in DESIGN §2 and in watchq(1). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,
+	EXIT_TIMEOUT = 2,
+	EXIT_REMOVED = 3,
+	EXIT_USAGE = 64,
+	EXIT_UNAVAILABLE = 69,
+};
+
+enum backend {
+	BACKEND_AUTO,
+	BACKEND_FANOTIFY,
+	BACKEND_MOUNTINFO,
+	BACKEND_WATCH_QUEUE,
+	BACKEND_POLL,
+};
+
+enum out_format {
+	OUT_TEXT,
+	OUT_JSON,
+	OUT_FORMAT,
+};
+
+struct watch {
+	enum ev_type type;	/* EV_MOUNT, EV_KEY, EV_SB */
+	const char *target;	/* as given on the command line */
+	char *path;		/* canonical absolute path (mounts, sb) */
+	int tag;
+};
+
+enum cond_kind {
+	COND_MOUNT,
+	COND_UNMOUNT,
+	COND_READONLY,
+	COND_WRITABLE,
+};
+
+struct cond {
+	enum cond_kind kind;
+	const char *arg;	/* as given */
+	char *path;		/* canonical absolute path */
+};
+
+/* Everything the command line says; read-only once cli_parse() returns. */
+struct config {
+	struct watch watches[WATCHQ_MAX_WATCHES];
+	size_t nwatches;
+	struct evset events;
+	struct filter filter;
+	enum out_format out;
+	const char *format;
+	const char *timefmt;
+	bool timestamps;
+	bool has_timeout;
+	double timeout;
+	long long count;	/* 0: unlimited */
+	bool quiet;
+	const char *output;
+	bool initial;
+	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */
+	bool fstypes_negated;
+	char *fstype_list;	/* storage behind fstypes */
+	const char *source_dev;
+	char *source_real;	/* source_dev resolved, when it names an existing file */
+	enum backend backend;
+	double interval;
+	unsigned queue_size;
+	bool wait;
+	bool wait_event;	/* wait -e: the next matching event */
+	struct cond conds[WATCHQ_MAX_WATCHES];
+	size_t nconds;
+};
+
+#endif

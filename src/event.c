@@ -1,0 +1,61 @@
+#include <stddef.h>
+
+#include "event.h"
+
+const struct event_name event_names[] = {
+	{ "present", EV_MOUNT, MOUNT_PRESENT, 0, 0 },
+	{ "mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
+	{ "new_mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
+	{ "unmount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
+	{ "move", EV_MOUNT, MOUNT_MOVE, 0, 0 },
+	{ "move_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
+	{ "move_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
+	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
+	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
+	{ "instantiated", EV_KEY, KEY_INSTANTIATED, 0, 0 },
+	{ "updated", EV_KEY, KEY_UPDATED, 0, 0 },
+	{ "linked", EV_KEY, KEY_LINKED, 0, 0 },
+	{ "unlinked", EV_KEY, KEY_UNLINKED, 0, 0 },
+	{ "cleared", EV_KEY, KEY_CLEARED, 0, 0 },
+	{ "revoked", EV_KEY, KEY_REVOKED, 0, 0 },
+	{ "invalidated", EV_KEY, KEY_INVALIDATED, 0, 0 },
+	{ "setattr", EV_KEY, KEY_SETATTR, 0, 0 },
+	{ "error", EV_SB, SB_ERROR, 0, 0 },
+	{ "readonly", EV_SB, SB_READONLY, 0, 0 },
+	{ "edquot", EV_SB, SB_EDQUOT, 0, 0 },
+	{ "lowspace", EV_SB, SB_LOWSPACE, 0, 0 },
+	{ "loss", EV_META, META_LOSS, 0, 0 },
+	{ "removal", EV_META, META_REMOVAL, 0, 0 },
+	{ NULL, 0, 0, 0, 0 },
+};
+
+static const char *const type_names[EV__NTYPES] = {
+	[EV_META] = "meta",
+	[EV_MOUNT] = "mount",
+	[EV_KEY] = "key",
+	[EV_SB] = "sb",
+};
+
+const char *
+event_type_name(enum ev_type type)
+{
+	return (unsigned)type < EV__NTYPES ? type_names[type] : "unknown";
+}
+
+const char *
+event_name(const struct event *ev)
+{
+	const struct event_name *n;
+
+	if (ev->type == EV_MOUNT && ev->subtype == MOUNT_MOVE) {
+		if (ev->info & EV_INFO_MOVE_FROM)
+			return "move_from";
+		if (ev->info & EV_INFO_MOVE_TO)
+			return "move_to";
+		return "move";
+	}
+	for (n = event_names; n->name; n++)
+		if (n->type == ev->type && n->subtype == ev->subtype)
+			return n->name;
+	return "unknown";
+}

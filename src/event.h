@@ -1,0 +1,107 @@
+#ifndef WATCHQ_EVENT_H
+#define WATCHQ_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * One record type for every source, shaped after the kernel's watch_queue
+ * record: a type (the source), a subtype, a watch tag and info bits.
+ */
+enum ev_type {
+	EV_META,
+	EV_MOUNT,
+	EV_KEY,
+	EV_SB,
+	EV__NTYPES
+};
+
+enum ev_meta {
+	META_REMOVAL,
+	META_LOSS,
+};
+
+enum ev_mount {
+	MOUNT_PRESENT,
+	MOUNT_MOUNT,
+	MOUNT_UNMOUNT,
+	MOUNT_MOVE,
+	MOUNT_READONLY,
+	MOUNT_SETATTR,
+};
+
+enum ev_key {
+	KEY_INSTANTIATED,
+	KEY_UPDATED,
+	KEY_LINKED,
+	KEY_UNLINKED,
+	KEY_CLEARED,
+	KEY_REVOKED,
+	KEY_INVALIDATED,
+	KEY_SETATTR,
+};
+
+enum ev_sb {
+	SB_ERROR,
+	SB_READONLY,
+	SB_EDQUOT,
+	SB_LOWSPACE,
+};
+
+/* Info bits of a move: which end lies outside the watched subtree. */
+#define EV_INFO_MOVE_FROM	0x1u	/* only the old path is watched */
+#define EV_INFO_MOVE_TO		0x2u	/* only the new path is watched */
+#define EV_INFO_MOVE_MASK	(EV_INFO_MOVE_FROM | EV_INFO_MOVE_TO)
+
+struct ev_mount_fields {
+	uint64_t mount_id, parent_id;
+	const char *path, *old_path;	/* old_path: moves only */
+	const char *fstype, *device;
+	const char *options, *old_options;	/* old_options: setattr only */
+	bool readonly;
+};
+
+struct ev_meta_fields {
+	long long lost;		/* -1: unknown */
+	const char *backend;
+	const char *what;	/* removal: what went away */
+};
+
+struct event {
+	enum ev_type type;
+	unsigned subtype;
+	unsigned info;
+	int tag;
+	const char *watch;	/* the target as the user gave it */
+	const char *watch_source;	/* "mounts", "keys", "sb": for meta events */
+	struct timespec time;	/* CLOCK_REALTIME */
+	union {
+		struct ev_mount_fields mount;
+		struct ev_meta_fields meta;
+	} u;
+};
+
+/* Name of a source type as printed in the first column ("mount", "meta"). */
+const char *event_type_name(enum ev_type type);
+/* Name of an event as printed ("unmount", "move_from"). */
+const char *event_name(const struct event *ev);
+
+/* One user-visible event name and the records it selects. */
+struct event_name {
+	const char *name;
+	enum ev_type type;
+	unsigned subtype;
+	unsigned info_mask, info_value;	/* record matches if (info & mask) == value */
+};
+
+/* Table of every event name watchq accepts, ended by a NULL name. */
+extern const struct event_name event_names[];
+
+
+/* Where sources deliver events: the filter, the output and the end conditions. */
+struct sink {
+	void (*emit)(struct sink *sink, struct event *ev);
+};
+
+#endif

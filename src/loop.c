@@ -1,0 +1,99 @@
+#include <err.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "loop.h"
+
+int
+loop_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -1;
+	/* A reader that goes away shows as EPIPE from write(2), handled there. */
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+struct timespec
+loop_deadline(double seconds)
+{
+	struct timespec now, d;
+	long long ns = (long long)(seconds * 1e9);
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	d.tv_sec = now.tv_sec + (time_t)(ns / 1000000000LL);
+	d.tv_nsec = now.tv_nsec + (long)(ns % 1000000000LL);
+	if (d.tv_nsec >= 1000000000L) {
+		d.tv_sec++;
+		d.tv_nsec -= 1000000000L;
+	}
+	return d;
+}
+
+/* Time left until the deadline; false once it has passed. */
+static bool
+remaining(const struct timespec *deadline, struct timespec *left)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left->tv_sec = deadline->tv_sec - now.tv_sec;
+	left->tv_nsec = deadline->tv_nsec - now.tv_nsec;
+	if (left->tv_nsec < 0) {
+		left->tv_sec--;
+		left->tv_nsec += 1000000000L;
+	}
+	return left->tv_sec >= 0;
+}
+
+int
+loop_run(struct loop *l)
+{
+	struct pollfd pfd[LOOP_MAX_SOURCES + 2];
+	struct timespec left;
+	size_t i, nout;
+	int r, code;
+
+	for (;;) {
+		if (l->has_deadline && !remaining(&l->deadline, &left))
+			return EXIT_TIMEOUT;
+		for (i = 0; i < l->nsrc; i++)
+			pfd[i] = (struct pollfd){ l->src[i]->fd, l->src[i]->events, 0 };
+		pfd[i++] = (struct pollfd){ l->sigfd, POLLIN, 0 };
+		nout = i;
+		pfd[i++] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
+		r = ppoll(pfd, i, l->has_deadline ? &left : NULL, NULL);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			warn("poll");
+			return EXIT_ERROR;
+		}
+		if (r == 0)
+			continue;	/* the deadline check above ends the run */
+		if (pfd[l->nsrc].revents & POLLIN)
+			return EXIT_OK;
+		if (pfd[nout].revents & (POLLERR | POLLHUP))
+			return EXIT_OK;
+		for (i = 0; i < l->nsrc; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if (l->src[i]->ops->drain(l->src[i]) < 0) {
+				warn("%s", l->src[i]->ops->name);
+				return EXIT_ERROR;
+			}
+		}
+		if ((code = l->after(l->ctx)) >= 0)
+			return code;
+	}
+}

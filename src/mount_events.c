@@ -1,0 +1,173 @@
+#include <string.h>
+
+#include "mount_events.h"
+#include "path.h"
+
+static bool
+wanted(const struct config *cfg, const struct mnt_entry *e)
+{
+	char **t;
+	bool listed = false;
+
+	if (cfg->fstypes) {
+		for (t = cfg->fstypes; *t; t++)
+			if (strcmp(*t, e->fstype) == 0)
+				listed = true;
+		if (listed == cfg->fstypes_negated)
+			return false;
+	}
+	if (cfg->source_dev && strcmp(cfg->source_dev, e->source) != 0 &&
+	    !(cfg->source_real && strcmp(cfg->source_real, e->source) == 0))
+		return false;
+	return true;
+}
+
+/* Whether two option strings differ in more than their ro/rw token. */
+static bool
+opts_differ_beyond_ro(const char *a, const char *b)
+{
+	for (;;) {
+		size_t na, nb;
+
+		while (!strncmp(a, "ro", 2) || !strncmp(a, "rw", 2)) {
+			if (a[2] != ',' && a[2] != '\0')
+				break;
+			a += a[2] ? 3 : 2;
+		}
+		while (!strncmp(b, "ro", 2) || !strncmp(b, "rw", 2)) {
+			if (b[2] != ',' && b[2] != '\0')
+				break;
+			b += b[2] ? 3 : 2;
+		}
+		if (*a == '\0' || *b == '\0')
+			return *a != *b;
+		na = strcspn(a, ",");
+		nb = strcspn(b, ",");
+		if (na != nb || strncmp(a, b, na) != 0)
+			return true;
+		a += na + (a[na] == ',');
+		b += nb + (b[nb] == ',');
+	}
+}
+
+static void
+fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mnt_entry *e)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = EV_MOUNT;
+	ev->subtype = subtype;
+	ev->tag = w->tag;
+	ev->watch = w->target;
+	ev->watch_source = "mounts";
+	ev->u.mount.mount_id = e->id;
+	ev->u.mount.parent_id = e->parent_id;
+	ev->u.mount.path = e->target;
+	ev->u.mount.fstype = e->fstype;
+	ev->u.mount.device = e->source;
+	ev->u.mount.options = e->options;
+	ev->u.mount.readonly = e->readonly;
+}
+
+static void
+change_for_watch(const struct config *cfg, struct sink *sink, const struct watch *w,
+    const struct mnt_change *ch)
+{
+	struct event ev;
+	bool in_old, in_new;
+
+	switch (ch->kind) {
+	case MNT_CH_MOUNT:
+	case MNT_CH_UNMOUNT: {
+		const struct mnt_entry *e = ch->new ? ch->new : ch->old;
+
+		if (!path_within(w->path, e->target) || !wanted(cfg, e))
+			return;
+		fill(&ev, w, ch->kind == MNT_CH_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
+		sink->emit(sink, &ev);
+		return;
+	}
+	case MNT_CH_MOVE:
+		in_old = path_within(w->path, ch->old->target);
+		in_new = path_within(w->path, ch->new->target);
+		if ((!in_old && !in_new) || !wanted(cfg, ch->new))
+			return;
+		fill(&ev, w, MOUNT_MOVE, ch->new);
+		ev.u.mount.old_path = ch->old->target;
+		ev.info = in_old && in_new ? 0 : in_old ? EV_INFO_MOVE_FROM : EV_INFO_MOVE_TO;
+		sink->emit(sink, &ev);
+		return;
+	case MNT_CH_REMOUNT:
+		if (!path_within(w->path, ch->new->target) || !wanted(cfg, ch->new))
+			return;
+		if (ch->old->readonly != ch->new->readonly) {
+			fill(&ev, w, MOUNT_READONLY, ch->new);
+			sink->emit(sink, &ev);
+		}
+		if (opts_differ_beyond_ro(ch->old->options, ch->new->options)) {
+			fill(&ev, w, MOUNT_SETATTR, ch->new);
+			ev.u.mount.old_options = ch->old->options;
+			sink->emit(sink, &ev);
+		}
+		return;
+	}
+}
+
+void
+mount_events_change(const struct config *cfg, const bool *gone, struct sink *sink,
+    const struct mnt_change *ch)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == EV_MOUNT && !gone[i])
+			change_for_watch(cfg, sink, &cfg->watches[i], ch);
+}
+
+struct present_ctx {
+	const struct config *cfg;
+	struct sink *sink;
+};
+
+static void
+present_one(void *p, const struct mnt_entry *e)
+{
+	struct present_ctx *pc = p;
+	const struct config *cfg = pc->cfg;
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		const struct watch *w = &cfg->watches[i];
+
+		if (w->type != EV_MOUNT || !path_within(w->path, e->target) || !wanted(cfg, e))
+			continue;
+		fill(&ev, w, MOUNT_PRESENT, e);
+		pc->sink->emit(pc->sink, &ev);
+	}
+}
+
+void
+mount_events_present(const struct config *cfg, struct sink *sink, const struct mounttab *t)
+{
+	struct present_ctx pc = { cfg, sink };
+
+	mounttab_each(t, present_one, &pc);
+}
+
+void
+mount_events_meta(struct sink *sink, const struct watch *w, unsigned subtype,
+    const char *backend, const char *what)
+{
+	struct event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_META;
+	ev.subtype = subtype;
+	ev.tag = w->tag;
+	ev.watch = w->target;
+	ev.watch_source = "mounts";
+	ev.u.meta.lost = -1;
+	ev.u.meta.backend = backend;
+	ev.u.meta.what = what;
+	sink->emit(sink, &ev);
+}

@@ -1,0 +1,323 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "mounttab.h"
+#include "util.h"
+
+bool
+mnt_opts_readonly(const char *opts)
+{
+	const char *p = opts;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 2 && p[0] == 'r' && p[1] == 'o')
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool
+is_rw_token(const char *p, size_t n)
+{
+	return n == 2 && (!strncmp(p, "rw", 2) || !strncmp(p, "ro", 2));
+}
+
+static char *
+append_tokens(char *o, const char *opts)
+{
+	const char *p = opts;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > 0 && !is_rw_token(p, n)) {
+			*o++ = ',';
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return o;
+}
+
+/* The effective ro/rw first, then the per-mount and the superblock options without theirs. */
+static char *
+join_options(bool readonly, const char *vfs, const char *fs)
+{
+	char *out = xmalloc(strlen(vfs) + strlen(fs) + 4), *o;
+
+	memcpy(out, readonly ? "ro" : "rw", 2);
+	o = append_tokens(out + 2, vfs);
+	o = append_tokens(o, fs);
+	*o = '\0';
+	return out;
+}
+
+struct mnt_entry *
+mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
+    const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts)
+{
+	struct mnt_entry *e = xcalloc(1, sizeof(*e));
+
+	e->id = id;
+	e->parent_id = parent_id;
+	e->dev = dev;
+	e->target = xstrdup(target ? target : "");
+	e->source = xstrdup(source ? source : "");
+	e->fstype = xstrdup(fstype ? fstype : "");
+	e->root = xstrdup(root ? root : "");
+	e->vfs_opts = xstrdup(vfs_opts ? vfs_opts : "");
+	e->fs_opts = xstrdup(fs_opts ? fs_opts : "");
+	e->readonly = mnt_opts_readonly(e->vfs_opts) || mnt_opts_readonly(e->fs_opts);
+	e->options = join_options(e->readonly, e->vfs_opts, e->fs_opts);
+	return e;
+}
+
+void
+mnt_entry_free(struct mnt_entry *e)
+{
+	if (e == NULL)
+		return;
+	free(e->target);
+	free(e->source);
+	free(e->fstype);
+	free(e->root);
+	free(e->vfs_opts);
+	free(e->fs_opts);
+	free(e->options);
+	free(e);
+}
+
+static size_t
+hash_id(uint64_t id, size_t cap)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+void
+mounttab_clear(struct mounttab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		mnt_entry_free(t->slot[i]);
+	free(t->slot);
+	t->slot = NULL;
+	t->cap = t->count = 0;
+}
+
+static size_t
+find_slot(const struct mounttab *t, uint64_t id)
+{
+	size_t i = hash_id(id, t->cap);
+
+	while (t->slot[i] && t->slot[i]->id != id)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+struct mnt_entry *
+mounttab_find(const struct mounttab *t, uint64_t id)
+{
+	if (t->cap == 0)
+		return NULL;
+	return t->slot[find_slot(t, id)];
+}
+
+static void
+grow(struct mounttab *t)
+{
+	struct mnt_entry **old = t->slot;
+	size_t oldcap = t->cap, i;
+
+	t->cap = oldcap ? oldcap * 2 : 64;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	for (i = 0; i < oldcap; i++)
+		if (old[i])
+			t->slot[find_slot(t, old[i]->id)] = old[i];
+	free(old);
+}
+
+void
+mounttab_insert(struct mounttab *t, struct mnt_entry *e)
+{
+	size_t i;
+
+	if ((t->count + 1) * 4 > t->cap * 3)
+		grow(t);
+	i = find_slot(t, e->id);
+	if (t->slot[i])
+		mnt_entry_free(t->slot[i]);
+	else
+		t->count++;
+	t->slot[i] = e;
+}
+
+struct mnt_entry *
+mounttab_remove(struct mounttab *t, uint64_t id)
+{
+	struct mnt_entry *e;
+	size_t i, j, k;
+
+	if (t->cap == 0)
+		return NULL;
+	i = find_slot(t, id);
+	if ((e = t->slot[i]) == NULL)
+		return NULL;
+	t->slot[i] = NULL;
+	t->count--;
+	/* Backward-shift deletion keeps linear probing chains intact without tombstones. */
+	for (j = (i + 1) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+		k = hash_id(t->slot[j]->id, t->cap);
+		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+			t->slot[i] = t->slot[j];
+			t->slot[j] = NULL;
+			i = j;
+		}
+	}
+	return e;
+}
+
+bool
+mounttab_has_target(const struct mounttab *t, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && strcmp(t->slot[i]->target, target) == 0)
+			return true;
+	return false;
+}
+
+static size_t
+depth(const char *path)
+{
+	size_t d = 0;
+
+	for (; *path; path++)
+		d += *path == '/';
+	return d;
+}
+
+static int
+cmp_shallow(const void *a, const void *b)
+{
+	const struct mnt_entry *x = *(struct mnt_entry *const *)a, *y = *(struct mnt_entry *const *)b;
+	size_t dx = depth(x->target), dy = depth(y->target);
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int
+cmp_deep(const void *a, const void *b)
+{
+	return cmp_shallow(b, a);
+}
+
+/* The entries of t in order; caller frees the array. */
+static struct mnt_entry **
+sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t *n)
+{
+	struct mnt_entry **v = xcalloc(t->count, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i])
+			v[(*n)++] = t->slot[i];
+	qsort(v, *n, sizeof(*v), cmp);
+	return v;
+}
+
+void
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_entry *e), void *ctx)
+{
+	size_t n, i;
+	struct mnt_entry **v = sorted(t, cmp_shallow, &n);
+
+	for (i = 0; i < n; i++)
+		fn(ctx, v[i]);
+	free(v);
+}
+
+/*
+ * The same id names the same mount only while it stays the same filesystem at
+ * the same root: mountinfo ids are reused, so an id whose device, root, type
+ * or source changed between two reads was an unmount followed by a mount.
+ * (An unmount and a mount that reuse both the id and the device in one burst
+ * look like a move here; only the fanotify backend's 64-bit ids tell them apart.)
+ */
+static bool
+same_mount(const struct mnt_entry *a, const struct mnt_entry *b)
+{
+	return a->dev == b->dev && strcmp(a->root, b->root) == 0 &&
+	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
+}
+
+void
+mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, void *ctx)
+{
+	struct mnt_entry **v, *o, *n;
+	size_t cnt, i;
+	struct mnt_change ch;
+
+	for (i = 0; i < new->cap; i++)
+		if (new->slot[i])
+			new->slot[i]->mark = false;
+	/* Unmounts, deepest first; mark the new entries that continue an old one. */
+	v = sorted(old, cmp_deep, &cnt);
+	for (i = 0; i < cnt; i++) {
+		o = v[i];
+		n = mounttab_find(new, o->id);
+		o->mark = n && same_mount(o, n);
+		if (o->mark) {
+			n->mark = true;
+			continue;
+		}
+		ch = (struct mnt_change){ MNT_CH_UNMOUNT, o, NULL };
+		fn(ctx, &ch);
+	}
+	free(v);
+	v = sorted(old, cmp_shallow, &cnt);
+	for (i = 0; i < cnt; i++) {
+		o = v[i];
+		if (!o->mark)
+			continue;
+		n = mounttab_find(new, o->id);
+		if (strcmp(o->target, n->target) != 0) {
+			ch = (struct mnt_change){ MNT_CH_MOVE, o, n };
+			fn(ctx, &ch);
+		}
+	}
+	for (i = 0; i < cnt; i++) {
+		o = v[i];
+		if (!o->mark)
+			continue;
+		n = mounttab_find(new, o->id);
+		if (strcmp(o->vfs_opts, n->vfs_opts) != 0 || strcmp(o->fs_opts, n->fs_opts) != 0) {
+			ch = (struct mnt_change){ MNT_CH_REMOUNT, o, n };
+			fn(ctx, &ch);
+		}
+	}
+	free(v);
+	v = sorted(new, cmp_shallow, &cnt);
+	for (i = 0; i < cnt; i++) {
+		if (v[i]->mark)
+			continue;
+		ch = (struct mnt_change){ MNT_CH_MOUNT, NULL, v[i] };
+		fn(ctx, &ch);
+	}
+	free(v);
+}

@@ -1,0 +1,102 @@
+#include <string.h>
+
+#include "escape.h"
+#include "output.h"
+
+static const char format_escapes[] = "seEwtpofdOriIT%";
+
+int
+output_format_check(const char *fmt)
+{
+	const char *p;
+
+	for (p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '\0' || strchr(format_escapes, p[1]) == NULL)
+			return -1;
+		p++;
+	}
+	return 0;
+}
+
+static void
+field(struct buf *b, const char *s)
+{
+	if (s)
+		escape_text(b, s);
+}
+
+void
+output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev)
+{
+	const struct ev_mount_fields *m = ev->type == EV_MOUNT ? &ev->u.mount : NULL;
+	const char *p;
+
+	for (p = fmt; *p; p++) {
+		if (*p != '%' || p[1] == '\0') {
+			buf_addc(b, *p);
+			continue;
+		}
+		switch (*++p) {
+		case 's':
+			buf_adds(b, event_type_name(ev->type));
+			break;
+		case 'e':
+			buf_adds(b, event_name(ev));
+			break;
+		case 'E':
+			field(b, ev->watch_source);
+			break;
+		case 'w':
+			field(b, ev->watch);
+			break;
+		case 't':
+			buf_addf(b, "%d", ev->tag);
+			break;
+		case 'p':
+			if (m)
+				field(b, m->path);
+			break;
+		case 'o':
+			if (m)
+				field(b, m->old_path ? m->old_path : m->old_options);
+			break;
+		case 'f':
+			if (m)
+				field(b, m->fstype);
+			break;
+		case 'd':
+			if (m)
+				field(b, m->device);
+			break;
+		case 'O':
+			if (m)
+				field(b, m->options);
+			break;
+		case 'r':
+			if (m)
+				buf_adds(b, m->readonly ? "ro" : "rw");
+			break;
+		case 'i':
+			if (m)
+				buf_addf(b, "%llu", (unsigned long long)m->mount_id);
+			break;
+		case 'I':
+			if (m)
+				buf_addf(b, "%llu", (unsigned long long)m->parent_id);
+			break;
+		case 'T':
+			output_time(b, &ev->time, timefmt);
+			break;
+		case '%':
+			buf_addc(b, '%');
+			break;
+		default:
+			buf_addc(b, '%');
+			buf_addc(b, *p);
+			break;
+		}
+	}
+	buf_addc(b, '\n');
+}

@@ -1,0 +1,68 @@
+#include <string.h>
+#include <time.h>
+
+#include "escape.h"
+#include "output.h"
+
+/* A string field; where bytes had to be replaced, the exact bytes follow as NAME_b64. */
+static void
+json_str(struct buf *b, const char *name, const char *s)
+{
+	if (s == NULL)
+		return;
+	buf_addf(b, ",\"%s\":", name);
+	if (escape_json(b, s)) {
+		buf_addf(b, ",\"%s_b64\":\"", name);
+		base64_encode(b, s, strlen(s));
+		buf_addc(b, '"');
+	}
+}
+
+static void
+json_time(struct buf *b, const struct timespec *ts)
+{
+	struct tm tm;
+	char s[64];
+	time_t t = ts->tv_sec;
+
+	if (gmtime_r(&t, &tm) == NULL)
+		tm = (struct tm){ .tm_mday = 1, .tm_year = 70 };
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	buf_addf(b, "\"time\":\"%s.%06ldZ\"", s, ts->tv_nsec / 1000);
+}
+
+void
+output_json(struct buf *b, const struct event *ev)
+{
+	buf_addc(b, '{');
+	json_time(b, &ev->time);
+	buf_addf(b, ",\"source\":\"%s\",\"event\":\"%s\"", event_type_name(ev->type), event_name(ev));
+	json_str(b, "watch", ev->watch);
+	buf_addf(b, ",\"tag\":%d", ev->tag);
+	if (ev->type == EV_MOUNT) {
+		const struct ev_mount_fields *m = &ev->u.mount;
+
+		buf_addf(b, ",\"mount_id\":%llu,\"parent_id\":%llu",
+		    (unsigned long long)m->mount_id, (unsigned long long)m->parent_id);
+		json_str(b, "path", m->path);
+		json_str(b, "old_path", m->old_path);
+		json_str(b, "fstype", m->fstype);
+		json_str(b, "device", m->device);
+		json_str(b, "options", m->options);
+		json_str(b, "old_options", m->old_options);
+		buf_addf(b, ",\"readonly\":%s", m->readonly ? "true" : "false");
+	} else if (ev->type == EV_META) {
+		const struct ev_meta_fields *m = &ev->u.meta;
+
+		json_str(b, "watch_source", ev->watch_source);
+		if (ev->subtype == META_LOSS) {
+			if (m->lost >= 0)
+				buf_addf(b, ",\"lost\":%lld", m->lost);
+			else
+				buf_adds(b, ",\"lost\":null");
+		}
+		json_str(b, "backend", m->backend);
+		json_str(b, "what", m->what);
+	}
+	buf_adds(b, "}\n");
+}

@@ -1,0 +1,74 @@
+#include "escape.h"
+#include "output.h"
+
+static void
+col(struct buf *b, const char *s)
+{
+	buf_addc(b, ' ');
+	escape_text(b, s && *s ? s : "-");
+}
+
+static void
+text_mount(struct buf *b, const struct event *ev)
+{
+	const struct ev_mount_fields *m = &ev->u.mount;
+
+	switch (ev->subtype) {
+	case MOUNT_MOVE:
+		col(b, m->old_path);
+		buf_adds(b, " ->");
+		col(b, m->path);
+		break;
+	case MOUNT_READONLY:
+		col(b, m->path);
+		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
+		break;
+	case MOUNT_SETATTR:
+		col(b, m->path);
+		col(b, m->options);
+		buf_adds(b, " (was");
+		col(b, m->old_options);
+		buf_addc(b, ')');
+		break;
+	default:
+		col(b, m->path);
+		col(b, m->fstype);
+		col(b, m->device);
+		break;
+	}
+}
+
+static void
+text_meta(struct buf *b, const struct event *ev)
+{
+	const struct ev_meta_fields *m = &ev->u.meta;
+
+	col(b, ev->watch_source);
+	col(b, ev->watch);
+	if (ev->subtype == META_LOSS) {
+		if (m->lost >= 0)
+			buf_addf(b, " %lld events lost, resynchronised", m->lost);
+		else
+			buf_adds(b, " events lost, resynchronised");
+	} else {
+		buf_addc(b, ' ');
+		buf_adds(b, m->what ? m->what : "gone");
+	}
+}
+
+void
+output_text(struct buf *b, const struct event *ev, const struct config *cfg)
+{
+	if (cfg->timestamps) {
+		output_time(b, &ev->time, cfg->timefmt);
+		buf_addc(b, ' ');
+	}
+	buf_adds(b, event_type_name(ev->type));
+	buf_addc(b, ' ');
+	buf_adds(b, event_name(ev));
+	if (ev->type == EV_MOUNT)
+		text_mount(b, ev);
+	else if (ev->type == EV_META)
+		text_meta(b, ev);
+	buf_addc(b, '\n');
+}

@@ -1,0 +1,13 @@
+#ifndef WATCHQ_PATH_H
+#define WATCHQ_PATH_H
+
+#include <stdbool.h>
+
+/* Canonical absolute path of an existing file (realpath), or NULL with errno set. */
+char *path_canon(const char *path);
+/* Canonical absolute path of a path that may not exist yet: the longest existing prefix resolved, the rest appended lexically; NULL with errno set. */
+char *path_canon_lenient(const char *path);
+/* Whether path is dir itself or lies below it (both canonical). */
+bool path_within(const char *dir, const char *path);
+
+#endif

@@ -1,0 +1,42 @@
+#ifndef WATCHQ_SOURCE_H
+#define WATCHQ_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "event.h"
+#include "mounttab.h"
+
+struct source;
+
+/* One kernel mechanism behind the loop; see DESIGN §4. */
+struct source_ops {
+	const char *name;	/* backend name, as --backend spells it */
+	/* Establish every watch of the source's type; -1 with errno set. */
+	int (*open)(struct source *src);
+	/* Consume everything ready on src->fd and emit the events; -1 with errno set. */
+	int (*drain)(struct source *src);
+	/* Emit present records for the current state (--initial). */
+	void (*present)(struct source *src);
+	/* Release everything. */
+	void (*close)(struct source *src);
+};
+
+struct source {
+	const struct source_ops *ops;
+	const struct config *cfg;
+	struct sink *sink;
+	int fd;			/* polled by the loop */
+	short events;		/* POLLIN or POLLPRI */
+	size_t nwatches;	/* watches of this source still alive */
+	const struct mounttab *table;	/* mount sources: the current table */
+	void *priv;
+};
+
+extern const struct source_ops source_mountinfo_ops;
+
+/* Choose and open the mount source for cfg (a table is kept even without watches, for wait); prints the fallback reason, exits 69 for an unavailable forced backend; -1 with errno set on failure. */
+int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink);
+
+#endif

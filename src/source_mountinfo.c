@@ -1,0 +1,198 @@
+/*
+ * Mount source for every kernel: /proc/self/mountinfo signals POLLPRI when the
+ * namespace's mount table changed; the table is then re-read with libmount and
+ * diffed against the cache. Cost is O(table) per wake-up and bursts coalesce:
+ * what happened between two reads is inferred from the difference.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mount_events.h"
+#include "source.h"
+#include "util.h"
+
+#define MOUNTINFO	"/proc/self/mountinfo"
+#define MAX_REREADS	8
+
+struct mountinfo {
+	struct mounttab tab;
+	bool gone[WATCHQ_MAX_WATCHES];
+};
+
+static int
+read_table(struct mounttab *t)
+{
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	int r;
+
+	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
+		mnt_unref_table(tb);
+		errno = ENOMEM;
+		return -1;
+	}
+	r = mnt_table_parse_file(tb, MOUNTINFO);
+	if (r < 0) {
+		errno = -r;
+		goto out;
+	}
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		int id = mnt_fs_get_id(fs), parent = mnt_fs_get_parent_id(fs);
+
+		if (id < 0)
+			continue;
+		mounttab_insert(t, mnt_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
+		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
+		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
+		    mnt_fs_get_fs_options(fs)));
+	}
+	r = 0;
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+/* Whether the table changed since the last poll of fd (consumes the signal). */
+static bool
+changed(int fd)
+{
+	struct pollfd p = { fd, POLLPRI, 0 };
+	int r;
+
+	while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	return r > 0 && (p.revents & (POLLPRI | POLLERR));
+}
+
+/*
+ * A read of a large table is not atomic: a change during the read can tear it.
+ * Such a change also raises POLLPRI, so read again until a read saw no change.
+ */
+static int
+read_stable(int fd, struct mounttab *t)
+{
+	int i;
+
+	for (i = 0; i < MAX_REREADS; i++) {
+		mounttab_clear(t);
+		if (read_table(t) < 0)
+			return -1;
+		if (!changed(fd))
+			break;
+	}
+	return 0;
+}
+
+struct diff_ctx {
+	struct source *src;
+	struct mountinfo *mi;
+};
+
+static void
+on_change(void *p, const struct mnt_change *ch)
+{
+	struct diff_ctx *dc = p;
+
+	mount_events_change(dc->src->cfg, dc->mi->gone, dc->src->sink, ch);
+}
+
+/* A watched directory that no longer resolves is gone: report it once. */
+static void
+check_removals(struct source *src, struct mountinfo *mi)
+{
+	const struct config *cfg = src->cfg;
+	struct stat stb;
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		const struct watch *w = &cfg->watches[i];
+
+		if (w->type != EV_MOUNT || mi->gone[i])
+			continue;
+		if (stat(w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
+			continue;
+		mi->gone[i] = true;
+		src->nwatches--;
+		mount_events_meta(src->sink, w, META_REMOVAL, src->ops->name,
+		    "watched directory is gone");
+	}
+}
+
+static int
+mi_open(struct source *src)
+{
+	struct mountinfo *mi = xcalloc(1, sizeof(*mi));
+	size_t i;
+
+	src->priv = mi;
+	src->events = POLLPRI;
+	/* Open before the first read: every change after it raises POLLPRI. */
+	src->fd = open(MOUNTINFO, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0)
+		return -1;
+	if (read_stable(src->fd, &mi->tab) < 0)
+		return -1;
+	src->table = &mi->tab;
+	for (i = 0; i < src->cfg->nwatches; i++)
+		if (src->cfg->watches[i].type == EV_MOUNT)
+			src->nwatches++;
+	return 0;
+}
+
+static int
+mi_drain(struct source *src)
+{
+	struct mountinfo *mi = src->priv;
+	struct mounttab fresh = { 0 };
+	struct diff_ctx dc = { src, mi };
+
+	if (read_stable(src->fd, &fresh) < 0) {
+		mounttab_clear(&fresh);
+		return -1;
+	}
+	mounttab_diff(&mi->tab, &fresh, on_change, &dc);
+	mounttab_clear(&mi->tab);
+	mi->tab = fresh;
+	check_removals(src, mi);
+	return 0;
+}
+
+static void
+mi_present(struct source *src)
+{
+	struct mountinfo *mi = src->priv;
+
+	mount_events_present(src->cfg, src->sink, &mi->tab);
+}
+
+static void
+mi_close(struct source *src)
+{
+	struct mountinfo *mi = src->priv;
+
+	if (src->fd >= 0)
+		close(src->fd);
+	src->fd = -1;
+	if (mi) {
+		mounttab_clear(&mi->tab);
+		free(mi);
+	}
+	src->priv = NULL;
+	src->table = NULL;
+}
+
+const struct source_ops source_mountinfo_ops = {
+	.name = "mountinfo",
+	.open = mi_open,
+	.drain = mi_drain,
+	.present = mi_present,
+	.close = mi_close,
+};

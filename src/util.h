@@ -1,0 +1,15 @@
+#ifndef WATCHQ_UTIL_H
+#define WATCHQ_UTIL_H
+
+#include <stddef.h>
+
+/* Allocate or exit with a message: the only allocation failure policy. */
+void *xmalloc(size_t n);
+/* Zeroed allocation of n elements of size sz, or exit. */
+void *xcalloc(size_t n, size_t sz);
+/* Resize p to n elements of size sz (overflow-checked), or exit. */
+void *xreallocarray(void *p, size_t n, size_t sz);
+/* Duplicate a NUL-terminated string (NULL stays NULL), or exit. */
+char *xstrdup(const char *s);
+
+#endif
