@@ -435,6 +435,10 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	size_t i;
 	char **args;
 
+	/* Messages name the program, not the path it was started by. */
+	program_invocation_name = program_invocation_short_name;
+	if (argc > 0)
+		argv[0] = program_invocation_short_name;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out = OUT_TEXT;
 	cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";

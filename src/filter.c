@@ -36,20 +36,24 @@ nvariants(unsigned type, unsigned subtype)
 void
 evset_add_type(struct evset *s, enum ev_type type)
 {
+	const struct event_name *n;
 	unsigned v;
 
-	for (v = 0; v < FILTER_MAX_VARIANTS; v++)
-		s->leaf[type][v] = UINT32_MAX;
+	for (n = event_names; n->name; n++)
+		if (n->type == type)
+			for (v = 0; v < nvariants(n->type, n->subtype); v++)
+				s->leaf[type][v] |= 1u << n->subtype;
 }
 
 bool
 evset_has_type(const struct evset *s, enum ev_type type)
 {
-	unsigned v;
+	unsigned sub, v;
 
-	for (v = 0; v < FILTER_MAX_VARIANTS; v++)
-		if (s->leaf[type][v])
-			return true;
+	for (sub = 0; sub < 32; sub++)
+		for (v = 0; v < nvariants(type, sub); v++)
+			if (s->leaf[type][v] & (1u << sub))
+				return true;
 	return false;
 }
 

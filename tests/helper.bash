@@ -1,0 +1,90 @@
+# Shared setup for the watchq bats suite: a scratch directory per test, a
+# watchq started in the background whose readiness is awaited, and waits on
+# conditions instead of sleeps.
+bats_require_minimum_version 1.5.0
+
+WATCHQ=${WATCHQ:-$BATS_TEST_DIRNAME/../watchq}
+WAIT_LIMIT=${WAIT_LIMIT:-10}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for mounts"
+	unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
+}
+
+setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/watchq.XXXXXX")
+	WQ_PID=
+	# As root, each test gets its own tmpfs, so that teardown can undo every mount at once.
+	if [ "$(id -u)" -eq 0 ]; then
+		mount -t tmpfs watchq-test "$T"
+	fi
+}
+
+teardown() {
+	if [ -n "${WQ_PID:-}" ]; then
+		kill -KILL "$WQ_PID" 2>/dev/null || true
+		wait "$WQ_PID" 2>/dev/null || true
+	fi
+	if [ -n "${T:-}" ]; then
+		while mountpoint -q "$T"; do
+			umount -R -l "$T" 2>/dev/null || umount -l "$T" || break
+		done
+		rm -rf "$T"
+	fi
+}
+
+# wait_until CMD...: run CMD until it succeeds, failing after WAIT_LIMIT seconds.
+wait_until() {
+	local i=0 n=$((WAIT_LIMIT * 20))
+	until "$@"; do
+		i=$((i + 1))
+		if [ "$i" -ge "$n" ]; then
+			echo "wait_until: timed out: $*" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# start_watchq ARGS...: run watchq in the background, stdout to $T/out, stderr
+# to $T/err, and return once it says it is watching.
+start_watchq() {
+	"$WATCHQ" "$@" >"$T/out" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until ready_or_dead
+	if ! grep -q '^watchq: \(watching\|waiting\)' "$T/err"; then
+		echo "watchq did not become ready:" >&2
+		cat "$T/err" >&2
+		return 1
+	fi
+}
+
+ready_or_dead() {
+	grep -q '^watchq: \(watching\|waiting\)' "$T/err" 2>/dev/null || ! kill -0 "$WQ_PID" 2>/dev/null
+}
+
+# lines_at_least N [FILE]: FILE (default $T/out) has at least N lines.
+lines_at_least() {
+	[ "$(wc -l <"${2:-$T/out}")" -ge "$1" ]
+}
+
+# stop_watchq: SIGTERM, then set $WQ_STATUS.
+stop_watchq() {
+	kill -TERM "$WQ_PID"
+	WQ_STATUS=0
+	wait "$WQ_PID" || WQ_STATUS=$?
+	WQ_PID=
+}
+
+# finish_watchq: wait for a watchq that ends by itself, then set $WQ_STATUS.
+finish_watchq() {
+	WQ_STATUS=0
+	wait "$WQ_PID" || WQ_STATUS=$?
+	WQ_PID=
+}
+
+# jq_event EVENT EXPR: $T/out has lines of EVENT, and EXPR holds for each of them.
+jq_event() {
+	jq -e -s --arg ev "$1" "[.[] | select(.event == \$ev)] | length > 0 and all($2)" "$T/out" >/dev/null ||
+		{ echo "jq_event $1: $2 does not hold in:"; cat "$T/out"; return 1; }
+}

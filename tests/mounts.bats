@@ -1,0 +1,430 @@
+#!/usr/bin/env bats
+# watchq mounts: every event kind from real mounts in a private namespace.
+load helper
+
+setup_file() {
+	export WATCHQ_BACKEND=${WATCHQ_BACKEND:-auto}
+}
+
+# watch ARGS...: start watchq on the backend under test.
+watch() {
+	start_watchq --backend="$WATCHQ_BACKEND" "$@"
+}
+
+@test "backend in use is named on the readiness line" {
+	need_root
+	watch mounts "$T"
+	grep -q "^watchq: watching mounts $T (backend mountinfo)$" "$T/err"
+	echo "# mount backend: $(sed -n 's/.*(backend \(.*\))/\1/p' "$T/err")" >&3
+}
+
+@test "tmpfs mount and umount" {
+	need_root
+	mkdir "$T/a"
+	watch mounts "$T"
+	mount -t tmpfs wq-src "$T/a"
+	umount "$T/a"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(sed -n 1p "$T/out")" = "mount mount $T/a tmpfs wq-src" ]
+	[ "$(sed -n 2p "$T/out")" = "mount unmount $T/a tmpfs wq-src" ]
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
+@test "bind mount" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq-src "$T/a"
+	watch mounts "$T"
+	mount --bind "$T/a" "$T/b"
+	wait_until lines_at_least 1
+	[ "$(cat "$T/out")" = "mount mount $T/b tmpfs wq-src" ]
+}
+
+@test "lazy umount of a subtree reports every mount, deepest first" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq-a "$T/a"
+	mkdir "$T/a/b"
+	mount -t tmpfs wq-b "$T/a/b"
+	mkdir "$T/a/b/c"
+	mount -t tmpfs wq-c "$T/a/b/c"
+	watch mounts "$T"
+	umount -l "$T/a"
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount unmount $T/a/b/c tmpfs wq-c" ]
+	[ "$(sed -n 2p "$T/out")" = "mount unmount $T/a/b tmpfs wq-b" ]
+	[ "$(sed -n 3p "$T/out")" = "mount unmount $T/a tmpfs wq-a" ]
+	[ "$(wc -l <"$T/out")" -eq 3 ]
+}
+
+@test "mount --move is one move event" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq-src "$T/a"
+	watch mounts "$T"
+	mount --move "$T/a" "$T/b"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount move $T/a -> $T/b" ]
+}
+
+@test "moves in and out of the watched subtree are move_to and move_from" {
+	need_root
+	mkdir -p "$T/w" "$T/out1" "$T/w/in"
+	mount -t tmpfs wq-m "$T/out1"
+	watch mounts "$T/w"
+	mount --move "$T/out1" "$T/w/in"
+	mount --move "$T/w/in" "$T/out1"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount move_to $T/out1 -> $T/w/in" ]
+	[ "$(sed -n 2p "$T/out")" = "mount move_from $T/w/in -> $T/out1" ]
+}
+
+@test "remount ro and rw are readonly events" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq-src "$T/a"
+	watch mounts "$T"
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 1
+	mount -o remount,rw "$T/a"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(sed -n 2p "$T/out")" = "mount readonly $T/a rw (was ro)" ]
+}
+
+@test "remount,bind,nosuid is a setattr event with old and new options" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq-src "$T/a"
+	watch mounts "$T"
+	mount -o remount,bind,nosuid "$T/a"
+	wait_until lines_at_least 1
+	stop_watchq
+	line=$(cat "$T/out")
+	[[ "$line" == "mount setattr $T/a rw,nosuid,"*" (was rw,"*")" ]]
+	[[ "$line" != *"(was rw,nosuid"* ]]
+}
+
+@test "a superblock option change is a setattr event" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs -o size=2m wq-src "$T/a"
+	watch mounts "$T"
+	mount -o remount,size=3m "$T/a"
+	wait_until lines_at_least 1
+	[[ "$(cat "$T/out")" == "mount setattr $T/a "*"size=3072k"*"(was "*"size=2048k"* ]]
+}
+
+@test "only mounts at or below the watched directory are reported" {
+	need_root
+	mkdir -p "$T/w/in" "$T/other"
+	watch mounts "$T/w"
+	mount -t tmpfs wq-out "$T/other"
+	mount -t tmpfs wq-in "$T/w/in"
+	wait_until lines_at_least 1
+	mount -t tmpfs wq-self "$T/w"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount mount $T/w/in tmpfs wq-in" ]
+	[ "$(sed -n 2p "$T/out")" = "mount mount $T/w tmpfs wq-self" ]
+	! grep -q wq-out "$T/out"
+}
+
+@test "several watches each report with their own tag" {
+	need_root
+	mkdir -p "$T/x/m" "$T/y"
+	watch --json mounts "$T/x" "$T/y" "$T"
+	mount -t tmpfs wq-src "$T/x/m"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(jq -r '[.tag, .watch] | @tsv' "$T/out" | tr '\t' ' ')" = "0 $T/x
+2 $T" ]
+}
+
+@test "--fstype keeps and noLIST drops filesystem types" {
+	need_root
+	mkdir "$T/p" "$T/t" "$T/p2" "$T/t2"
+	watch --fstype tmpfs mounts "$T"
+	mount -t proc proc "$T/p"
+	mount -t tmpfs wq-t "$T/t"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount mount $T/t tmpfs wq-t" ]
+
+	watch --fstype notmpfs mounts "$T"
+	mount -t tmpfs wq-t2 "$T/t2"
+	mount -t proc proc "$T/p2"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount mount $T/p2 proc proc" ]
+}
+
+@test "--source keeps only mounts of that source" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	watch --source wq-keep mounts "$T"
+	mount -t tmpfs wq-drop "$T/a"
+	mount -t tmpfs wq-keep "$T/b"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount mount $T/b tmpfs wq-keep" ]
+}
+
+@test "-e and -E choose events, move_from narrows move" {
+	need_root
+	mkdir -p "$T/a" "$T/w/in" "$T/b"
+	watch -e unmount mounts "$T"
+	mount -t tmpfs wq-src "$T/a"
+	umount "$T/a"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount unmount $T/a tmpfs wq-src" ]
+
+	watch -E mount,unmount mounts "$T"
+	mount -t tmpfs wq-src "$T/a"
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+
+	watch -e move_from mounts "$T/w"
+	mount --move "$T/a" "$T/w/in"
+	mount --move "$T/w/in" "$T/b"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount move_from $T/w/in -> $T/b" ]
+}
+
+@test "--initial reports present mounts first, then changes, with no gap" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq-a "$T/a"
+	watch --initial mounts "$T"
+	mount -t tmpfs wq-b "$T/b"
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount present $T tmpfs watchq-test" ]
+	[ "$(sed -n 2p "$T/out")" = "mount present $T/a tmpfs wq-a" ]
+	[ "$(sed -n 3p "$T/out")" = "mount mount $T/b tmpfs wq-b" ]
+}
+
+@test "--count ends with 0 after N events" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	watch -n 2 mounts "$T"
+	mount -t tmpfs wq-a "$T/a"
+	mount -t tmpfs wq-b "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
+@test "--timeout expires with 2, fractions allowed" {
+	need_root
+	run --separate-stderr "$WATCHQ" -t 0.3 mounts "$T"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "watchq: watching mounts $T (backend mountinfo)" ]]
+}
+
+@test "--timeout is a deadline from start, not an idle timer" {
+	need_root
+	mkdir "$T/a"
+	watch -t 1.5 mounts "$T"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		mount -t tmpfs wq "$T/a"
+		umount "$T/a"
+		sleep 0.2
+		kill -0 "$WQ_PID" 2>/dev/null || break
+	done
+	finish_watchq
+	[ "$WQ_STATUS" -eq 2 ]
+	[ "$i" -lt 10 ]
+}
+
+@test "SIGTERM and SIGINT end cleanly with 0" {
+	need_root
+	watch mounts "$T"
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	watch mounts "$T"
+	kill -INT "$WQ_PID"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "watchq ... | head -1 ends quietly once head is gone" {
+	need_root
+	mkdir "$T/a"
+	( "$WATCHQ" mounts "$T" 2>"$T/err" | head -1 >"$T/out"; echo "${PIPESTATUS[0]}" >"$T/status" ) &
+	wait_until grep -q watching "$T/err"
+	mount -t tmpfs wq "$T/a"
+	wait_until test -s "$T/status"
+	[ "$(cat "$T/status")" -eq 0 ]
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs wq" ]
+	[ "$(grep -vc '^watchq: watching' "$T/err")" -eq 0 ]
+}
+
+@test "-q suppresses the readiness line" {
+	need_root
+	run --separate-stderr "$WATCHQ" -q -t 0.1 mounts "$T"
+	[ "$status" -eq 2 ]
+	[ -z "$stderr" ]
+}
+
+@test "-o appends events to a file" {
+	need_root
+	mkdir "$T/a"
+	echo previous >"$T/log"
+	watch -o "$T/log" mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	wait_until lines_at_least 2 "$T/log"
+	stop_watchq
+	[ "$(sed -n 1p "$T/log")" = previous ]
+	[ "$(sed -n 2p "$T/log")" = "mount mount $T/a tmpfs wq" ]
+	[ ! -s "$T/out" ]
+}
+
+@test "--format prints the %-escapes" {
+	need_root
+	mkdir "$T/a"
+	watch --format '%s|%e|%w|%t|%p|%f|%d|%r|%% %E' mounts "$T"
+	mount -t tmpfs -o ro wq "$T/a"
+	wait_until lines_at_least 1
+	[ "$(cat "$T/out")" = "mount|mount|$T|0|$T/a|tmpfs|wq|ro|% mounts" ]
+}
+
+@test "--format %i %I %O and %o carry ids, options and the old path" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq "$T/a"
+	watch --format '%e %i %I %O %o' mounts "$T"
+	mount --move "$T/a" "$T/b"
+	wait_until lines_at_least 1
+	read -r ev id parent opts old <"$T/out"
+	[ "$ev" = move ] && [ "$old" = "$T/a" ]
+	[[ "$id" =~ ^[0-9]+$ ]] && [[ "$parent" =~ ^[0-9]+$ ]]
+	[[ "$opts" == rw,* ]]
+}
+
+@test "-T and --timefmt prefix the time" {
+	need_root
+	mkdir "$T/a"
+	watch -T --timefmt '%Y@' mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	wait_until lines_at_least 1
+	[ "$(cat "$T/out")" = "$(date +%Y)@ mount mount $T/a tmpfs wq" ]
+}
+
+@test "JSON lines carry the documented fields" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	watch --json mounts "$T"
+	mount -t tmpfs -o size=1m wq "$T/a"
+	mount --move "$T/a" "$T/b"
+	mount -o remount,ro "$T/b"
+	umount "$T/b"
+	wait_until lines_at_least 4
+	stop_watchq
+	jq_event mount '.source == "mount" and .watch == "'"$T"'" and .tag == 0
+		and (.mount_id | type) == "number" and (.parent_id | type) == "number"
+		and .path == "'"$T/a"'" and .fstype == "tmpfs" and .device == "wq"
+		and (.options | startswith("rw,")) and .readonly == false
+		and (.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$"))'
+	jq_event move '.old_path == "'"$T/a"'" and .path == "'"$T/b"'"'
+	jq_event readonly '.readonly == true'
+	jq_event unmount '.path == "'"$T/b"'"'
+	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "mount move readonly unmount " ]
+}
+
+# Paths no terminal or parser should choke on, one per line of this list, in printf %b form.
+hostile_names() {
+	printf '%s\n' 'with space' 'new\nline' 'quo"te' "single'quote" 'back\\slash' 'tab\there' \
+		'bad\xffutf8' 'ctl\x01x' 'ütf8 ok' 'dollar$x' '\\x41'
+}
+
+@test "hostile mount points: one text line each, exact bytes back with printf %b" {
+	need_root
+	watch mounts "$T"
+	n=0
+	while IFS= read -r name; do
+		p="$T/$(printf '%b' "$name")"
+		mkdir "$p"
+		mount -t tmpfs wq "$p"
+		n=$((n + 1))
+	done < <(hostile_names)
+	wait_until lines_at_least "$n"
+	stop_watchq
+	[ "$(wc -l <"$T/out")" -eq "$n" ]
+	i=0
+	while IFS= read -r name; do
+		i=$((i + 1))
+		line=$(sed -n "${i}p" "$T/out")
+		read -r src ev path fstype dev <<<"$line"
+		[ "$src $ev $fstype $dev" = "mount mount tmpfs wq" ]
+		[ "$(printf '%b' "$path" | od -An -c)" = "$(printf '%s' "$T/$(printf '%b' "$name")" | od -An -c)" ]
+	done < <(hostile_names)
+}
+
+@test "hostile mount points: every JSON line parses with jq, exact bytes back" {
+	need_root
+	watch --json mounts "$T"
+	n=0
+	while IFS= read -r name; do
+		p="$T/$(printf '%b' "$name")"
+		mkdir "$p"
+		mount -t tmpfs wq "$p"
+		n=$((n + 1))
+	done < <(hostile_names)
+	wait_until lines_at_least "$n"
+	stop_watchq
+	[ "$(wc -l <"$T/out")" -eq "$n" ]
+	i=0
+	while IFS= read -r name; do
+		i=$((i + 1))
+		line=$(sed -n "${i}p" "$T/out")
+		echo "$line" | jq -e . >/dev/null
+		want=$(printf '%s' "$T/$(printf '%b' "$name")" | od -An -tx1)
+		if echo "$line" | jq -e 'has("path_b64")' >/dev/null; then
+			got=$(echo "$line" | jq -r .path_b64 | base64 -d | od -An -tx1)
+		else
+			got=$(echo "$line" | jq -j .path | od -An -tx1)
+		fi
+		[ "$got" = "$want" ] || { echo "$name: $got != $want"; false; }
+	done < <(hostile_names)
+	# Only the name that is not UTF-8 needs the base64 copy.
+	[ "$(jq -r 'select(has("path_b64")) | .path' "$T/out")" = "$T/bad�utf8" ]
+}
+
+@test "a watched directory that disappears is a removal, then exit 3" {
+	need_root
+	mkdir "$T/m"
+	mount -t tmpfs wq "$T/m"
+	mkdir "$T/m/sub"
+	watch mounts "$T/m/sub"
+	umount -l "$T/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal mounts $T/m/sub watched directory is gone" ]
+}
+
+@test "removal of one of several watches keeps the others running" {
+	need_root
+	mkdir -p "$T/m" "$T/keep/a"
+	mount -t tmpfs wq "$T/m"
+	mkdir "$T/m/sub"
+	watch --json mounts "$T/m/sub" "$T/keep"
+	umount -l "$T/m"
+	mount -t tmpfs wq2 "$T/keep/a"
+	wait_until lines_at_least 2
+	kill -0 "$WQ_PID"
+	stop_watchq
+	jq_event removal '.source == "meta" and .tag == 0 and .backend == "mountinfo"'
+	jq_event mount '.tag == 1'
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# watchq wait: state conditions checked race-free, and waits for one event.
+load helper
+
+@test "wait --mount started before the mount exits 0 once it happens" {
+	need_root
+	mkdir "$T/a"
+	start_watchq wait --mount "$T/a"
+	[ "$(cat "$T/err")" = "watchq: waiting for --mount $T/a (backend mountinfo)" ]
+	kill -0 "$WQ_PID"
+	mount -t tmpfs wq "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ ! -s "$T/out" ]
+}
+
+@test "wait --mount started after the mount exits 0 at once" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	run --separate-stderr "$WATCHQ" -t 5 wait --mount "$T/a"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "wait --mount of a directory that does not exist yet" {
+	need_root
+	start_watchq wait --mount "$T/later/x"
+	mkdir -p "$T/later/x"
+	kill -0 "$WQ_PID"
+	mount -t tmpfs wq "$T/later/x"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "wait --mount is not met by a mount elsewhere" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	run --separate-stderr "$WATCHQ" -t 0.5 wait --mount "$T/a"
+	[ "$status" -eq 2 ]
+	start_watchq -t 1 wait --mount "$T/a"
+	mount -t tmpfs wq "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 2 ]
+}
+
+@test "wait --unmount before and after the unmount" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq wait --unmount "$T/a"
+	kill -0 "$WQ_PID"
+	umount "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -t 5 wait --unmount "$T/a"
+	[ "$status" -eq 0 ]
+}
+
+@test "wait --readonly and --writable follow remounts" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	mkdir "$T/a/dir"
+	run --separate-stderr "$WATCHQ" -t 5 wait --writable "$T/a/dir"
+	[ "$status" -eq 0 ]
+	start_watchq wait --readonly "$T/a/dir"
+	kill -0 "$WQ_PID"
+	mount -o remount,ro "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -t 5 wait --readonly "$T/a/dir"
+	[ "$status" -eq 0 ]
+	start_watchq wait --writable "$T/a"
+	mount -o remount,rw "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "wait --readonly sees a per-mount read-only bind" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq "$T/a"
+	mount --bind "$T/a" "$T/b"
+	start_watchq wait --readonly "$T/b"
+	mount -o remount,bind,ro "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "several conditions must all hold" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	start_watchq wait --mount "$T/a" --mount "$T/b"
+	mount -t tmpfs wq "$T/a"
+	sleep 0.3
+	kill -0 "$WQ_PID"
+	mount -t tmpfs wq "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "wait times out with 2" {
+	need_root
+	mkdir "$T/a"
+	run --separate-stderr "$WATCHQ" -t 0.2 wait --mount "$T/a"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+}
+
+@test "wait --readonly on a path that goes away exits 3" {
+	need_root
+	mkdir "$T/m"
+	mount -t tmpfs wq "$T/m"
+	mkdir "$T/m/d"
+	start_watchq wait --readonly "$T/m/d"
+	umount -l "$T/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+}
+
+@test "wait --readonly on a missing path is a usage error" {
+	run --separate-stderr "$WATCHQ" wait --readonly "$T/missing"
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == "watchq: $T/missing: No such file or directory" ]]
+}
+
+@test "wait -e prints the next matching event and exits 0" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq "$T/a"
+	start_watchq wait -e unmount mounts "$T"
+	mount -t tmpfs wq2 "$T/b"
+	umount "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "mount unmount $T/a tmpfs wq" ]
+}
+
+@test "wait -e with --json and -n 2" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	start_watchq --json -n 2 wait -e mount mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	mount -t tmpfs wq "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(jq -r .path "$T/out" | tr '\n' ' ')" = "$T/a $T/b " ]
+}
+
+@test "wait -e times out with 2" {
+	need_root
+	run --separate-stderr "$WATCHQ" -t 0.2 wait -e unmount mounts "$T"
+	[ "$status" -eq 2 ]
+}
