@@ -1,0 +1,78 @@
+/* The mount-table cache and its diff. */
+#include <stdlib.h>
+
+#include "mounttab.h"
+#include "unit.h"
+
+struct log {
+	char s[1024];
+};
+
+static void
+record(void *p, const struct mnt_change *ch)
+{
+	static const char *const kind[] = { "U", "V", "R", "M" };
+	struct log *l = p;
+	size_t n = strlen(l->s);
+
+	snprintf(l->s + n, sizeof(l->s) - n, "%s%s:%s%s%s;", kind[ch->kind], "",
+	    ch->old ? ch->old->target : "", ch->old && ch->new ? ">" : "", ch->new ? ch->new->target : "");
+}
+
+static void
+add(struct mounttab *t, uint64_t id, const char *target, const char *src, const char *vfs, const char *fs)
+{
+	mounttab_insert(t, mnt_entry_new(id, 1, (dev_t)id, target, src, "tmpfs", "/", vfs, fs));
+}
+
+int
+main(void)
+{
+	struct mounttab a = { 0 }, b = { 0 };
+	struct log log = { "" };
+	struct mnt_entry *e;
+	uint64_t i;
+
+	/* Insert, find, remove across growth and wrap-around. */
+	for (i = 1; i <= 1000; i++)
+		add(&a, i * 64, "/x", "s", "rw", "rw");
+	CHECK(a.count == 1000, "count %zu", a.count);
+	for (i = 1; i <= 1000; i += 2)
+		mnt_entry_free(mounttab_remove(&a, i * 64));
+	CHECK(a.count == 500, "count after remove %zu", a.count);
+	for (i = 1; i <= 1000; i++)
+		CHECK((mounttab_find(&a, i * 64) != NULL) == (i % 2 == 0), "find %llu", (unsigned long long)i);
+	CHECK(mounttab_remove(&a, 3) == NULL, "remove missing");
+	mounttab_clear(&a);
+
+	/* Options: effective ro first, rw/ro tokens of both lists folded. */
+	e = mnt_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,nosuid", "ro,size=1k");
+	CHECK(e->readonly, "sb ro makes the mount read-only");
+	CHECK_STR(e->options, "ro,nosuid,size=1k");
+	mnt_entry_free(e);
+	CHECK(mnt_opts_readonly("x,ro") && !mnt_opts_readonly("rox,rw") && !mnt_opts_readonly(""), "ro token");
+
+	/* A diff: unmount deepest first, move, remount, mounts shallowest first. */
+	add(&a, 10, "/a", "s", "rw", "rw");
+	add(&a, 11, "/a/b", "s", "rw", "rw");
+	add(&a, 12, "/a/b/c", "s", "rw", "rw");
+	add(&a, 20, "/m", "s", "rw", "rw");
+	add(&a, 30, "/r", "s", "rw", "rw");
+	add(&a, 40, "/reused", "old", "rw", "rw");
+	add(&b, 20, "/n", "s", "rw", "rw");
+	add(&b, 30, "/r", "s", "ro", "rw");
+	add(&b, 40, "/reused", "new", "rw", "rw");
+	add(&b, 51, "/x/y", "s", "rw", "rw");
+	add(&b, 50, "/x", "s", "rw", "rw");
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "U:/a/b/c;U:/a/b;U:/reused;U:/a;V:/m>/n;R:/r>/r;M:/reused;M:/x;M:/x/y;");
+	CHECK(mounttab_has_target(&b, "/x/y") && !mounttab_has_target(&b, "/a"), "has_target");
+
+	/* No change, no records. */
+	log.s[0] = '\0';
+	mounttab_diff(&b, &b, record, &log);
+	CHECK_STR(log.s, "");
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	return unit_done("test_mounttab");
+}

@@ -1,0 +1,96 @@
+/* Formatters: text columns, JSON fields, --format escapes. */
+#include <stdlib.h>
+
+#include "output.h"
+#include "unit.h"
+
+static struct event
+mount_ev(unsigned subtype)
+{
+	struct event ev = {
+		.type = EV_MOUNT, .subtype = subtype, .tag = 3, .watch = "/srv",
+		.watch_source = "mounts", .time = { 1700000000, 123456789 },
+		.u.mount = { .mount_id = 42, .parent_id = 7, .path = "/srv/b",
+			.fstype = "tmpfs", .device = "none", .options = "rw,relatime" },
+	};
+
+	return ev;
+}
+
+int
+main(void)
+{
+	struct config cfg = { .timefmt = "%Y" };
+	struct buf b = { 0 };
+	struct event ev;
+
+	setenv("TZ", "UTC", 1);
+
+	ev = mount_ev(MOUNT_UNMOUNT);
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_MOVE);
+	ev.u.mount.old_path = "/srv/a";
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount move /srv/a -> /srv/b\n");
+
+	buf_reset(&b);
+	ev.info = EV_INFO_MOVE_TO;
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount move_to /srv/a -> /srv/b\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_READONLY);
+	ev.u.mount.readonly = true;
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw)\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_SETATTR);
+	ev.u.mount.old_options = "rw";
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount setattr /srv/b rw,relatime (was rw)\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_MOUNT);
+	ev.u.mount.device = "";
+	ev.u.mount.path = "/a b\n";
+	cfg.timestamps = true;
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs -\n");
+	cfg.timestamps = false;
+
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_META, .subtype = META_LOSS, .watch = "/",
+		.watch_source = "mounts", .u.meta = { .lost = 12, .backend = "fanotify" } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised\n");
+
+	buf_reset(&b);
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"meta\",\"event\":\"loss\","
+	    "\"watch\":\"/\",\"tag\":0,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_MOVE);
+	ev.u.mount.old_path = "/srv/\xff";
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"source\":\"mount\",\"event\":\"move\","
+	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"parent_id\":7,\"path\":\"/srv/b\","
+	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
+	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
+
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_MOUNT);
+	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %T %%", "%Y", &ev);
+	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 2023 %\n");
+
+	CHECK(output_format_check("%e %w") == 0, "good format");
+	CHECK(output_format_check("%q") == -1, "unknown escape");
+	CHECK(output_format_check("%") == -1, "trailing percent");
+	CHECK(output_format_check("100%%") == 0, "percent escape");
+	buf_free(&b);
+	return unit_done("test_output");
+}
