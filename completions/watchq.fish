@@ -1,0 +1,50 @@
+# fish completion for watchq(1)
+
+function __watchq_source
+	set -l src
+	for w in (commandline -opc)
+		switch $w
+			case mounts keys sb
+				set src $w
+		end
+	end
+	echo $src
+end
+
+function __watchq_mountpoints
+	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
+end
+
+set -l events mount new_mount unmount move move_from move_to readonly setattr present loss removal
+
+complete -c watchq -f
+complete -c watchq -n 'test -z (__watchq_source)' -a 'mounts keys sb wait'
+complete -c watchq -n 'test (__watchq_source) = mounts' -a '(__watchq_mountpoints) (__fish_complete_directories)'
+complete -c watchq -n 'test (__watchq_source) = sb' -a '(__watchq_mountpoints)'
+complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a'
+complete -c watchq -s e -l event -x -a "$events" -d 'Report only these events'
+complete -c watchq -s E -l exclude-event -x -a "$events" -d 'Do not report these events'
+complete -c watchq -s j -l json -d 'Print JSON lines'
+complete -c watchq -l format -x -d 'Print with %-escapes'
+complete -c watchq -l timefmt -x -d 'strftime format for %T and -T'
+complete -c watchq -s T -l timestamps -d 'Prefix each line with the time'
+complete -c watchq -s o -l output -r -F -d 'Append events to FILE'
+complete -c watchq -s q -l quiet -d 'No informational lines'
+complete -c watchq -l initial -d 'Report present mounts first'
+complete -c watchq -s t -l timeout -x -d 'Exit 2 after SECONDS'
+complete -c watchq -s n -l count -x -d 'Exit 0 after N events'
+complete -c watchq -l fstype -x -a '(awk "{print \$NF}" /proc/filesystems)' -d 'Only these filesystem types'
+complete -c watchq -l source -r -d 'Only mounts of this device'
+complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
+complete -c watchq -l interval -x -d 'Period of polled backends'
+complete -c watchq -l queue-size -x -d 'Kernel queue size'
+complete -c watchq -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
+complete -c watchq -l unmount -r -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
+complete -c watchq -l readonly -r -F -d 'Wait until PATH is read-only'
+complete -c watchq -l writable -r -F -d 'Wait until PATH is writable'
+complete -c watchq -l key -x -d 'Wait until a key exists'
+complete -c watchq -l keyring -x -a '@s @u @us @p @t @g @a' -d 'Keyring searched by --key'
+complete -c watchq -l no-key -x -d 'Wait until a key is gone'
+complete -c watchq -s h -l help -d 'Print help'
+complete -c watchq -l usage -d 'Print a short usage'
+complete -c watchq -s V -l version -d 'Print the version'
