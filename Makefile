@@ -64,7 +64,7 @@ asan:
 
 # Build and test dependencies, installed with apt on Debian and Ubuntu.
 DEPS = build-essential clang pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs \
+	bats jq util-linux e2fsprogs bash-completion zsh fish \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)

@@ -25,7 +25,7 @@ _watchq()
 		local list=${cur%,*} last=${cur##*,}
 		[[ $cur == *,* ]] && list="$list," || list=
 		COMPREPLY=($(compgen -P "$list" -W "$mount_events" -- "$last"))
-		compopt -o nospace
+		compopt -o nospace 2>/dev/null
 		return
 		;;
 	--backend)

@@ -428,3 +428,13 @@ hostile_names() {
 	jq_event removal '.source == "meta" and .tag == 0 and .backend == "mountinfo"'
 	jq_event mount '.tag == 1'
 }
+
+@test "a failed write is a runtime error (exit 1) naming the problem" {
+	need_root
+	mkdir "$T/a"
+	watch -o /dev/full mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 1 ]
+	grep -q "^watchq: write /dev/full: No space left on device$" "$T/err"
+}
