@@ -486,8 +486,16 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		if (cfg->watches[i].type != EV_MOUNT)
 			errx(EXIT_UNAVAILABLE, "%s: this source is not supported yet by this build",
 			    source_name(cfg->watches[i].type));
-	if ((cfg->fstypes || cfg->source_dev) && cfg->nwatches == 0 && cfg->nconds == 0)
-		errx(EXIT_USAGE, "--fstype and --source filter mounts: add a mounts SOURCE");
+	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
+		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
+	if (cfg->backend == BACKEND_WATCH_QUEUE || cfg->backend == BACKEND_POLL) {
+		for (i = 0; i < cfg->nwatches; i++)
+			if (cfg->watches[i].type == EV_MOUNT)
+				break;
+		if (i < cfg->nwatches || cfg->nconds > 0)
+			errx(EXIT_USAGE, "--backend=%s does not serve mounts (auto, fanotify, mountinfo)",
+			    cfg->backend == BACKEND_POLL ? "poll" : "watch-queue");
+	}
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);

@@ -1,4 +1,5 @@
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,6 +109,7 @@ main(int argc, char **argv)
 	struct run run = { .sink = { run_emit }, .status = -1 };
 	struct loop loop = { .out_fd = -1 };
 	struct stat stb;
+	const char *why = NULL;
 	int code;
 
 	cli_parse(&cfg, argc, argv);
@@ -121,8 +123,11 @@ main(int argc, char **argv)
 		err(EXIT_ERROR, "%s", cfg.output);
 	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = run.out.fd;
-	if (source_open_mounts(&run.mounts, &cfg, &run.sink) < 0)
-		err(EXIT_ERROR, "%s: /proc/self/mountinfo (is /proc mounted?)", run.mounts.ops->name);
+	if (source_open_mounts(&run.mounts, &cfg, &run.sink, &why) < 0) {
+		if (errno == ENOSYS)
+			errx(EXIT_UNAVAILABLE, "%s", why);
+		err(EXIT_ERROR, "%s", why);
+	}
 	announce(&cfg, &run.mounts);
 	if (cfg.initial)
 		run.mounts.ops->present(&run.mounts);

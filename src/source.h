@@ -36,7 +36,8 @@ struct source {
 
 extern const struct source_ops source_mountinfo_ops;
 
-/* Choose and open the mount source for cfg (a table is kept even without watches, for wait); prints the fallback reason, exits 69 for an unavailable forced backend; -1 with errno set on failure. */
-int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink);
+/* Choose and open the mount source for cfg (its table serves wait even without watches); -1 with errno set and *why saying what failed, errno ENOSYS for a backend this kernel or build lacks. */
+int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
+    const char **why);
 
 #endif

@@ -109,7 +109,8 @@ usage_error() {
 	usage_error "take no SOURCE" wait --mount / mounts /
 	usage_error "needs a SOURCE" wait -e unmount
 	usage_error "is a wait condition" --mount / mounts /
-	usage_error "--fstype and --source filter mounts" wait -e loss --fstype tmpfs keys 2>/dev/null || true
+	usage_error "state conditions do not use them" wait --fstype tmpfs --mount /
+	usage_error "state conditions do not use them" wait --source /dev/sda1 --unmount /
 }
 
 @test "a bad --format escape is a usage error" {
