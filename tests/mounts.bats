@@ -349,19 +349,23 @@ hostile_names() {
 		'bad\xffutf8' 'ctl\x01x' 'ütf8 ok' 'dollar$x' '\\x41'
 }
 
-@test "hostile mount points: one text line each, exact bytes back with printf %b" {
-	need_root
-	watch mounts "$T"
-	n=0
+# mount_hostile: a tmpfs on each hostile name; then exactly one event line each.
+mount_hostile() {
+	local name n=0
 	while IFS= read -r name; do
-		p="$T/$(printf '%b' "$name")"
-		mkdir "$p"
-		mount -t tmpfs wq "$p"
+		mkdir "$T/$(printf '%b' "$name")"
+		mount -t tmpfs wq "$T/$(printf '%b' "$name")"
 		n=$((n + 1))
 	done < <(hostile_names)
 	wait_until lines_at_least "$n"
 	stop_watchq
 	[ "$(wc -l <"$T/out")" -eq "$n" ]
+}
+
+@test "hostile mount points: one text line each, exact bytes back with printf %b" {
+	need_root
+	watch mounts "$T"
+	mount_hostile
 	i=0
 	while IFS= read -r name; do
 		i=$((i + 1))
@@ -375,16 +379,7 @@ hostile_names() {
 @test "hostile mount points: every JSON line parses with jq, exact bytes back" {
 	need_root
 	watch --json mounts "$T"
-	n=0
-	while IFS= read -r name; do
-		p="$T/$(printf '%b' "$name")"
-		mkdir "$p"
-		mount -t tmpfs wq "$p"
-		n=$((n + 1))
-	done < <(hostile_names)
-	wait_until lines_at_least "$n"
-	stop_watchq
-	[ "$(wc -l <"$T/out")" -eq "$n" ]
+	mount_hostile
 	i=0
 	while IFS= read -r name; do
 		i=$((i + 1))
