@@ -25,7 +25,8 @@ ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
 
 B = .build
 CORE = buf escape event filter mounttab mount_events output output_text output_json \
-	output_format path util wait cli loop source source_mountinfo
+	output_format path util wait cli loop source source_mountinfo source_fanotify \
+	statmount fan_decode
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 UNIT_CORE = buf escape event filter mounttab output output_text output_json output_format util
 UNIT_TESTS = test_filter test_output test_escape test_mounttab

@@ -59,20 +59,22 @@ remaining(const struct timespec *deadline, struct timespec *left)
 int
 loop_run(struct loop *l)
 {
-	struct pollfd pfd[LOOP_MAX_SOURCES + 2];
+	struct pollfd pfd[LOOP_MAX_SOURCES * SOURCE_MAX_FDS + 2];
 	struct timespec left;
-	size_t i, nout;
+	size_t i, j, n, sig;
 	int r, code;
 
 	for (;;) {
 		if (l->has_deadline && !remaining(&l->deadline, &left))
 			return EXIT_TIMEOUT;
+		n = 0;
 		for (i = 0; i < l->nsrc; i++)
-			pfd[i] = (struct pollfd){ l->src[i]->fd, l->src[i]->events, 0 };
-		pfd[i++] = (struct pollfd){ l->sigfd, POLLIN, 0 };
-		nout = i;
-		pfd[i++] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
-		r = ppoll(pfd, i, l->has_deadline ? &left : NULL, NULL);
+			for (j = 0; j < l->src[i]->nfds; j++)
+				pfd[n++] = l->src[i]->pfd[j];
+		sig = n;
+		pfd[n++] = (struct pollfd){ l->sigfd, POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
+		r = ppoll(pfd, n, l->has_deadline ? &left : NULL, NULL);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -81,16 +83,19 @@ loop_run(struct loop *l)
 		}
 		if (r == 0)
 			continue;	/* the deadline check above ends the run */
-		if (pfd[l->nsrc].revents & POLLIN)
+		if (pfd[sig].revents & POLLIN)
 			return EXIT_OK;
-		if (pfd[nout].revents & (POLLERR | POLLHUP))
+		if (pfd[sig + 1].revents & (POLLERR | POLLHUP))
 			return EXIT_OK;
+		n = 0;
 		for (i = 0; i < l->nsrc; i++) {
-			if (pfd[i].revents == 0)
-				continue;
-			if (l->src[i]->ops->drain(l->src[i]) < 0) {
-				warn("%s", l->src[i]->ops->name);
-				return EXIT_ERROR;
+			for (j = 0; j < l->src[i]->nfds; j++, n++) {
+				if (pfd[n].revents == 0)
+					continue;
+				if (l->src[i]->ops->drain(l->src[i], j) < 0) {
+					warn("%s", l->src[i]->ops->name);
+					return EXIT_ERROR;
+				}
 			}
 		}
 		if ((code = l->after(l->ctx)) >= 0)

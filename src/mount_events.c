@@ -1,4 +1,5 @@
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mount_events.h"
 #include "path.h"
@@ -80,7 +81,8 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MNT_CH_UNMOUNT: {
 		const struct mnt_entry *e = ch->new ? ch->new : ch->old;
 
-		if (!path_within(w->path, e->target) || !wanted(cfg, e))
+		/* A mount known only by its id (gone before it could be looked at) concerns every watch. */
+		if ((e->target[0] && !path_within(w->path, e->target)) || !wanted(cfg, e))
 			return;
 		fill(&ev, w, ch->kind == MNT_CH_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
 		sink->emit(sink, &ev);
@@ -170,4 +172,24 @@ mount_events_meta(struct sink *sink, const struct watch *w, unsigned subtype,
 	ev.u.meta.backend = backend;
 	ev.u.meta.what = what;
 	sink->emit(sink, &ev);
+}
+
+size_t
+mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, const char *backend)
+{
+	struct stat stb;
+	size_t i, n = 0;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		const struct watch *w = &cfg->watches[i];
+
+		if (w->type != EV_MOUNT || gone[i])
+			continue;
+		if (stat(w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
+			continue;
+		gone[i] = true;
+		n++;
+		mount_events_meta(sink, w, META_REMOVAL, backend, "watched directory is gone");
+	}
+	return n;
 }

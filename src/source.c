@@ -1,26 +1,47 @@
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "source.h"
+
+static void
+reset(struct source *src, const struct config *cfg, struct sink *sink, const struct source_ops *ops)
+{
+	memset(src, 0, sizeof(*src));
+	src->cfg = cfg;
+	src->sink = sink;
+	src->ops = ops;
+}
 
 int
 source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
     const char **why)
 {
-	memset(src, 0, sizeof(*src));
-	src->cfg = cfg;
-	src->sink = sink;
-	src->fd = -1;
-	switch (cfg->backend) {
-	case BACKEND_AUTO:
-	case BACKEND_MOUNTINFO:
-		src->ops = &source_mountinfo_ops;
-		break;
-	default:
-		*why = "--backend=fanotify: fanotify mount events (Linux 6.15) are not supported yet by this build; use mountinfo";
-		errno = ENOSYS;
-		return -1;
+	static char msg[256];
+	int saved;
+
+	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_FANOTIFY) {
+		reset(src, cfg, sink, &source_fanotify_ops);
+		if (src->ops->open(src) == 0)
+			return 0;
+		saved = errno;
+		src->ops->close(src);
+		if (saved != EINVAL && saved != EPERM && saved != ENOSYS && saved != EACCES) {
+			*why = "fanotify";
+			errno = saved;
+			return -1;
+		}
+		snprintf(msg, sizeof(msg), "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN "
+		    "(6.16+: in the mount namespace's user namespace): %s", strerror(saved));
+		if (cfg->backend == BACKEND_FANOTIFY) {
+			*why = msg;
+			errno = ENOSYS;
+			return -1;
+		}
+		if (!cfg->quiet)
+			fprintf(stderr, "watchq: %s; using mountinfo\n", msg);
 	}
+	reset(src, cfg, sink, &source_mountinfo_ops);
 	*why = "/proc/self/mountinfo (is /proc mounted?)";
 	return src->ops->open(src);
 }

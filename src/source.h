@@ -2,11 +2,14 @@
 #define WATCHQ_SOURCE_H
 
 #include <stdbool.h>
+#include <poll.h>
 #include <stddef.h>
 
 #include "config.h"
 #include "event.h"
 #include "mounttab.h"
+
+#define SOURCE_MAX_FDS	3
 
 struct source;
 
@@ -15,8 +18,8 @@ struct source_ops {
 	const char *name;	/* backend name, as --backend spells it */
 	/* Establish every watch of the source's type; -1 with errno set. */
 	int (*open)(struct source *src);
-	/* Consume everything ready on src->fd and emit the events; -1 with errno set. */
-	int (*drain)(struct source *src);
+	/* Consume everything ready on src->pfd[i] and emit the events; -1 with errno set. */
+	int (*drain)(struct source *src, size_t i);
 	/* Emit present records for the current state (--initial). */
 	void (*present)(struct source *src);
 	/* Release everything. */
@@ -27,14 +30,15 @@ struct source {
 	const struct source_ops *ops;
 	const struct config *cfg;
 	struct sink *sink;
-	int fd;			/* polled by the loop */
-	short events;		/* POLLIN or POLLPRI */
+	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
+	size_t nfds;
 	size_t nwatches;	/* watches of this source still alive */
 	const struct mounttab *table;	/* mount sources: the current table */
 	void *priv;
 };
 
 extern const struct source_ops source_mountinfo_ops;
+extern const struct source_ops source_fanotify_ops;
 
 /* Choose and open the mount source for cfg (its table serves wait even without watches); -1 with errno set and *why saying what failed, errno ENOSYS for a backend this kernel or build lacks. */
 int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,

@@ -10,7 +10,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mount_events.h"
@@ -104,28 +103,6 @@ on_change(void *p, const struct mnt_change *ch)
 	mount_events_change(dc->src->cfg, dc->mi->gone, dc->src->sink, ch);
 }
 
-/* A watched directory that no longer resolves is gone: report it once. */
-static void
-check_removals(struct source *src, struct mountinfo *mi)
-{
-	const struct config *cfg = src->cfg;
-	struct stat stb;
-	size_t i;
-
-	for (i = 0; i < cfg->nwatches; i++) {
-		const struct watch *w = &cfg->watches[i];
-
-		if (w->type != EV_MOUNT || mi->gone[i])
-			continue;
-		if (stat(w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
-			continue;
-		mi->gone[i] = true;
-		src->nwatches--;
-		mount_events_meta(src->sink, w, META_REMOVAL, src->ops->name,
-		    "watched directory is gone");
-	}
-}
-
 static int
 mi_open(struct source *src)
 {
@@ -133,12 +110,12 @@ mi_open(struct source *src)
 	size_t i;
 
 	src->priv = mi;
-	src->events = POLLPRI;
 	/* Open before the first read: every change after it raises POLLPRI. */
-	src->fd = open(MOUNTINFO, O_RDONLY | O_CLOEXEC);
-	if (src->fd < 0)
+	src->pfd[0] = (struct pollfd){ open(MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
+	src->nfds = 1;
+	if (src->pfd[0].fd < 0)
 		return -1;
-	if (read_stable(src->fd, &mi->tab) < 0)
+	if (read_stable(src->pfd[0].fd, &mi->tab) < 0)
 		return -1;
 	src->table = &mi->tab;
 	for (i = 0; i < src->cfg->nwatches; i++)
@@ -148,20 +125,20 @@ mi_open(struct source *src)
 }
 
 static int
-mi_drain(struct source *src)
+mi_drain(struct source *src, size_t i)
 {
 	struct mountinfo *mi = src->priv;
 	struct mounttab fresh = { 0 };
 	struct diff_ctx dc = { src, mi };
 
-	if (read_stable(src->fd, &fresh) < 0) {
+	if (read_stable(src->pfd[i].fd, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
 	mounttab_diff(&mi->tab, &fresh, on_change, &dc);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
-	check_removals(src, mi);
+	src->nwatches -= mount_events_removals(src->cfg, mi->gone, src->sink, src->ops->name);
 	return 0;
 }
 
@@ -178,9 +155,9 @@ mi_close(struct source *src)
 {
 	struct mountinfo *mi = src->priv;
 
-	if (src->fd >= 0)
-		close(src->fd);
-	src->fd = -1;
+	if (src->nfds > 0 && src->pfd[0].fd >= 0)
+		close(src->pfd[0].fd);
+	src->nfds = 0;
 	if (mi) {
 		mounttab_clear(&mi->tab);
 		free(mi);

@@ -46,10 +46,10 @@ wait_until() {
 	done
 }
 
-# start_watchq ARGS...: run watchq in the background, stdout to $T/out, stderr
-# to $T/err, and return once it says it is watching.
+# start_watchq ARGS...: run watchq in the background (on $WATCHQ_BACKEND if
+# set), stdout to $T/out, stderr to $T/err, and return once it says it is watching.
 start_watchq() {
-	"$WATCHQ" "$@" >"$T/out" 2>"$T/err" &
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} "$@" >"$T/out" 2>"$T/err" &
 	WQ_PID=$!
 	wait_until ready_or_dead
 	if ! grep -q '^watchq: \(watching\|waiting\)' "$T/err"; then
@@ -87,4 +87,16 @@ finish_watchq() {
 jq_event() {
 	jq -e -s --arg ev "$1" "[.[] | select(.event == \$ev)] | length > 0 and all($2)" "$T/out" >/dev/null ||
 		{ echo "jq_event $1: $2 does not hold in:"; cat "$T/out"; return 1; }
+}
+
+# backend_used: the backend named on the readiness line in $T/err.
+backend_used() {
+	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err"
+}
+
+# kernel_at_least MAJOR MINOR
+kernel_at_least() {
+	local v
+	v=$(uname -r)
+	[ "${v%%.*}" -gt "$1" ] || { [ "${v%%.*}" -eq "$1" ] && v=${v#*.} && [ "${v%%[!0-9]*}" -ge "$2" ]; }
 }

@@ -1,0 +1,109 @@
+#ifndef WATCHQ_COMPAT_H
+#define WATCHQ_COMPAT_H
+
+/*
+ * Kernel definitions missing from older system headers (Debian 12: glibc 2.36,
+ * linux-libc-dev 6.1). Values from the kernel UAPI; see
+ * shared/reference/kernel-api.md §3, §4 and §8.
+ */
+#include <linux/types.h>
+#include <sys/fanotify.h>
+
+#ifndef __NR_statmount
+#define __NR_statmount 457
+#endif
+#ifndef __NR_listmount
+#define __NR_listmount 458
+#endif
+
+#ifndef FAN_MNT_ATTACH
+#define FAN_MNT_ATTACH		0x01000000
+#define FAN_MNT_DETACH		0x02000000
+#endif
+#ifndef FAN_REPORT_MNT
+#define FAN_REPORT_MNT		0x00004000
+#endif
+#ifndef FAN_MARK_MNTNS
+#define FAN_MARK_MNTNS		0x00000110
+#endif
+#ifndef FAN_EVENT_INFO_TYPE_MNT
+#define FAN_EVENT_INFO_TYPE_MNT	7
+#endif
+
+/* Our own names, so that newer headers that define them cannot clash. */
+struct kapi_fan_info_mnt {
+	struct fanotify_event_info_header hdr;
+	__u64 mnt_id;
+};
+
+struct kapi_mnt_id_req {
+	__u32 size;
+	__u32 mnt_ns_fd;
+	__u64 mnt_id;
+	__u64 param;
+	__u64 mnt_ns_id;
+};
+
+#define KAPI_MNT_ID_REQ_SIZE_VER0	24
+
+struct kapi_statmount {
+	__u32 size;
+	__u32 mnt_opts;
+	__u64 mask;
+	__u32 sb_dev_major, sb_dev_minor;
+	__u64 sb_magic;
+	__u32 sb_flags;
+	__u32 fs_type;
+	__u64 mnt_id;
+	__u64 mnt_parent_id;
+	__u32 mnt_id_old;
+	__u32 mnt_parent_id_old;
+	__u64 mnt_attr;
+	__u64 mnt_propagation;
+	__u64 mnt_peer_group;
+	__u64 mnt_master;
+	__u64 propagate_from;
+	__u32 mnt_root;
+	__u32 mnt_point;
+	__u64 mnt_ns_id;
+	__u32 fs_subtype;
+	__u32 sb_source;
+	__u32 opt_num;
+	__u32 opt_array;
+	__u32 opt_sec_num;
+	__u32 opt_sec_array;
+	__u64 supported_mask;
+	__u32 mnt_uidmap_num;
+	__u32 mnt_uidmap;
+	__u32 mnt_gidmap_num;
+	__u32 mnt_gidmap;
+	__u64 spare2[43];
+	char str[];
+};
+
+#define KAPI_STATMOUNT_SB_BASIC		0x00000001U
+#define KAPI_STATMOUNT_MNT_BASIC	0x00000002U
+#define KAPI_STATMOUNT_MNT_ROOT		0x00000008U
+#define KAPI_STATMOUNT_MNT_POINT	0x00000010U
+#define KAPI_STATMOUNT_FS_TYPE		0x00000020U
+#define KAPI_STATMOUNT_MNT_OPTS		0x00000080U
+#define KAPI_STATMOUNT_SB_SOURCE	0x00000200U
+#define KAPI_LSMT_ROOT			0xffffffffffffffffULL
+
+#define KAPI_SB_RDONLY		0x1
+#define KAPI_SB_SYNCHRONOUS	0x10
+#define KAPI_SB_DIRSYNC		0x80
+#define KAPI_SB_LAZYTIME	0x2000000
+
+#define KAPI_MOUNT_ATTR_RDONLY		0x00000001
+#define KAPI_MOUNT_ATTR_NOSUID		0x00000002
+#define KAPI_MOUNT_ATTR_NODEV		0x00000004
+#define KAPI_MOUNT_ATTR_NOEXEC		0x00000008
+#define KAPI_MOUNT_ATTR__ATIME		0x00000070
+#define KAPI_MOUNT_ATTR_NOATIME		0x00000010
+#define KAPI_MOUNT_ATTR_STRICTATIME	0x00000020
+#define KAPI_MOUNT_ATTR_NODIRATIME	0x00000080
+#define KAPI_MOUNT_ATTR_IDMAP		0x00100000
+#define KAPI_MOUNT_ATTR_NOSYMFOLLOW	0x00200000
+
+#endif

@@ -1,0 +1,51 @@
+/* fanotify records are untrusted input: every length is checked before use. */
+#include <errno.h>
+#include <string.h>
+#include <sys/fanotify.h>
+
+#include "compat.h"
+#include "fan_decode.h"
+
+int
+fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx)
+{
+	const unsigned char *p = buf;
+	struct fanotify_event_metadata md;
+	struct fanotify_event_info_header hdr;
+	struct fan_rec r;
+	size_t off;
+
+	while (len > 0) {
+		if (len < sizeof(md))
+			goto bad;
+		memcpy(&md, p, sizeof(md));
+		if (md.vers != FANOTIFY_METADATA_VERSION || md.metadata_len < sizeof(md) ||
+		    md.event_len < md.metadata_len || md.event_len > len)
+			goto bad;
+		memset(&r, 0, sizeof(r));
+		r.mask = md.mask;
+		for (off = md.metadata_len; off < md.event_len; off += hdr.len) {
+			if (md.event_len - off < sizeof(hdr))
+				goto bad;
+			memcpy(&hdr, p + off, sizeof(hdr));
+			if (hdr.len < sizeof(hdr) || hdr.len > md.event_len - off)
+				goto bad;
+			if (hdr.info_type == FAN_EVENT_INFO_TYPE_MNT) {
+				struct kapi_fan_info_mnt mi;
+
+				if (hdr.len < sizeof(mi))
+					goto bad;
+				memcpy(&mi, p + off, sizeof(mi));
+				r.mnt_id = mi.mnt_id;
+				r.has_id = true;
+			}
+		}
+		fn(ctx, &r);
+		p += md.event_len;
+		len -= md.event_len;
+	}
+	return 0;
+bad:
+	errno = EPROTO;
+	return -1;
+}

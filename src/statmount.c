@@ -1,0 +1,181 @@
+/*
+ * listmount(2) and statmount(2) (Linux 6.8): the mount table by 64-bit unique
+ * mount id, one mount at a time, without reading /proc/self/mountinfo.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "statmount.h"
+#include "util.h"
+
+#define LIST_STEP	1024
+
+/* Deliberately no STATMOUNT_PROPAGATE_FROM: it makes statmount quadratic for slaves. */
+#define STAT_MASK (KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC | KAPI_STATMOUNT_MNT_ROOT | \
+	KAPI_STATMOUNT_MNT_POINT | KAPI_STATMOUNT_FS_TYPE | KAPI_STATMOUNT_MNT_OPTS | KAPI_STATMOUNT_SB_SOURCE)
+
+static long
+sys_statmount(uint64_t id, uint64_t mask, void *buf, size_t size)
+{
+	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = mask };
+
+	return syscall(__NR_statmount, &req, buf, size, 0);
+}
+
+static long
+sys_listmount(uint64_t last, uint64_t *ids, size_t n)
+{
+	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = KAPI_LSMT_ROOT, .param = last };
+
+	return syscall(__NR_listmount, &req, ids, n, 0);
+}
+
+int
+kmount_probe(void)
+{
+	/* A NULL buffer: EFAULT means the call exists. */
+	if (sys_statmount(KAPI_LSMT_ROOT, 0, NULL, 0) < 0 && errno == ENOSYS)
+		return -1;
+	return 0;
+}
+
+static const char *
+str_at(const struct kapi_statmount *sm, uint64_t bit, uint32_t off, size_t size, const char *dflt)
+{
+	if (!(sm->mask & bit) || sizeof(*sm) + off >= size)
+		return dflt;
+	return sm->str + off;
+}
+
+/* Per-mount options in the order and spelling of /proc/self/mountinfo. */
+static void
+vfs_options(struct buf *b, uint64_t attr)
+{
+	buf_adds(b, attr & KAPI_MOUNT_ATTR_RDONLY ? "ro" : "rw");
+	if (attr & KAPI_MOUNT_ATTR_NOSUID)
+		buf_adds(b, ",nosuid");
+	if (attr & KAPI_MOUNT_ATTR_NODEV)
+		buf_adds(b, ",nodev");
+	if (attr & KAPI_MOUNT_ATTR_NOEXEC)
+		buf_adds(b, ",noexec");
+	switch (attr & KAPI_MOUNT_ATTR__ATIME) {
+	case KAPI_MOUNT_ATTR_NOATIME:
+		buf_adds(b, ",noatime");
+		break;
+	case KAPI_MOUNT_ATTR_STRICTATIME:
+		break;
+	default:
+		if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
+			buf_adds(b, ",nodiratime");
+		buf_adds(b, ",relatime");
+		break;
+	}
+	if (attr & KAPI_MOUNT_ATTR_NOSYMFOLLOW)
+		buf_adds(b, ",nosymfollow");
+	if (attr & KAPI_MOUNT_ATTR_IDMAP)
+		buf_adds(b, ",idmapped");
+}
+
+/* Superblock options as mountinfo shows them: ro/rw, generic flags, then the filesystem's own. */
+static void
+sb_options(struct buf *b, uint32_t flags, const char *own)
+{
+	buf_adds(b, flags & KAPI_SB_RDONLY ? "ro" : "rw");
+	if (flags & KAPI_SB_SYNCHRONOUS)
+		buf_adds(b, ",sync");
+	if (flags & KAPI_SB_DIRSYNC)
+		buf_adds(b, ",dirsync");
+	if (flags & KAPI_SB_LAZYTIME)
+		buf_adds(b, ",lazytime");
+	if (*own) {
+		buf_addc(b, ',');
+		buf_adds(b, own);
+	}
+}
+
+struct mnt_entry *
+kmount_stat(struct kmount *km, uint64_t id)
+{
+	struct kapi_statmount *sm;
+	struct buf vfs = { 0 }, fs = { 0 };
+	struct mnt_entry *e;
+
+	if (km->size == 0) {
+		km->size = 16384;
+		km->buf = xmalloc(km->size);
+	}
+	for (;;) {
+		memset(km->buf, 0, sizeof(struct kapi_statmount));
+		if (sys_statmount(id, STAT_MASK, km->buf, km->size) == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EOVERFLOW || km->size >= (1u << 24))
+			return NULL;
+		km->size *= 2;
+		km->buf = xreallocarray(km->buf, km->size, 1);
+	}
+	sm = km->buf;
+	if (sm->size > km->size || sm->size < sizeof(*sm)) {
+		errno = EPROTO;
+		return NULL;
+	}
+	/* The kernel NUL-terminates each string; make sure the last one ends in the buffer. */
+	((char *)km->buf)[sm->size - 1] = '\0';
+	vfs_options(&vfs, sm->mnt_attr);
+	sb_options(&fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
+	e = mnt_entry_new(sm->mnt_id, sm->mnt_parent_id == sm->mnt_id ? 0 : sm->mnt_parent_id,
+	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
+	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
+	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
+	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
+	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
+	    vfs.data, fs.data);
+	buf_free(&vfs);
+	buf_free(&fs);
+	return e;
+}
+
+int
+kmount_read_table(struct kmount *km, struct mounttab *t)
+{
+	uint64_t ids[LIST_STEP], last = 0;
+	struct mnt_entry *e;
+	long n, i;
+
+	/* LSMT_ROOT lists our root too, then every mount below it, by id. */
+	for (;;) {
+		n = sys_listmount(last, ids, LIST_STEP);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			/* A mount may go between listing and stat: it is simply not there any more. */
+			if ((e = kmount_stat(km, ids[i])) != NULL)
+				mounttab_insert(t, e);
+			else if (errno != ENOENT)
+				return -1;
+		}
+		last = ids[n - 1];
+	}
+	return 0;
+}
+
+void
+kmount_free(struct kmount *km)
+{
+	free(km->buf);
+	km->buf = NULL;
+	km->size = 0;
+}
