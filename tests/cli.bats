@@ -139,12 +139,6 @@ usage_error() {
 	[ "$status" -eq 69 ]
 }
 
-@test "a forced fanotify backend that this build lacks exits 69 naming the feature" {
-	run --separate-stderr "$WATCHQ" --backend=fanotify mounts /
-	[ "$status" -eq 69 ]
-	[[ "$stderr" == *"fanotify mount events (Linux 6.15)"* ]]
-}
-
 @test "an --output file that cannot be opened is a runtime error (exit 1)" {
 	run --separate-stderr "$WATCHQ" -o "$T/no/such/dir/file" mounts /
 	[ "$status" -eq 1 ]

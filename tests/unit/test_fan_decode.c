@@ -1,0 +1,108 @@
+/* The fanotify record decoder: good records, overflow, and every kind of bad length. */
+#include <errno.h>
+#include <sys/fanotify.h>
+
+#include "compat.h"
+#include "fan_decode.h"
+#include "unit.h"
+
+struct got {
+	int n;
+	struct fan_rec r[8];
+};
+
+static void
+collect(void *p, const struct fan_rec *r)
+{
+	struct got *g = p;
+
+	if (g->n < 8)
+		g->r[g->n] = *r;
+	g->n++;
+}
+
+struct rec {
+	struct fanotify_event_metadata md;
+	struct kapi_fan_info_mnt mi;
+};
+
+static struct rec
+mk(uint64_t mask, uint64_t id)
+{
+	struct rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.md.event_len = sizeof(r);
+	r.md.vers = FANOTIFY_METADATA_VERSION;
+	r.md.metadata_len = sizeof(r.md);
+	r.md.mask = mask;
+	r.md.fd = FAN_NOFD;
+	r.mi.hdr.info_type = FAN_EVENT_INFO_TYPE_MNT;
+	r.mi.hdr.len = sizeof(r.mi);
+	r.mi.mnt_id = id;
+	return r;
+}
+
+static int
+decode(const void *buf, size_t len, struct got *g)
+{
+	memset(g, 0, sizeof(*g));
+	return fan_decode(buf, len, collect, g);
+}
+
+int
+main(void)
+{
+	struct rec two[2], r;
+	struct fanotify_event_metadata ov;
+	struct got g;
+	unsigned char buf[256];
+
+	CHECK(sizeof(struct rec) == 40, "event is %zu bytes", sizeof(struct rec));
+
+	two[0] = mk(FAN_MNT_ATTACH, 0x80000001ULL);
+	two[1] = mk(FAN_MNT_ATTACH | FAN_MNT_DETACH, 0x80000002ULL);
+	CHECK(decode(two, sizeof(two), &g) == 0 && g.n == 2, "two records: %d", g.n);
+	CHECK(g.r[0].has_id && g.r[0].mnt_id == 0x80000001ULL && g.r[0].mask == FAN_MNT_ATTACH, "first");
+	CHECK(g.r[1].mnt_id == 0x80000002ULL && g.r[1].mask == (FAN_MNT_ATTACH | FAN_MNT_DETACH), "move");
+
+	memset(&ov, 0, sizeof(ov));
+	ov.event_len = ov.metadata_len = sizeof(ov);
+	ov.vers = FANOTIFY_METADATA_VERSION;
+	ov.mask = FAN_Q_OVERFLOW;
+	CHECK(decode(&ov, sizeof(ov), &g) == 0 && g.n == 1 && !g.r[0].has_id &&
+	    (g.r[0].mask & FAN_Q_OVERFLOW), "overflow");
+
+	CHECK(decode(two, 0, &g) == 0 && g.n == 0, "empty");
+
+	/* Truncated: the good record before is delivered, then EPROTO. */
+	memcpy(buf, two, sizeof(two));
+	CHECK(decode(buf, sizeof(two) - 1, &g) == -1 && errno == EPROTO && g.n == 1, "truncated");
+	CHECK(decode(buf, 10, &g) == -1 && g.n == 0, "shorter than metadata");
+
+	r = mk(FAN_MNT_DETACH, 7);
+	r.md.vers = 2;
+	CHECK(decode(&r, sizeof(r), &g) == -1 && g.n == 0, "wrong version");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.md.event_len = 1000;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "event_len past the buffer");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.md.metadata_len = 8;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "metadata_len too small");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.md.metadata_len = 48;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "metadata_len past event_len");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.mi.hdr.len = 0;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "info len 0 (would loop)");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.mi.hdr.len = 8;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "mnt info shorter than its id");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.mi.hdr.len = 17;
+	CHECK(decode(&r, sizeof(r), &g) == -1, "info past the event");
+	r = mk(FAN_MNT_DETACH, 7);
+	r.mi.hdr.info_type = 99;
+	CHECK(decode(&r, sizeof(r), &g) == 0 && g.n == 1 && !g.r[0].has_id, "unknown info type skipped");
+	return unit_done("test_fan_decode");
+}
