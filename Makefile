@@ -28,7 +28,7 @@ CORE = buf escape event filter mounttab mount_events output output_text output_j
 	output_format path util wait cli loop source source_mountinfo source_fanotify \
 	statmount fan_decode
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
-UNIT_CORE = buf escape event fan_decode filter mounttab output output_text output_json output_format util
+UNIT_CORE = buf escape event fan_decode filter loop mounttab output output_text output_json output_format util
 UNIT_TESTS = test_filter test_output test_escape test_mounttab test_fan_decode
 
 all: watchq man/watchq.1

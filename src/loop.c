@@ -57,6 +57,28 @@ remaining(const struct timespec *deadline, struct timespec *left)
 }
 
 int
+loop_wait_output(int fd, int sigfd)
+{
+	struct pollfd pfd[2] = { { fd, POLLOUT, 0 }, { sigfd, POLLIN, 0 } };
+	struct signalfd_siginfo si;
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (pfd[1].revents & POLLIN) {
+			while (read(sigfd, &si, sizeof(si)) < 0 && errno == EINTR)
+				;
+			return 1;
+		}
+		if (pfd[0].revents)
+			return 0;	/* writable, or an error that write(2) will name */
+	}
+}
+
+int
 loop_run(struct loop *l)
 {
 	struct pollfd pfd[LOOP_MAX_SOURCES * SOURCE_MAX_FDS + 2];

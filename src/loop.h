@@ -24,6 +24,8 @@ struct loop {
 int loop_signals(void);
 /* Absolute CLOCK_MONOTONIC deadline seconds from now. */
 struct timespec loop_deadline(double seconds);
+/* Wait until fd takes a write or a signal ends the run (1, the signal consumed); 0 writable, -1 error with errno set. */
+int loop_wait_output(int fd, int sigfd);
 /* Poll every source until a signal (0), the deadline (2), after() or an error (1, reported); the only place that blocks. */
 int loop_run(struct loop *l);
 

@@ -119,7 +119,7 @@ main(int argc, char **argv)
 		err(EXIT_ERROR, "signalfd");
 	if ((loop.has_deadline = cfg.has_timeout))
 		loop.deadline = loop_deadline(cfg.timeout);
-	if (output_open(&run.out, &cfg) < 0)
+	if (output_open(&run.out, &cfg, loop.sigfd) < 0)
 		err(EXIT_ERROR, "%s", cfg.output);
 	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = run.out.fd;

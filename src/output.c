@@ -1,16 +1,22 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "loop.h"
 #include "output.h"
 
 int
-output_open(struct output *o, const struct config *cfg)
+output_open(struct output *o, const struct config *cfg, int sigfd)
 {
+	struct stat stb;
+
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
+	o->sigfd = sigfd;
 	o->fd = STDOUT_FILENO;
 	if (cfg->output) {
 		o->fd = open(cfg->output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
@@ -18,6 +24,8 @@ output_open(struct output *o, const struct config *cfg)
 			return -1;
 		o->own_fd = true;
 	}
+	if (fstat(o->fd, &stb) == 0)
+		o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	return 0;
 }
 
@@ -39,13 +47,27 @@ output_time(struct buf *b, const struct timespec *ts, const char *fmt)
 	buf_add(b, s, n);
 }
 
+/*
+ * A reader that stops reading must not make watchq deaf to SIGTERM (blocked
+ * for the signalfd): before each chunk of at most PIPE_BUF bytes, which a pipe
+ * with room takes whole, wait for room or a signal in the loop module.
+ */
 static int
-write_all(int fd, const char *p, size_t n)
+write_all(struct output *o, const char *p, size_t n)
 {
 	ssize_t w;
+	size_t chunk;
+	int r;
 
 	while (n > 0) {
-		w = write(fd, p, n);
+		chunk = n;
+		if (o->may_block) {
+			if ((r = loop_wait_output(o->fd, o->sigfd)) != 0)
+				return r;
+			if (chunk > PIPE_BUF)
+				chunk = PIPE_BUF;
+		}
+		w = write(o->fd, p, chunk);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
@@ -72,9 +94,14 @@ output_event(struct output *o, const struct event *ev)
 		output_text(&o->line, ev, o->cfg);
 		break;
 	}
-	if (write_all(o->fd, o->line.data, o->line.len) < 0)
+	switch (write_all(o, o->line.data, o->line.len)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	default:
 		return errno == EPIPE ? 1 : -1;
-	return 0;
+	}
 }
 
 int

@@ -47,6 +47,7 @@ struct fan {
 	bool settling;			/* a mountinfo signal waits for SETTLE */
 	bool explained;			/* topology events came with that signal */
 	bool owed;			/* a re-scan is owed */
+	bool lost_mounts;		/* a detach or move since the last removal check */
 	unsigned long long since_signal, since_scan;
 	size_t scan_cost;		/* mounts the last re-scan looked at */
 	struct timespec last_event;
@@ -124,21 +125,22 @@ on_attach(struct source *src, uint64_t id)
 	struct mnt_entry *old = mounttab_find(&f->tab, id), *new, *s;
 
 	if ((new = kmount_stat(&f->km, id)) == NULL) {
-		/* Gone before we could look: report what we know, once for the attach and once for the detach. */
-		s = stub(id);
+		/*
+		 * Gone before we could look; its detach record follows. A new mount is
+		 * reported by its id now; a known one that moved and went will be
+		 * reported unmounted from where the cache has it.
+		 */
 		if (old == NULL) {
+			s = stub(id);
 			emit(src, MNT_CH_MOUNT, NULL, s);
-			emit(src, MNT_CH_UNMOUNT, s, NULL);
-		} else {
-			emit(src, MNT_CH_UNMOUNT, old, NULL);
-			mnt_entry_free(mounttab_remove(&f->tab, id));
+			mnt_entry_free(s);
 		}
-		mnt_entry_free(s);
 		return;
 	}
 	if (old == NULL) {
 		emit(src, MNT_CH_MOUNT, NULL, new);
 	} else if (strcmp(old->target, new->target) != 0) {
+		f->lost_mounts = true;
 		emit(src, MNT_CH_MOVE, old, new);
 		move_children(src, old->target, new->target);
 	}
@@ -154,6 +156,7 @@ on_detach(struct source *src, uint64_t id)
 
 	if (old == NULL)
 		old = stub(id);
+	f->lost_mounts = true;
 	emit(src, MNT_CH_UNMOUNT, old, NULL);
 	mnt_entry_free(old);
 }
@@ -207,6 +210,7 @@ resync(struct source *src)
 	mounttab_clear(&f->tab);
 	f->tab = fresh;
 	f->overflow = false;
+	f->lost_mounts = true;
 	return 0;
 }
 
@@ -334,7 +338,10 @@ fan_drain(struct source *src, size_t i)
 		on_signal(src);
 		break;
 	}
-	src->nwatches -= mount_events_removals(src->cfg, f->gone, src->sink, src->ops->name);
+	/* A watched directory can only vanish with a mount that went away or moved. */
+	if (f->lost_mounts)
+		src->nwatches -= mount_events_removals(src->cfg, f->gone, src->sink, src->ops->name);
+	f->lost_mounts = false;
 	return 0;
 }
 

@@ -466,3 +466,22 @@ mount mount $T/q/x tmpfs inner" ]
 	[ "$(sed -n 1p "$T/out")" = "mount move $T/a -> $T/b" ]
 	[ "$(sed -n 2p "$T/out")" = "mount move $T/a/sub -> $T/b/sub" ]
 }
+
+@test "SIGTERM ends watchq even while a reader does not read" {
+	need_root
+	mkdir "$T/a"
+	mkfifo "$T/fifo"
+	# A reader that opens the pipe and never reads from it.
+	sleep 600 <"$T/fifo" &
+	reader=$!
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} mounts "$T" >"$T/fifo" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until grep -q watching "$T/err"
+	# Enough events to fill the pipe (64 KiB) several times over.
+	for i in $(seq 800); do mount -t tmpfs "a-rather-long-source-name-to-fill-the-pipe-$i" "$T/a"; umount "$T/a"; done
+	kill -TERM "$WQ_PID"
+	wait_until bash -c "! kill -0 $WQ_PID 2>/dev/null"
+	finish_watchq
+	kill "$reader" 2>/dev/null || true
+	[ "$WQ_STATUS" -eq 0 ]
+}
