@@ -58,6 +58,10 @@ check: all unit
 vm-check: all
 	tests/vm/run
 
+# Needs root; writes bench/results.txt and bench/cost.png.
+bench: all
+	bench/run
+
 asan:
 	$(MAKE) clean
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' all unit
@@ -65,7 +69,7 @@ asan:
 
 # Build and test dependencies, installed with apt on Debian and Ubuntu.
 DEPS = build-essential clang pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs bash-completion zsh fish \
+	bats jq util-linux e2fsprogs bash-completion zsh fish gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
@@ -85,4 +89,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: all unit check vm-check asan deps install uninstall clean
+.PHONY: all unit check vm-check bench asan deps install uninstall clean

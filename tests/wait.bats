@@ -6,7 +6,7 @@ load helper
 	need_root
 	mkdir "$T/a"
 	start_watchq wait --mount "$T/a"
-	[[ "$(cat "$T/err")" =~ ^watchq:\ waiting\ for\ --mount\ $T/a\ \(backend\ (fanotify|mountinfo)\)$ ]]
+	[[ "$(tail -n 1 "$T/err")" =~ ^watchq:\ waiting\ for\ --mount\ $T/a\ \(backend\ (fanotify|mountinfo)\)$ ]]
 	kill -0 "$WQ_PID"
 	mount -t tmpfs wq "$T/a"
 	finish_watchq
