@@ -14,7 +14,7 @@ _watchq()
 	local cur prev words cword
 	_init_completion -n = || return
 
-	local mount_events='mount new_mount unmount move move_from move_to readonly setattr present loss removal'
+	local events='mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated loss removal'
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
 		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source
 		--backend --interval --queue-size -h --help --usage -V --version'
@@ -24,7 +24,7 @@ _watchq()
 	-e | --event | -E | --exclude-event)
 		local list=${cur%,*} last=${cur##*,}
 		[[ $cur == *,* ]] && list="$list," || list=
-		COMPREPLY=($(compgen -P "$list" -W "$mount_events" -- "$last"))
+		COMPREPLY=($(compgen -P "$list" -W "$events" -- "$last"))
 		compopt -o nospace 2>/dev/null
 		return
 		;;

@@ -15,7 +15,7 @@ function __watchq_mountpoints
 	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
 end
 
-set -l events mount new_mount unmount move move_from move_to readonly setattr present loss removal
+set -l events mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated loss removal
 
 complete -c watchq -f
 complete -c watchq -n 'test -z (__watchq_source)' -a 'mounts keys sb wait'

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "keyspec.h"
 #include "output.h"
 #include "path.h"
 #include "util.h"
@@ -316,6 +317,11 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	w->type = type;
 	w->target = target;
 	w->tag = (int)cfg->nwatches;
+	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
+		if (errno == EINVAL)
+			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", target);
+		err(EXIT_USAGE, "%s", target);
+	}
 	if (type == EV_MOUNT || type == EV_SB) {
 		if ((w->path = path_canon(target)) == NULL)
 			err(EXIT_USAGE, "%s", target);
@@ -427,6 +433,29 @@ check_conditions(struct config *cfg)
 	}
 }
 
+/* A forced backend must serve every source watched. */
+static void
+check_backend(const struct config *cfg)
+{
+	static const char *const names[] = {
+		[BACKEND_FANOTIFY] = "fanotify", [BACKEND_MOUNTINFO] = "mountinfo",
+		[BACKEND_WATCH_QUEUE] = "watch-queue", [BACKEND_POLL] = "poll",
+	};
+	bool mounts = cfg->nconds > 0, keys = false;
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		mounts |= cfg->watches[i].type == EV_MOUNT;
+		keys |= cfg->watches[i].type == EV_KEY;
+	}
+	if (mounts && (cfg->backend == BACKEND_WATCH_QUEUE || cfg->backend == BACKEND_POLL))
+		errx(EXIT_USAGE, "--backend=%s does not serve mounts (auto, fanotify, mountinfo)",
+		    names[cfg->backend]);
+	if (keys && (cfg->backend == BACKEND_FANOTIFY || cfg->backend == BACKEND_MOUNTINFO))
+		errx(EXIT_USAGE, "--backend=%s does not serve keys (auto, watch-queue, poll)",
+		    names[cfg->backend]);
+}
+
 void
 cli_parse(struct config *cfg, int argc, char **argv)
 {
@@ -483,19 +512,12 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	}
 	parse_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type != EV_MOUNT)
+		if (cfg->watches[i].type == EV_SB)
 			errx(EXIT_UNAVAILABLE, "%s: this source is not supported yet by this build",
 			    source_name(cfg->watches[i].type));
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
-	if (cfg->backend == BACKEND_WATCH_QUEUE || cfg->backend == BACKEND_POLL) {
-		for (i = 0; i < cfg->nwatches; i++)
-			if (cfg->watches[i].type == EV_MOUNT)
-				break;
-		if (i < cfg->nwatches || cfg->nconds > 0)
-			errx(EXIT_USAGE, "--backend=%s does not serve mounts (auto, fanotify, mountinfo)",
-			    cfg->backend == BACKEND_POLL ? "poll" : "watch-queue");
-	}
+	check_backend(cfg);
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);

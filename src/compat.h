@@ -106,4 +106,45 @@ struct kapi_statmount {
 #define KAPI_MOUNT_ATTR_IDMAP		0x00100000
 #define KAPI_MOUNT_ATTR_NOSYMFOLLOW	0x00200000
 
+/*
+ * The notification queue (watch_queue.h): <linux/watch_queue.h> cannot be
+ * included beside <fcntl.h> on glibc 2.36, so its definitions live here.
+ */
+#define KAPI_O_NOTIFICATION_PIPE	O_EXCL
+#define KAPI_IOC_WATCH_QUEUE_SET_SIZE	_IO('W', 0x60)
+#define KAPI_IOC_WATCH_QUEUE_SET_FILTER	_IO('W', 0x61)
+#define KAPI_WATCH_TYPE_META		0
+#define KAPI_WATCH_TYPE_KEY_NOTIFY	1
+#define KAPI_WATCH_META_REMOVAL		0
+#define KAPI_WATCH_META_LOSS		1
+#define KAPI_WATCH_INFO_LENGTH		0x0000007f
+#define KAPI_WATCH_INFO_ID		0x0000ff00
+#define KAPI_WATCH_INFO_ID__SHIFT	8
+#define KAPI_KEYCTL_CAPS1_NOTIFICATIONS	0x04
+
+struct kapi_watch_notification {	/* the kernel's bitfields, so the ABI's layout */
+	__u32 type:24;
+	__u32 subtype:8;
+	__u32 info;
+};
+
+struct kapi_key_notification {
+	struct kapi_watch_notification watch;
+	__u32 key_id;
+	__u32 aux;
+};
+
+struct kapi_watch_type_filter {
+	__u32 type;
+	__u32 info_filter;
+	__u32 info_mask;
+	__u32 subtype_filter[8];
+};
+
+struct kapi_watch_filter {
+	__u32 nr_filters;
+	__u32 reserved;
+	struct kapi_watch_type_filter filters[1];
+};
+
 #endif

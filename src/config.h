@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "filter.h"
 
@@ -36,6 +37,7 @@ struct watch {
 	enum ev_type type;	/* EV_MOUNT, EV_KEY, EV_SB */
 	const char *target;	/* as given on the command line */
 	char *path;		/* canonical absolute path (mounts, sb) */
+	int32_t key;		/* key serial (keys) */
 	int tag;
 };
 

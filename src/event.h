@@ -62,6 +62,13 @@ struct ev_mount_fields {
 	bool readonly;
 };
 
+struct ev_key_fields {
+	int32_t key;		/* the key concerned: the linked one for linked/unlinked */
+	int32_t keyring;	/* the keyring of linked/unlinked/cleared, else 0 */
+	int32_t aux;		/* the record's aux word */
+	const char *type, *description;	/* of key, best effort (NULL: unknown) */
+};
+
 struct ev_meta_fields {
 	long long lost;		/* -1: unknown */
 	const char *backend;
@@ -78,6 +85,7 @@ struct event {
 	struct timespec time;	/* CLOCK_REALTIME */
 	union {
 		struct ev_mount_fields mount;
+		struct ev_key_fields key;
 		struct ev_meta_fields meta;
 	} u;
 };

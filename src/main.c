@@ -19,7 +19,9 @@ struct run {
 	struct sink sink;	/* first: the sink is the run */
 	const struct config *cfg;
 	struct output out;
-	struct source mounts;
+	struct source src[2];	/* mounts and keys, those in use */
+	size_t nsrc;
+	const struct mounttab *table;	/* the mount source's, for wait */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
 	bool silent;		/* state waits print no events */
@@ -55,11 +57,12 @@ run_after(void *p)
 {
 	struct run *r = p;
 	const struct config *cfg = r->cfg;
+	size_t i, live = 0;
 
 	if (r->status >= 0)
 		return r->status;
 	if (cfg->nconds > 0) {
-		switch (wait_check(cfg, r->mounts.table)) {
+		switch (wait_check(cfg, r->table)) {
 		case WAIT_MET:
 			return EXIT_OK;
 		case WAIT_GONE:
@@ -68,20 +71,24 @@ run_after(void *p)
 			break;
 		}
 	}
-	if (cfg->nwatches > 0 && r->mounts.nwatches == 0)
+	for (i = 0; i < r->nsrc; i++)
+		live += r->src[i].nwatches;
+	if (cfg->nwatches > 0 && live == 0)
 		return EXIT_REMOVED;
 	return -1;
 }
 
+/* The readiness line: every watch, by source, with the backend that serves it. */
 static void
-announce(const struct config *cfg, const struct source *src)
+announce(const struct config *cfg, const struct run *r)
 {
 	static const char *const cond_opt[] = {
 		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount",
 		[COND_READONLY] = "--readonly", [COND_WRITABLE] = "--writable",
 	};
+	static const char *const src_word[] = { [EV_MOUNT] = "mounts", [EV_KEY] = "keys" };
 	struct buf b = { 0 };
-	size_t i;
+	size_t i, k;
 
 	if (cfg->quiet)
 		return;
@@ -91,15 +98,54 @@ announce(const struct config *cfg, const struct source *src)
 			buf_addf(&b, " %s ", cond_opt[cfg->conds[i].kind]);
 			escape_text(&b, cfg->conds[i].arg);
 		}
+		buf_addf(&b, " (backend %s)", r->src[0].ops->name);
 	} else {
-		buf_adds(&b, "watching mounts");
-		for (i = 0; i < cfg->nwatches; i++) {
-			buf_addc(&b, ' ');
-			escape_text(&b, cfg->watches[i].target);
+		buf_adds(&b, "watching");
+		for (k = 0; k < r->nsrc; k++) {
+			enum ev_type type = r->src[k].ops == &source_watchqueue_ops ||
+			    r->src[k].ops == &source_keypoll_ops ? EV_KEY : EV_MOUNT;
+
+			buf_addf(&b, "%s %s", k ? "," : "", src_word[type]);
+			for (i = 0; i < cfg->nwatches; i++) {
+				if (cfg->watches[i].type != type)
+					continue;
+				buf_addc(&b, ' ');
+				escape_text(&b, cfg->watches[i].target);
+			}
+			buf_addf(&b, " (backend %s)", r->src[k].ops->name);
 		}
 	}
-	fprintf(stderr, "watchq: %s (backend %s)\n", b.data, src->ops->name);
+	fprintf(stderr, "watchq: %s\n", b.data);
 	buf_free(&b);
+}
+
+/* Open the source of each kind of watch; exits with the right status on failure. */
+static void
+open_sources(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	bool mounts = cfg->nconds > 0, keys = false;
+	const char *why = NULL;
+	struct source *s;
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		mounts |= cfg->watches[i].type == EV_MOUNT;
+		keys |= cfg->watches[i].type == EV_KEY;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!(i == 0 ? mounts : keys))
+			continue;
+		s = &r->src[r->nsrc];
+		if ((i == 0 ? source_open_mounts : source_open_keys)(s, cfg, &r->sink, &why) < 0) {
+			if (errno == ENOSYS)
+				errx(EXIT_UNAVAILABLE, "%s", why);
+			err(EXIT_ERROR, "%s", why);
+		}
+		if (i == 0)
+			r->table = s->table;
+		r->nsrc++;
+	}
 }
 
 int
@@ -109,7 +155,7 @@ main(int argc, char **argv)
 	struct run run = { .sink = { run_emit }, .status = -1 };
 	struct loop loop = { .out_fd = -1 };
 	struct stat stb;
-	const char *why = NULL;
+	size_t i;
 	int code;
 
 	cli_parse(&cfg, argc, argv);
@@ -123,21 +169,20 @@ main(int argc, char **argv)
 		err(EXIT_ERROR, "%s", cfg.output);
 	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = run.out.fd;
-	if (source_open_mounts(&run.mounts, &cfg, &run.sink, &why) < 0) {
-		if (errno == ENOSYS)
-			errx(EXIT_UNAVAILABLE, "%s", why);
-		err(EXIT_ERROR, "%s", why);
+	open_sources(&run);
+	announce(&cfg, &run);
+	for (i = 0; i < run.nsrc; i++) {
+		if (cfg.initial && run.src[i].ops->present)
+			run.src[i].ops->present(&run.src[i]);
+		loop.src[loop.nsrc++] = &run.src[i];
 	}
-	announce(&cfg, &run.mounts);
-	if (cfg.initial)
-		run.mounts.ops->present(&run.mounts);
-	loop.src[loop.nsrc++] = &run.mounts;
 	loop.after = run_after;
 	loop.ctx = &run;
 	code = run_after(&run);
 	if (code < 0)
 		code = loop_run(&loop);
-	run.mounts.ops->close(&run.mounts);
+	for (i = 0; i < run.nsrc; i++)
+		run.src[i].ops->close(&run.src[i]);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
 		warn("%s", cfg.output);
 		code = EXIT_ERROR;

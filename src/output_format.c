@@ -3,7 +3,7 @@
 #include "escape.h"
 #include "output.h"
 
-static const char format_escapes[] = "seEwtpofdOriIT%";
+static const char format_escapes[] = "seEwtpofdOriIkKyT%";
 
 int
 output_format_check(const char *fmt)
@@ -85,6 +85,21 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'I':
 			if (m)
 				buf_addf(b, "%llu", (unsigned long long)m->parent_id);
+			break;
+		case 'k':
+			if (ev->type == EV_KEY)
+				buf_addf(b, "%d", (int)ev->u.key.key);
+			break;
+		case 'K':
+			if (ev->type == EV_KEY && ev->u.key.keyring)
+				buf_addf(b, "%d", (int)ev->u.key.keyring);
+			break;
+		case 'y':
+			if (ev->type == EV_KEY && ev->u.key.type) {
+				field(b, ev->u.key.type);
+				buf_addc(b, ':');
+				field(b, ev->u.key.description ? ev->u.key.description : "");
+			}
 			break;
 		case 'T':
 			output_time(b, &ev->time, timefmt);

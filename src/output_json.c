@@ -51,6 +51,17 @@ output_json(struct buf *b, const struct event *ev)
 		json_str(b, "options", m->options);
 		json_str(b, "old_options", m->old_options);
 		buf_addf(b, ",\"readonly\":%s", m->readonly ? "true" : "false");
+	} else if (ev->type == EV_KEY) {
+		const struct ev_key_fields *k = &ev->u.key;
+
+		if (k->keyring)
+			buf_addf(b, ",\"keyring\":%d", (int)k->keyring);
+		else
+			buf_adds(b, ",\"keyring\":null");
+		buf_addf(b, ",\"key\":%d", (int)k->key);
+		json_str(b, "type", k->type);
+		json_str(b, "description", k->description);
+		buf_addf(b, ",\"aux\":%d", (int)k->aux);
 	} else if (ev->type == EV_META) {
 		const struct ev_meta_fields *m = &ev->u.meta;
 

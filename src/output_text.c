@@ -39,6 +39,29 @@ text_mount(struct buf *b, const struct event *ev)
 }
 
 static void
+text_key(struct buf *b, const struct event *ev)
+{
+	const struct ev_key_fields *k = &ev->u.key;
+
+	col(b, ev->watch);
+	buf_addf(b, " 0x%08x", (unsigned)(k->keyring ? k->keyring : k->key));
+	if (ev->subtype == KEY_CLEARED)
+		return;
+	buf_addc(b, ' ');
+	if (k->type) {
+		escape_text(b, k->type);
+		buf_addc(b, ':');
+		escape_text(b, k->description ? k->description : "");
+	} else {
+		buf_addc(b, '-');
+	}
+	if (ev->subtype == KEY_LINKED || ev->subtype == KEY_UNLINKED)
+		buf_addf(b, " (%d)", (int)k->key);
+	else if (k->aux)
+		buf_addf(b, " (error %d)", (int)k->aux);
+}
+
+static void
 text_meta(struct buf *b, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
@@ -68,6 +91,8 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 	buf_adds(b, event_name(ev));
 	if (ev->type == EV_MOUNT)
 		text_mount(b, ev);
+	else if (ev->type == EV_KEY)
+		text_key(b, ev);
 	else if (ev->type == EV_META)
 		text_meta(b, ev);
 	buf_addc(b, '\n');

@@ -45,3 +45,36 @@ source_open_mounts(struct source *src, const struct config *cfg, struct sink *si
 	*why = "/proc/self/mountinfo (is /proc mounted?)";
 	return src->ops->open(src);
 }
+
+int
+source_open_keys(struct source *src, const struct config *cfg, struct sink *sink, const char **why)
+{
+	static char msg[320];
+	int saved;
+
+	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_WATCH_QUEUE) {
+		reset(src, cfg, sink, &source_watchqueue_ops);
+		if (src->ops->open(src) == 0)
+			return 0;
+		saved = errno;
+		src->ops->close(src);
+		if (saved != EOPNOTSUPP && saved != ENOPKG && saved != ENOSYS) {
+			*why = "watch-queue: KEYCTL_WATCH_KEY";
+			errno = saved;
+			return -1;
+		}
+		snprintf(msg, sizeof(msg), "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and "
+		    "CONFIG_KEY_NOTIFICATIONS, which this kernel lacks");
+		if (cfg->backend == BACKEND_WATCH_QUEUE) {
+			*why = msg;
+			errno = ENOSYS;
+			return -1;
+		}
+		if (!cfg->quiet)
+			fprintf(stderr, "watchq: %s; polling every %gs instead, which misses changes undone "
+			    "between two polls and updates that keep a key's size\n", msg, cfg->interval);
+	}
+	reset(src, cfg, sink, &source_keypoll_ops);
+	*why = "/proc/keys";
+	return src->ops->open(src);
+}

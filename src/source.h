@@ -20,7 +20,7 @@ struct source_ops {
 	int (*open)(struct source *src);
 	/* Consume everything ready on src->pfd[i] and emit the events; -1 with errno set. */
 	int (*drain)(struct source *src, size_t i);
-	/* Emit present records for the current state (--initial). */
+	/* Emit present records for the current state (--initial); NULL if the source has none. */
 	void (*present)(struct source *src);
 	/* Release everything. */
 	void (*close)(struct source *src);
@@ -39,9 +39,14 @@ struct source {
 
 extern const struct source_ops source_mountinfo_ops;
 extern const struct source_ops source_fanotify_ops;
+extern const struct source_ops source_watchqueue_ops;
+extern const struct source_ops source_keypoll_ops;
 
 /* Choose and open the mount source for cfg (its table serves wait even without watches); -1 with errno set and *why saying what failed, errno ENOSYS for a backend this kernel or build lacks. */
 int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
     const char **why);
+
+/* Choose and open the key source for cfg's key watches, as source_open_mounts() does for mounts. */
+int source_open_keys(struct source *src, const struct config *cfg, struct sink *sink, const char **why);
 
 #endif

@@ -87,6 +87,29 @@ main(void)
 	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %T %%", "%Y", &ev);
 	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 2023 %\n");
 
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_LINKED, .watch = "@s", .tag = 1,
+		.u.key = { .key = 1035096409, .keyring = 0x2ffc2e5d, .aux = 1035096409,
+			.type = "user", .description = "to ken" } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "key linked @s 0x2ffc2e5d user:to\\x20ken (1035096409)\n");
+	buf_reset(&b);
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"key\",\"event\":\"linked\","
+	    "\"watch\":\"@s\",\"tag\":1,\"keyring\":805056093,\"key\":1035096409,\"type\":\"user\","
+	    "\"description\":\"to ken\",\"aux\":1035096409}\n");
+	buf_reset(&b);
+	output_format(&b, "%k %K %y", "%Y", &ev);
+	CHECK_STR(b.data, "1035096409 805056093 user:to\\x20ken\n");
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "key revoked 42 0x0000002a -\n");
+	buf_reset(&b);
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"key\",\"event\":\"revoked\","
+	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"aux\":0}\n");
+
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
 	CHECK(output_format_check("%") == -1, "trailing percent");

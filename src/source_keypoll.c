@@ -1,0 +1,111 @@
+/*
+ * Key source for kernels without the notification queue: every --interval,
+ * re-read /proc/keys and each watched keyring's contents, and report what
+ * changed as the kernel would have. Polling sees links and unlinks, revocation,
+ * invalidation, attribute and (for keys with a summary) content changes, but
+ * not what is undone between two polls, nor updates that keep the summary.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "key_events.h"
+#include "source.h"
+#include "util.h"
+
+struct keypoll {
+	struct key_snap snap[WATCHQ_MAX_WATCHES];
+	bool gone[WATCHQ_MAX_WATCHES];
+};
+
+static void
+take_all(struct source *src, bool report)
+{
+	struct keypoll *kp = src->priv;
+	const struct config *cfg = src->cfg;
+	struct key_snap fresh;
+	char *proc = key_read_proc();
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		const struct watch *w = &cfg->watches[i];
+
+		if (w->type != EV_KEY || kp->gone[i])
+			continue;
+		keysnap_take(&fresh, w->key, proc ? proc : "");
+		if (report && !fresh.exists) {
+			kp->gone[i] = true;
+			src->nwatches--;
+			key_events_meta(src->sink, w, META_REMOVAL, src->ops->name, "watched key is gone");
+			keysnap_free(&fresh);
+			continue;
+		}
+		if (report)
+			keysnap_diff(&kp->snap[i], &fresh, w, src->sink);
+		keysnap_free(&kp->snap[i]);
+		kp->snap[i] = fresh;
+	}
+	free(proc);
+}
+
+static int
+kp_open(struct source *src)
+{
+	struct keypoll *kp = xcalloc(1, sizeof(*kp));
+	const struct config *cfg = src->cfg;
+	struct itimerspec its;
+	long long ns = (long long)(cfg->interval * 1e9);
+	size_t i;
+
+	src->priv = kp;
+	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
+	src->nfds = 1;
+	if (src->pfd[0].fd < 0)
+		return -1;
+	its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(ns / 1000000000LL);
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ns % 1000000000LL);
+	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
+		return -1;
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == EV_KEY)
+			src->nwatches++;
+	take_all(src, false);
+	return 0;
+}
+
+static int
+kp_drain(struct source *src, size_t i)
+{
+	uint64_t ticks;
+
+	if (read(src->pfd[i].fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN && errno != EINTR)
+		return -1;
+	take_all(src, true);
+	return 0;
+}
+
+static void
+kp_close(struct source *src)
+{
+	struct keypoll *kp = src->priv;
+	size_t i;
+
+	if (src->nfds > 0 && src->pfd[0].fd >= 0)
+		close(src->pfd[0].fd);
+	src->nfds = 0;
+	if (kp) {
+		for (i = 0; i < WATCHQ_MAX_WATCHES; i++)
+			keysnap_free(&kp->snap[i]);
+		free(kp);
+	}
+	src->priv = NULL;
+}
+
+const struct source_ops source_keypoll_ops = {
+	.name = "poll",
+	.open = kp_open,
+	.drain = kp_drain,
+	.present = NULL,	/* --initial reports mounts only */
+	.close = kp_close,
+};

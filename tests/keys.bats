@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# watchq keys: key and keyring events from real keyctl commands, in a fresh
+# session keyring. The backend is the notification pipe where the kernel has
+# it (the VM), else the polled fallback (this host).
+load helper
+
+setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/watchq.XXXXXX")
+	WQ_PID=
+	command -v keyctl >/dev/null || skip "keyctl (keyutils) missing"
+	# Our own session keyring, for this test shell and what it starts.
+	keyctl new_session >/dev/null 2>&1 || skip "cannot join a new session keyring here"
+	WATCHQ_BACKEND=
+}
+
+# kwatch ARGS...: start watchq polling fast enough for tests.
+kwatch() {
+	start_watchq --interval 0.05 "$@"
+}
+
+@test "the backend is named, and a fallback says what polling cannot see" {
+	kwatch keys @s
+	b=$(backend_used)
+	echo "# key backend: $b on $(uname -r)" >&3
+	case $b in
+	watch-queue) [ "$(wc -l <"$T/err")" -eq 1 ] ;;
+	poll) grep -q "^watchq: key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and CONFIG_KEY_NOTIFICATIONS, which this kernel lacks; polling every 0.05s instead" "$T/err" ;;
+	*) false ;;
+	esac
+}
+
+@test "linked and unlinked on a watched keyring" {
+	kwatch keys @s
+	k=$(keyctl add user wq-token hello @s)
+	wait_until lines_at_least 1
+	keyctl link "$k" @u
+	keyctl unlink "$k" @s
+	wait_until lines_at_least 2
+	stop_watchq
+	[[ "$(sed -n 1p "$T/out")" =~ ^key\ linked\ @s\ 0x[0-9a-f]{8}\ user:wq-token\ \($k\)$ ]]
+	[[ "$(sed -n 2p "$T/out")" =~ ^key\ unlinked\ @s\ 0x[0-9a-f]{8}\ user:wq-token\ \($k\)$ ]]
+	keyctl unlink "$k" @u
+}
+
+@test "updated, setattr and revoked on a watched key" {
+	k=$(keyctl add user wq-key v1 @s)
+	kwatch keys "$k"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 1
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 2
+	keyctl revoke "$k"
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "key updated $k $(printf '0x%08x' "$k") user:wq-key" ]
+	[ "$(sed -n 2p "$T/out")" = "key setattr $k $(printf '0x%08x' "$k") user:wq-key" ]
+	[ "$(sed -n 3p "$T/out")" = "key revoked $k $(printf '0x%08x' "$k") user:wq-key" ]
+	[ "$(wc -l <"$T/out")" -eq 3 ]
+}
+
+@test "a key given as %TYPE:DESC, and JSON fields" {
+	k=$(keyctl add user wq-named v1 @s)
+	kwatch --json keys %user:wq-named @s
+	keyctl update "$k" "value two"
+	keyctl add user wq-other x @s >/dev/null
+	wait_until lines_at_least 2
+	stop_watchq
+	jq_event updated '.source == "key" and .watch == "%user:wq-named" and .tag == 0 and .key == '"$k"'
+		and .keyring == null and .type == "user" and .description == "wq-named" and .aux == 0'
+	jq_event linked '.watch == "@s" and .tag == 1 and (.keyring | type) == "number"
+		and .description == "wq-other" and .aux == .key'
+}
+
+@test "-E keeps an excluded event from ever being reported" {
+	k1=$(keyctl add user wq-ex1 v @s)
+	k2=$(keyctl add user wq-ex2 v @s)
+	kwatch -E linked keys @s
+	keyctl unlink "$k1" @s
+	wait_until lines_at_least 1
+	keyctl add user wq-ex3 v @s >/dev/null
+	keyctl unlink "$k2" @s
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+	[[ "$(sed -n 1p "$T/out")" == "key unlinked @s "*" ($k1)" ]]
+	[[ "$(sed -n 2p "$T/out")" == "key unlinked @s "*" ($k2)" ]]
+}
+
+@test "a watched key that goes away is a removal, then exit 3" {
+	k=$(keyctl add user wq-gone v @s)
+	kwatch keys "$k"
+	keyctl unlink "$k" @s
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	grep -q "^meta removal keys $k watched key is gone$" "$T/out"
+}
+
+@test "bad key specs are usage errors" {
+	for spec in @x %nocolon %:x 0 -5 notakey 12abc; do
+		run --separate-stderr "$WATCHQ" keys -- "$spec"
+		[ "$status" -eq 64 ] || { echo "$spec: $status"; false; }
+		[[ "$stderr" == "watchq: $spec: not a key (@s @u @us @p @t @g @a, a serial or %TYPE:DESC)" ]]
+	done
+	run --separate-stderr "$WATCHQ" keys 2147483000
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == "watchq: 2147483000: Required key not available" ]]
+	run --separate-stderr "$WATCHQ" keys %user:no-such-key-here
+	[ "$status" -eq 64 ]
+}
+
+@test "backends that do not serve keys are usage errors; an unavailable one is 69" {
+	run --separate-stderr "$WATCHQ" --backend=fanotify keys @s
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == *"does not serve keys"* ]]
+	run --separate-stderr "$WATCHQ" -t 0.2 --backend=watch-queue keys @s
+	if grep -q . /proc/keys && [ "$status" -eq 69 ]; then
+		[[ "$stderr" == "watchq: key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and CONFIG_KEY_NOTIFICATIONS, which this kernel lacks" ]]
+	else
+		[ "$status" -eq 2 ]	# the kernel has the notification queue
+	fi
+	run --separate-stderr "$WATCHQ" -q -t 0.2 --backend=poll keys @s
+	[ "$status" -eq 2 ]
+	[ -z "$stderr" ]
+}
+
+@test "mounts and keys in one run" {
+	need_root
+	mkdir "$T/a"
+	kwatch mounts "$T" keys @s
+	grep -Eq "^watchq: watching mounts $T \(backend [a-z-]+\), keys @s \(backend [a-z-]+\)$" "$T/err"
+	mount -t tmpfs wq "$T/a"
+	keyctl add user wq-both v @s >/dev/null
+	wait_until lines_at_least 2
+	stop_watchq
+	grep -q "^mount mount $T/a tmpfs wq$" "$T/out"
+	grep -q "^key linked @s .* user:wq-both " "$T/out"
+	umount "$T/a"
+}
+
+need_watch_queue() {
+	[ "$(backend_used)" = watch-queue ] || skip "needs the kernel notification queue (runs in make vm-check)"
+}
+
+@test "a tiny --queue-size and a burst: loss, then a resync that reports every key" {
+	kwatch --queue-size 1 keys @s
+	need_watch_queue
+	kill -STOP "$WQ_PID"
+	for i in $(seq 100); do keyctl add user "burst$i" v @s >/dev/null; done
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^meta loss keys @s events lost, resynchronised$" "$T/out"
+	wait_until bash -c "[ \$(grep -c '^key linked @s .* user:burst' '$T/out') -ge 100 ]"
+	stop_watchq
+	for i in $(seq 100); do
+		grep -q "^key linked @s .* user:burst$i " "$T/out" || { echo "burst$i never reported"; false; }
+	done
+}
+
+@test "watchq keys prints every event keyctl watch prints for the same operations" {
+	k=$(keyctl add user wq-side v1 @s)
+	kwatch keys @s "$k"
+	need_watch_queue
+	keyctl watch @s >"$T/kw.s" 2>&1 &
+	kw1=$!
+	keyctl watch "$k" >"$T/kw.k" 2>&1 &
+	kw2=$!
+	sleep 0.5	# keyctl watch has no readiness line
+	k2=$(keyctl add user wq-side2 v @s)
+	keyctl update "$k" v2
+	keyctl setperm "$k" 0x3f3f0000
+	keyctl unlink "$k2" @s
+	keyctl revoke "$k"
+	wait_until lines_at_least 5
+	sleep 0.5
+	kill "$kw1" "$kw2"
+	stop_watchq
+	# keyctl watch: "ID WORD [AUX]"; watchq: "key EVENT WATCH ...".
+	words() { awk '$1 ~ /^[0-9]+$/ { print $2 }' "$1" | sed 's/^link$/linked/; s/^unlk$/unlinked/; s/^upd$/updated/; s/^attr$/setattr/; s/^rev$/revoked/; s/^inst$/instantiated/; s/^clr$/cleared/; s/^inv$/invalidated/'; }
+	echo "keyctl watch @s:"; cat "$T/kw.s"; echo "keyctl watch $k:"; cat "$T/kw.k"; echo "watchq:"; cat "$T/out"
+	[ "$(words "$T/kw.s" | wc -l)" -eq 2 ] && [ "$(words "$T/kw.k" | wc -l)" -eq 3 ]
+	[ "$(words "$T/kw.s")" = "$(awk '$3 == "@s" { print $2 }' "$T/out")" ]
+	[ "$(words "$T/kw.k")" = "$(awk -v k="$k" '$3 == k { print $2 }' "$T/out")" ]
+	[ -s "$T/kw.s" ] && [ -s "$T/kw.k" ]
+}
