@@ -80,9 +80,9 @@ static const struct argp_option options[] = {
 	{ "unmount", OPT_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
 	{ "readonly", OPT_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
 	{ "writable", OPT_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
-	{ "key", OPT_KEY, "TYPE:DESC", 0, "Until a key exists (not supported yet)", 5 },
-	{ "keyring", OPT_KEYRING, "KEY", 0, "Keyring searched by --key", 5 },
-	{ "no-key", OPT_NO_KEY, "TYPE:DESC", 0, "Until a key is gone (not supported yet)", 5 },
+	{ "key", OPT_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
+	{ "keyring", OPT_KEYRING, "KEY", 0, "The keyring of --key and --no-key (default @s)", 5 },
+	{ "no-key", OPT_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
 	{ NULL, 0, NULL, 0, "Help:", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
@@ -95,7 +95,7 @@ struct cli_state {
 	const char *include[64], *exclude[64];
 	size_t ninclude, nexclude;
 	bool any_include;
-	bool key_cond;
+	const char *keyring;
 };
 
 static const struct {
@@ -292,9 +292,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		add_cond(st, cfg, COND_WRITABLE, arg);
 		break;
 	case OPT_KEY:
-	case OPT_KEYRING:
+		add_cond(st, cfg, COND_KEY, arg);
+		break;
 	case OPT_NO_KEY:
-		cs->key_cond = true;
+		add_cond(st, cfg, COND_NO_KEY, arg);
+		break;
+	case OPT_KEYRING:
+		cs->keyring = arg;
 		break;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
@@ -416,14 +420,48 @@ apply_events(struct config *cfg, struct cli_state *cs)
 	filter_compile(&cfg->filter, &cfg->events);
 }
 
-static void
-check_conditions(struct config *cfg)
+const char *
+cli_cond_option(enum cond_kind kind)
 {
+	static const char *const names[] = {
+		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount", [COND_READONLY] = "--readonly",
+		[COND_WRITABLE] = "--writable", [COND_KEY] = "--key", [COND_NO_KEY] = "--no-key",
+	};
+
+	return names[kind];
+}
+
+/* Key conditions look in one keyring, which is then watched like a keys TARGET. */
+static void
+check_key_condition(struct config *cfg, struct cond *c, const char *keyring, bool *watched)
+{
+	char *colon;
+
+	c->type = xstrdup(c->arg);
+	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_cond_option(c->kind), c->arg);
+	*colon = '\0';
+	c->desc = colon + 1;
+	if (!*watched) {
+		add_watch(cfg, EV_KEY, keyring);
+		*watched = true;
+	}
+	c->keyring = cfg->watches[cfg->nwatches - 1].key;
+}
+
+static void
+check_conditions(struct config *cfg, const char *keyring)
+{
+	bool watched = false;
 	size_t i;
 	struct cond *c;
 
 	for (i = 0; i < cfg->nconds; i++) {
 		c = &cfg->conds[i];
+		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
+			check_key_condition(cfg, c, keyring ? keyring : "@s", &watched);
+			continue;
+		}
 		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
 			c->path = path_canon_lenient(c->arg);
 		else
@@ -431,6 +469,8 @@ check_conditions(struct config *cfg)
 		if (c->path == NULL)
 			err(EXIT_USAGE, "%s", c->arg);
 	}
+	if (keyring && !watched)
+		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
 }
 
 /* A forced backend must serve every source watched. */
@@ -485,20 +525,17 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		cs.nargs--;
 	}
 	if (!cfg->wait && cfg->nconds > 0)
-		errx(EXIT_USAGE, "--%s is a wait condition: use watchq wait --%s PATH",
-		    (const char *[]){ "mount", "unmount", "readonly", "writable" }[cfg->conds[0].kind],
-		    (const char *[]){ "mount", "unmount", "readonly", "writable" }[cfg->conds[0].kind]);
-	if (!cfg->wait && cs.key_cond)
-		errx(EXIT_USAGE, "--key, --keyring and --no-key are wait conditions: use watchq wait --key");
-	if (cs.key_cond)
-		errx(EXIT_UNAVAILABLE, "wait --key/--no-key: key sources are not supported yet by this build");
+		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
+		    cli_cond_option(cfg->conds[0].kind), cli_cond_option(cfg->conds[0].kind));
+	if (!cfg->wait && cs.keyring)
+		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
 	if (cfg->wait) {
 		if (cfg->initial)
 			errx(EXIT_USAGE, "wait and --initial cannot be combined");
 		if (cs.ninclude > 0 && cfg->nconds > 0)
-			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable)");
+			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
 		if (cs.ninclude == 0 && cfg->nconds == 0)
-			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable or -e EVENT");
+			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
 		if (cfg->nconds > 0 && cs.nargs > 0)
 			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", args[0]);
 		if (cs.ninclude > 0 && cs.nargs == 0)
@@ -506,7 +543,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		cfg->wait_event = cs.ninclude > 0;
 		if (cfg->wait_event && cfg->count == 0)
 			cfg->count = 1;
-		check_conditions(cfg);
+		check_conditions(cfg, cs.keyring);
 	} else if (cs.nargs == 0) {
 		errx(EXIT_USAGE, "no SOURCE given (mounts, keys, sb); try watchq mounts /");
 	}
@@ -531,8 +568,10 @@ cli_free(struct config *cfg)
 
 	for (i = 0; i < cfg->nwatches; i++)
 		free(cfg->watches[i].path);
-	for (i = 0; i < cfg->nconds; i++)
+	for (i = 0; i < cfg->nconds; i++) {
 		free(cfg->conds[i].path);
+		free(cfg->conds[i].type);
+	}
 	free(cfg->fstypes);
 	free(cfg->fstype_list);
 	free(cfg->source_real);

@@ -7,6 +7,8 @@
 void cli_parse(struct config *cfg, int argc, char **argv);
 /* Release what cli_parse() allocated. */
 void cli_free(struct config *cfg);
+/* The option that states a wait condition ("--mount"). */
+const char *cli_cond_option(enum cond_kind kind);
 /* Parse a duration in seconds ("1.5"); -1 if malformed or negative. */
 int cli_parse_seconds(const char *s, double *out);
 

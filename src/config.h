@@ -46,12 +46,17 @@ enum cond_kind {
 	COND_UNMOUNT,
 	COND_READONLY,
 	COND_WRITABLE,
+	COND_KEY,
+	COND_NO_KEY,
 };
 
 struct cond {
 	enum cond_kind kind;
 	const char *arg;	/* as given */
-	char *path;		/* canonical absolute path */
+	char *path;		/* canonical absolute path (mount conditions) */
+	char *type;		/* key conditions: TYPE, then DESC after its NUL */
+	const char *desc;
+	int32_t keyring;	/* key conditions: the keyring looked in */
 };
 
 /* Everything the command line says; read-only once cli_parse() returns. */

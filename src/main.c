@@ -82,10 +82,6 @@ run_after(void *p)
 static void
 announce(const struct config *cfg, const struct run *r)
 {
-	static const char *const cond_opt[] = {
-		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount",
-		[COND_READONLY] = "--readonly", [COND_WRITABLE] = "--writable",
-	};
 	static const char *const src_word[] = { [EV_MOUNT] = "mounts", [EV_KEY] = "keys" };
 	struct buf b = { 0 };
 	size_t i, k;
@@ -95,7 +91,7 @@ announce(const struct config *cfg, const struct run *r)
 	if (cfg->nconds > 0) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
-			buf_addf(&b, " %s ", cond_opt[cfg->conds[i].kind]);
+			buf_addf(&b, " %s ", cli_cond_option(cfg->conds[i].kind));
 			escape_text(&b, cfg->conds[i].arg);
 		}
 		buf_addf(&b, " (backend %s)", r->src[0].ops->name);
@@ -124,11 +120,13 @@ static void
 open_sources(struct run *r)
 {
 	const struct config *cfg = r->cfg;
-	bool mounts = cfg->nconds > 0, keys = false;
+	bool mounts = false, keys = false;
 	const char *why = NULL;
 	struct source *s;
 	size_t i;
 
+	for (i = 0; i < cfg->nconds; i++)
+		mounts |= cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY;
 	for (i = 0; i < cfg->nwatches; i++) {
 		mounts |= cfg->watches[i].type == EV_MOUNT;
 		keys |= cfg->watches[i].type == EV_KEY;

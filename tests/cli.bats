@@ -108,7 +108,7 @@ usage_error() {
 	usage_error "needs a condition" wait
 	usage_error "take no SOURCE" wait --mount / mounts /
 	usage_error "needs a SOURCE" wait -e unmount
-	usage_error "is a wait condition" --mount / mounts /
+	usage_error "--mount is a wait condition" --mount / mounts /
 	usage_error "state conditions do not use them" wait --fstype tmpfs --mount /
 	usage_error "state conditions do not use them" wait --source /dev/sda1 --unmount /
 }
@@ -133,8 +133,6 @@ usage_error() {
 	run --separate-stderr "$WATCHQ" sb /
 	[ "$status" -eq 69 ]
 	[[ "$stderr" == *"sb: this source is not supported yet"* ]]
-	run --separate-stderr "$WATCHQ" wait --key user:x
-	[ "$status" -eq 69 ]
 }
 
 @test "an --output file that cannot be opened is a runtime error (exit 1)" {

@@ -181,3 +181,64 @@ need_watch_queue() {
 	[ "$(words "$T/kw.k")" = "$(awk -v k="$k" '$3 == k { print $2 }' "$T/out")" ]
 	[ -s "$T/kw.s" ] && [ -s "$T/kw.k" ]
 }
+
+@test "wait --key started before the key exists exits 0 once it is linked" {
+	start_watchq --interval 0.05 wait --key user:wq-wait
+	[[ "$(tail -n 1 "$T/err")" =~ ^watchq:\ waiting\ for\ --key\ user:wq-wait\ \(backend\ (watch-queue|poll)\)$ ]]
+	kill -0 "$WQ_PID"
+	keyctl add user wq-other v @s >/dev/null
+	sleep 0.2
+	kill -0 "$WQ_PID"
+	keyctl add user wq-wait v @s >/dev/null
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ ! -s "$T/out" ]
+}
+
+@test "wait --key started after the key exists exits 0 at once" {
+	keyctl add user wq-there v @s >/dev/null
+	run --separate-stderr "$WATCHQ" -q -t 5 wait --key user:wq-there
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "wait --no-key, and --keyring names another keyring" {
+	ring=$(keyctl newring wq-ring @s)
+	k=$(keyctl add user wq-in-ring v "$ring")
+	run --separate-stderr "$WATCHQ" -q -t 0.3 --interval 0.05 wait --key user:wq-in-ring
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -q -t 5 wait --key user:wq-in-ring --keyring "$ring"
+	[ "$status" -eq 0 ]
+	start_watchq --interval 0.05 wait --no-key user:wq-in-ring --keyring "$ring"
+	keyctl unlink "$k" "$ring"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "wait --key times out with 2, and exits 3 when its keyring goes away" {
+	run --separate-stderr "$WATCHQ" -q -t 0.2 wait --key user:never
+	[ "$status" -eq 2 ]
+	ring=$(keyctl newring wq-doomed @s)
+	start_watchq --interval 0.05 wait --key user:never --keyring "$ring"
+	keyctl unlink "$ring" @s
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+}
+
+@test "bad key conditions are usage errors" {
+	run --separate-stderr "$WATCHQ" wait --key nocolon
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --key nocolon: not TYPE:DESC" ]
+	run --separate-stderr "$WATCHQ" wait --no-key :x
+	[ "$status" -eq 64 ]
+	run --separate-stderr "$WATCHQ" wait --mount / --keyring @s
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --keyring goes with --key or --no-key" ]
+	run --separate-stderr "$WATCHQ" --keyring @s keys @s
+	[ "$status" -eq 64 ]
+	run --separate-stderr "$WATCHQ" --key user:x keys @s
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --key is a wait condition: use watchq wait --key" ]
+	run --separate-stderr "$WATCHQ" wait --key user:x --keyring @nope
+	[ "$status" -eq 64 ]
+}
