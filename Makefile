@@ -26,7 +26,7 @@ ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
 B = .build
 CORE = buf escape event filter mounttab mount_events output output_text output_json \
 	output_format path util wait cli loop source source_mountinfo source_fanotify \
-	statmount fan_decode keyspec key_events source_keypoll source_watchqueue wq_decode
+	statmount fan_decode keyspec key_events keyset source_keypoll source_watchqueue wq_decode
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 UNIT_CORE = buf escape event fan_decode filter loop mounttab output output_text output_json output_format util wq_decode
 UNIT_TESTS = test_filter test_output test_escape test_mounttab test_fan_decode test_wq_decode
@@ -62,6 +62,21 @@ vm-check: all
 bench: all
 	bench/run
 
+# libFuzzer harnesses for the decoders of kernel records; FUZZ_SECONDS each.
+FUZZ_SECONDS = 30
+FUZZERS = wq_decode fan_decode
+$(B)/fuzz/%: tests/fuzz/fuzz_%.c src/%.c src/*.h
+	@mkdir -p $(B)/fuzz
+	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< src/$*.c
+
+fuzz: $(FUZZERS:%=$(B)/fuzz/%)
+	@for f in $(FUZZERS); do \
+		mkdir -p $(B)/fuzz/corpus-$$f && cp tests/fuzz/corpus/$$f/* $(B)/fuzz/corpus-$$f/ && \
+		$(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(B)/fuzz/corpus-$$f >$(B)/fuzz/$$f.log 2>&1 || { tail -30 $(B)/fuzz/$$f.log; exit 1; }; \
+		echo "fuzz $$f: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(B)/fuzz/$$f.log | grep -o '[0-9]*$$' ) runs, no crash"; \
+	done
+
 asan:
 	$(MAKE) clean
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' all unit
@@ -89,4 +104,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: all unit check vm-check bench asan deps install uninstall clean
+.PHONY: all unit check vm-check bench fuzz asan deps install uninstall clean

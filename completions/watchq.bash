@@ -16,7 +16,7 @@ _watchq()
 
 	local events='mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated loss removal'
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source
+		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 

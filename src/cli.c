@@ -37,6 +37,7 @@ enum {
 	OPT_KEY,
 	OPT_KEYRING,
 	OPT_NO_KEY,
+	OPT_RECURSIVE,
 };
 
 static const char doc[] =
@@ -68,9 +69,10 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
 	{ "timeout", 't', "SECONDS", 0, "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
-	{ NULL, 0, NULL, 0, "Mount filters:", 3 },
+	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
 	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source", 3 },
+	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto, fanotify, mountinfo, watch-queue or poll", 4 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
@@ -299,6 +301,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_KEYRING:
 		cs->keyring = arg;
+		break;
+	case OPT_RECURSIVE:
+		cfg->recursive = true;
 		break;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
@@ -555,6 +560,10 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
 	check_backend(cfg);
+	for (i = 0; i < cfg->nwatches && cfg->watches[i].type != EV_KEY; i++)
+		;
+	if (cfg->recursive && i == cfg->nwatches)
+		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);

@@ -81,6 +81,7 @@ struct config {
 	const char *source_dev;
 	char *source_real;	/* source_dev resolved, when it names an existing file */
 	enum backend backend;
+	bool recursive;		/* keys: follow keyrings linked below watched ones */
 	double interval;
 	unsigned queue_size;
 	bool wait;

@@ -1,7 +1,8 @@
 /*
  * Key source for kernels without the notification queue: every --interval,
  * re-read /proc/keys and each watched keyring's contents, and report what
- * changed as the kernel would have. Polling sees links and unlinks, revocation,
+ * changed as the kernel would have (with --recursive, for the keyrings linked
+ * below a watched one too). Polling sees links and unlinks, revocation,
  * invalidation, attribute and (for keys with a summary) content changes, but
  * not what is undone between two polls, nor updates that keep the summary.
  */
@@ -11,54 +12,62 @@
 #include <unistd.h>
 
 #include "key_events.h"
+#include "keyset.h"
 #include "source.h"
 #include "util.h"
 
-struct keypoll {
-	struct key_snap snap[WATCHQ_MAX_WATCHES];
-	bool gone[WATCHQ_MAX_WATCHES];
-};
+static int
+follow(void *ctx, struct keyent *e)
+{
+	return 0;	/* polling follows whatever is in the set */
+}
 
 static void
 take_all(struct source *src, bool report)
 {
-	struct keypoll *kp = src->priv;
+	struct keyset *ks = src->priv;
 	const struct config *cfg = src->cfg;
 	struct key_snap fresh;
 	char *proc = key_read_proc();
 	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++) {
-		const struct watch *w = &cfg->watches[i];
+	for (i = 0; i < ks->n; i++) {
+		struct keyent *e = &ks->v[i];
+		const struct watch *w = &cfg->watches[e->watch];
 
-		if (w->type != EV_KEY || kp->gone[i])
+		if (e->gone)
 			continue;
-		keysnap_take(&fresh, w->key, proc ? proc : "");
-		if (report && !fresh.exists) {
-			kp->gone[i] = true;
-			src->nwatches--;
-			key_events_meta(src->sink, w, META_REMOVAL, src->ops->name, "watched key is gone");
+		keysnap_take(&fresh, e->serial, proc ? proc : "");
+		if (!fresh.exists) {
+			/* A followed child keyring that went is no news of its own. */
+			e->gone = true;
+			if (!e->child) {
+				src->nwatches--;
+				key_events_meta(src->sink, w, META_REMOVAL, src->ops->name, "watched key is gone");
+			}
 			keysnap_free(&fresh);
 			continue;
 		}
 		if (report)
-			keysnap_diff(&kp->snap[i], &fresh, w, src->sink);
-		keysnap_free(&kp->snap[i]);
-		kp->snap[i] = fresh;
+			keysnap_diff(&e->snap, &fresh, w, src->sink);
+		keysnap_free(&e->snap);
+		e->snap = fresh;
 	}
+	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
 	free(proc);
 }
 
 static int
 kp_open(struct source *src)
 {
-	struct keypoll *kp = xcalloc(1, sizeof(*kp));
+	struct keyset *ks = xcalloc(1, sizeof(*ks));
 	const struct config *cfg = src->cfg;
 	struct itimerspec its;
 	long long ns = (long long)(cfg->interval * 1e9);
+	char *proc;
 	size_t i;
 
-	src->priv = kp;
+	src->priv = ks;
 	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	src->nfds = 1;
 	if (src->pfd[0].fd < 0)
@@ -67,10 +76,12 @@ kp_open(struct source *src)
 	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ns % 1000000000LL);
 	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
 		return -1;
-	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == EV_KEY)
-			src->nwatches++;
-	take_all(src, false);
+	proc = key_read_proc();
+	keyset_init(ks, cfg, proc ? proc : "");
+	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
+	free(proc);
+	for (i = 0; i < ks->n; i++)
+		src->nwatches += !ks->v[i].child;
 	return 0;
 }
 
@@ -88,16 +99,14 @@ kp_drain(struct source *src, size_t i)
 static void
 kp_close(struct source *src)
 {
-	struct keypoll *kp = src->priv;
-	size_t i;
+	struct keyset *ks = src->priv;
 
 	if (src->nfds > 0 && src->pfd[0].fd >= 0)
 		close(src->pfd[0].fd);
 	src->nfds = 0;
-	if (kp) {
-		for (i = 0; i < WATCHQ_MAX_WATCHES; i++)
-			keysnap_free(&kp->snap[i]);
-		free(kp);
+	if (ks) {
+		keyset_free(ks);
+		free(ks);
 	}
 	src->priv = NULL;
 }

@@ -3,8 +3,9 @@
  * CONFIG_WATCH_QUEUE + CONFIG_KEY_NOTIFICATIONS): a notification pipe sized
  * with --queue-size, the -e/-E filter handed to the kernel so that unwanted
  * records never leave it, and one KEYCTL_WATCH_KEY per watched key with its
- * tag as the watch id. A full ring becomes a loss record: then each watched
- * keyring is re-read and compared with the last snapshot (a resync).
+ * tag as the watch id (--recursive adds keyrings linked below, under the same
+ * id). A full ring becomes a loss record: then each followed key is re-read
+ * and compared with its snapshot, kept current by the records (a resync).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 
 #include "compat.h"
 #include "key_events.h"
+#include "keyset.h"
 #include "source.h"
 #include "util.h"
 #include "wq_decode.h"
@@ -23,8 +25,8 @@
 struct wq {
 	int wfd;		/* the write end: kept open, or reads see EOF */
 	bool loss;
-	bool gone[WATCHQ_MAX_WATCHES];
-	struct key_snap snap[WATCHQ_MAX_WATCHES];	/* for the resync after a loss */
+	bool links_changed;	/* --recursive: which keyrings to follow may have changed */
+	struct keyset ks;	/* snapshots, for the resync after a loss */
 	unsigned char buf[4096] __attribute__((aligned(8)));
 };
 
@@ -37,8 +39,9 @@ kernel_has_key_notifications(void)
 	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
+/* Re-read every followed key and report what the queue lost. */
 static void
-snapshot(struct source *src, bool report)
+resync(struct source *src)
 {
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
@@ -46,25 +49,39 @@ snapshot(struct source *src, bool report)
 	char *proc = key_read_proc();
 	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++) {
-		if (cfg->watches[i].type != EV_KEY || q->gone[i])
+	for (i = 0; i < q->ks.n; i++) {
+		struct keyent *e = &q->ks.v[i];
+
+		if (e->gone)
 			continue;
-		keysnap_take(&fresh, cfg->watches[i].key, proc ? proc : "");
-		if (report && fresh.exists)
-			keysnap_diff(&q->snap[i], &fresh, &cfg->watches[i], src->sink);
-		keysnap_free(&q->snap[i]);
-		q->snap[i] = fresh;
+		keysnap_take(&fresh, e->serial, proc ? proc : "");
+		if (fresh.exists)
+			keysnap_diff(&e->snap, &fresh, &cfg->watches[e->watch], src->sink);
+		keysnap_free(&e->snap);
+		e->snap = fresh;
 	}
 	free(proc);
+	q->links_changed = true;
 }
 
-static const struct watch *
-watch_of_tag(const struct config *cfg, unsigned tag, size_t *idx)
+static int
+follow(void *ctx, struct keyent *e)
 {
-	if (tag >= cfg->nwatches || cfg->watches[tag].type != EV_KEY)
-		return NULL;
-	*idx = tag;
-	return &cfg->watches[tag];
+	struct source *src = ctx;
+
+	/* The child reports under its watch's tag; EBUSY: it is watched already. */
+	if (keyctl_watch_key(e->serial, src->pfd[0].fd, src->cfg->watches[e->watch].tag) < 0 && errno != EBUSY)
+		return -1;
+	return 0;
+}
+
+static int
+unfollow(void *ctx, struct keyent *e)
+{
+	struct source *src = ctx;
+
+	keyctl_watch_key(e->serial, src->pfd[0].fd, -1);
+	return 0;
 }
 
 static void
@@ -72,24 +89,36 @@ on_record(void *p, const struct wq_rec *r)
 {
 	struct source *src = p;
 	struct wq *q = src->priv;
-	const struct watch *w;
+	struct keyent *e;
 	size_t i;
 
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_LOSS) {
 		q->loss = true;
 		return;
 	}
-	if ((w = watch_of_tag(src->cfg, r->tag, &i)) == NULL || q->gone[i])
-		return;
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_REMOVAL) {
-		q->gone[i] = true;
-		src->nwatches--;
-		key_events_meta(src->sink, w, META_REMOVAL, src->ops->name, "watched key is gone");
-	} else if (r->type == KAPI_WATCH_TYPE_KEY_NOTIFY) {
-		if (r->key_id == w->key)
-			keysnap_apply(&q->snap[i], r->subtype, r->aux);
-		key_events_emit(src->sink, w, r->subtype, r->key_id, r->aux, &q->snap[i]);
+		/* The removed key is named in 16-byte records; else the tag's watched key. */
+		e = NULL;
+		for (i = 0; i < q->ks.n && e == NULL; i++)
+			if (!q->ks.v[i].gone && (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
+			    !q->ks.v[i].child && src->cfg->watches[q->ks.v[i].watch].tag == (int)r->tag))
+				e = &q->ks.v[i];
+		if (e == NULL)
+			return;
+		e->gone = true;
+		if (!e->child) {
+			src->nwatches--;
+			key_events_meta(src->sink, &src->cfg->watches[e->watch], META_REMOVAL, src->ops->name,
+			    "watched key is gone");
+		}
+		return;
 	}
+	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || (e = keyset_find(&q->ks, r->key_id)) == NULL)
+		return;
+	keysnap_apply(&e->snap, r->subtype, r->aux);
+	if (r->subtype == KEY_LINKED || r->subtype == KEY_UNLINKED || r->subtype == KEY_CLEARED)
+		q->links_changed = true;
+	key_events_emit(src->sink, &src->cfg->watches[e->watch], r->subtype, r->key_id, r->aux, &e->snap);
 }
 
 static int
@@ -116,11 +145,21 @@ wq_drain(struct source *src, size_t i)
 	}
 	if (q->loss) {
 		q->loss = false;
-		for (k = 0; k < cfg->nwatches; k++)
-			if (cfg->watches[k].type == EV_KEY && !q->gone[k])
-				key_events_meta(src->sink, &cfg->watches[k], META_LOSS, src->ops->name, NULL);
-		snapshot(src, true);
+		for (k = 0; k < q->ks.n; k++)
+			if (!q->ks.v[k].child && !q->ks.v[k].gone)
+				key_events_meta(src->sink, &cfg->watches[q->ks.v[k].watch], META_LOSS,
+				    src->ops->name, NULL);
+		resync(src);
 	}
+	if (q->links_changed && cfg->recursive) {
+		char *proc = key_read_proc();
+		int r = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src);
+
+		free(proc);
+		if (r < 0)
+			return -1;
+	}
+	q->links_changed = false;
 	return 0;
 }
 
@@ -142,6 +181,7 @@ wq_open(struct source *src)
 {
 	struct wq *q = xcalloc(1, sizeof(*q));
 	const struct config *cfg = src->cfg;
+	char *proc;
 	int p[2];
 	size_t i;
 
@@ -168,15 +208,18 @@ wq_open(struct source *src)
 			return -1;
 		src->nwatches++;
 	}
-	snapshot(src, false);
-	return 0;
+	/* Watches first, then the state: nothing changes unseen in between. */
+	proc = key_read_proc();
+	keyset_init(&q->ks, cfg, proc ? proc : "");
+	i = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src) < 0;
+	free(proc);
+	return i ? -1 : 0;
 }
 
 static void
 wq_close(struct source *src)
 {
 	struct wq *q = src->priv;
-	size_t i;
 
 	if (src->nfds > 0 && src->pfd[0].fd >= 0)
 		close(src->pfd[0].fd);
@@ -184,8 +227,7 @@ wq_close(struct source *src)
 	if (q) {
 		if (q->wfd >= 0)
 			close(q->wfd);
-		for (i = 0; i < WATCHQ_MAX_WATCHES; i++)
-			keysnap_free(&q->snap[i]);
+		keyset_free(&q->ks);
 		free(q);
 	}
 	src->priv = NULL;

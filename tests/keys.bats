@@ -242,3 +242,50 @@ need_watch_queue() {
 	run --separate-stderr "$WATCHQ" wait --key user:x --keyring @nope
 	[ "$status" -eq 64 ]
 }
+
+@test "--recursive follows keyrings linked below a watched one, as they come and go" {
+	kwatch --recursive keys @s
+	ring=$(keyctl newring wq-sub @s)
+	wait_until lines_at_least 1
+	k=$(keyctl add user wq-deep v "$ring")
+	wait_until lines_at_least 2
+	keyctl unlink "$ring" @s
+	wait_until lines_at_least 3
+	stop_watchq
+	hex=$(printf '0x%08x' "$ring")
+	[[ "$(sed -n 1p "$T/out")" =~ ^key\ linked\ @s\ 0x[0-9a-f]{8}\ keyring:wq-sub\ \($ring\)$ ]]
+	[ "$(sed -n 2p "$T/out")" = "key linked @s $hex user:wq-deep ($k)" ]
+	[[ "$(sed -n 3p "$T/out")" == "key unlinked @s "*" ($ring)" ]]
+}
+
+@test "without --recursive, a keyring below is not followed; --recursive needs keys" {
+	ring=$(keyctl newring wq-sub2 @s)
+	kwatch keys @s
+	keyctl add user wq-deep2 v "$ring" >/dev/null
+	k=$(keyctl add user wq-top v @s)
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(wc -l <"$T/out")" -eq 1 ]
+	[[ "$(cat "$T/out")" == "key linked @s "*" user:wq-top ($k)" ]]
+	run --separate-stderr "$WATCHQ" --recursive mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --recursive applies to keys" ]
+}
+
+@test "cleared and invalidated" {
+	ring=$(keyctl newring wq-clear @s)
+	keyctl add user wq-c1 v "$ring" >/dev/null
+	k=$(keyctl add user wq-inv v @s)
+	kwatch keys "$ring" "$k"
+	keyctl clear "$ring"
+	wait_until lines_at_least 1
+	case $(backend_used) in
+	watch-queue) [ "$(sed -n 1p "$T/out")" = "key cleared $ring $(printf '0x%08x' "$ring")" ] ;;
+	poll) [[ "$(sed -n 1p "$T/out")" == "key unlinked $ring "* ]] ;;	# polling cannot tell a clear
+	esac
+	keyctl invalidate "$k"
+	case $(backend_used) in
+	watch-queue) wait_until grep -q "^key invalidated $k $(printf '0x%08x' "$k") user:wq-inv$" "$T/out" ;;
+	poll) wait_until grep -q "^\(key invalidated $k \|meta removal keys $k \)" "$T/out" ;;	# the collector may be first
+	esac
+}

@@ -1,0 +1,37 @@
+#ifndef WATCHQ_KEYSET_H
+#define WATCHQ_KEYSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "key_events.h"
+
+/* One key a key source follows: a watched key, or (--recursive) a keyring linked below one. */
+struct keyent {
+	int32_t serial;
+	size_t watch;		/* the watch it reports under */
+	bool child;		/* found by --recursive */
+	bool gone;
+	struct key_snap snap;
+};
+
+struct keyset {
+	struct keyent *v;
+	size_t n;
+};
+
+typedef int keyent_fn(void *ctx, struct keyent *e);
+
+/* One entry per key watch of cfg, snapshotted from the text of /proc/keys. */
+void keyset_init(struct keyset *ks, const struct config *cfg, const char *proc);
+/* The entry following serial, or NULL. */
+struct keyent *keyset_find(struct keyset *ks, int32_t serial);
+/* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal); -1 if add failed. */
+int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
+    keyent_fn *add, keyent_fn *drop, void *ctx);
+/* Release everything. */
+void keyset_free(struct keyset *ks);
+
+#endif
