@@ -210,20 +210,3 @@ key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int3
 	free(desc);
 }
 
-void
-key_events_meta(struct sink *sink, const struct watch *w, unsigned subtype, const char *backend,
-    const char *what)
-{
-	struct event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_META;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = "keys";
-	ev.u.meta.lost = -1;
-	ev.u.meta.backend = backend;
-	ev.u.meta.what = what;
-	sink->emit(sink, &ev);
-}

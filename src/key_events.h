@@ -37,8 +37,5 @@ void keysnap_apply(struct key_snap *s, unsigned subtype, int32_t aux);
 /* Emit one key event for watch w, describing the key concerned as well as it still can (from known, a snapshot of key_id, if the key cannot be described any more). */
 void key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id, int32_t aux,
     const struct key_snap *known);
-/* Emit a meta event (loss or removal) for key watch w. */
-void key_events_meta(struct sink *sink, const struct watch *w, unsigned subtype, const char *backend,
-    const char *what);
 
 #endif

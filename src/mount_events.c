@@ -156,23 +156,6 @@ mount_events_present(const struct config *cfg, struct sink *sink, const struct m
 	mounttab_each(t, present_one, &pc);
 }
 
-void
-mount_events_meta(struct sink *sink, const struct watch *w, unsigned subtype,
-    const char *backend, const char *what)
-{
-	struct event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_META;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = "mounts";
-	ev.u.meta.lost = -1;
-	ev.u.meta.backend = backend;
-	ev.u.meta.what = what;
-	sink->emit(sink, &ev);
-}
 
 size_t
 mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, const char *backend)
@@ -189,7 +172,7 @@ mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, c
 			continue;
 		gone[i] = true;
 		n++;
-		mount_events_meta(sink, w, META_REMOVAL, backend, "watched directory is gone");
+		event_meta(sink, w, "mounts", META_REMOVAL, backend, "watched directory is gone");
 	}
 	return n;
 }

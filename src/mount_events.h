@@ -10,9 +10,6 @@ void mount_events_change(const struct config *cfg, const bool *gone, struct sink
     const struct mnt_change *ch);
 /* Emit present records for every cached mount that the mount watches cover. */
 void mount_events_present(const struct config *cfg, struct sink *sink, const struct mounttab *t);
-/* Emit a meta event (loss or removal) for watch w. */
-void mount_events_meta(struct sink *sink, const struct watch *w, unsigned subtype,
-    const char *backend, const char *what);
 /* Report each live mount watch whose directory no longer exists as removed (marking gone[i]); returns how many. */
 size_t mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, const char *backend);
 

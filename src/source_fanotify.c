@@ -201,7 +201,7 @@ resync(struct source *src)
 
 	for (i = 0; i < src->cfg->nwatches; i++)
 		if (src->cfg->watches[i].type == EV_MOUNT && !f->gone[i])
-			mount_events_meta(src->sink, &src->cfg->watches[i], META_LOSS, src->ops->name, NULL);
+			event_meta(src->sink, &src->cfg->watches[i], "mounts", META_LOSS, src->ops->name, NULL);
 	if (kmount_read_table(&f->km, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -254,24 +254,22 @@ rescan(struct source *src)
 }
 
 static int
+decode(void *ctx, const void *buf, size_t n)
+{
+	return fan_decode(buf, n, on_record, ctx);
+}
+
+static int
 drain_fanotify(struct source *src)
 {
 	struct fan *f = src->priv;
-	ssize_t n;
 
-	for (;;) {
-		n = read(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				break;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (fan_decode(f->buf, (size_t)n, on_record, src) < 0)
-			f->overflow = true;	/* a record we cannot trust: treat as lost */
+	switch (read_ready(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf), decode, src)) {
+	case -1:
+		return -1;
+	case 1:
+		f->overflow = true;	/* a record we cannot trust: treat as lost */
+		break;
 	}
 	if (f->overflow && resync(src) < 0)
 		return -1;

@@ -43,7 +43,7 @@ take_all(struct source *src, bool report)
 			e->gone = true;
 			if (!e->child) {
 				src->nwatches--;
-				key_events_meta(src->sink, w, META_REMOVAL, src->ops->name, "watched key is gone");
+				event_meta(src->sink, w, "keys", META_REMOVAL, src->ops->name, "watched key is gone");
 			}
 			keysnap_free(&fresh);
 			continue;

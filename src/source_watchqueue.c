@@ -108,7 +108,7 @@ on_record(void *p, const struct wq_rec *r)
 		e->gone = true;
 		if (!e->child) {
 			src->nwatches--;
-			key_events_meta(src->sink, &src->cfg->watches[e->watch], META_REMOVAL, src->ops->name,
+			event_meta(src->sink, &src->cfg->watches[e->watch], "keys", META_REMOVAL, src->ops->name,
 			    "watched key is gone");
 		}
 		return;
@@ -122,32 +122,30 @@ on_record(void *p, const struct wq_rec *r)
 }
 
 static int
+decode(void *ctx, const void *buf, size_t n)
+{
+	return wq_decode(buf, n, on_record, ctx);
+}
+
+static int
 wq_drain(struct source *src, size_t i)
 {
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
-	ssize_t n;
 	size_t k;
 
-	for (;;) {
-		n = read(src->pfd[i].fd, q->buf, sizeof(q->buf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				break;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (wq_decode(q->buf, (size_t)n, on_record, src) < 0)
-			q->loss = true;
+	switch (read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), decode, src)) {
+	case -1:
+		return -1;
+	case 1:
+		q->loss = true;	/* a record we cannot trust: treat as lost */
+		break;
 	}
 	if (q->loss) {
 		q->loss = false;
 		for (k = 0; k < q->ks.n; k++)
 			if (!q->ks.v[k].child && !q->ks.v[k].gone)
-				key_events_meta(src->sink, &cfg->watches[q->ks.v[k].watch], META_LOSS,
+				event_meta(src->sink, &cfg->watches[q->ks.v[k].watch], "keys", META_LOSS,
 				    src->ops->name, NULL);
 		resync(src);
 	}
