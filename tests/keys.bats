@@ -289,3 +289,12 @@ need_watch_queue() {
 	poll) wait_until grep -q "^\(key invalidated $k \|meta removal keys $k \)" "$T/out" ;;	# the collector may be first
 	esac
 }
+
+@test "instantiated: a key watched while under construction (request-key upcall)" {
+	[ -r /etc/request-key.d/watchq.conf ] || skip "needs the request-key helper that make vm-check installs in its guest"
+	k=$(keyctl request2 user "watchq-inst:$BATS_TEST_NUMBER" "callout-data" @s)
+	wait_until grep -q '^exit' "/tmp/watchq-request-key/$k.err"
+	cat "/tmp/watchq-request-key/$k.err" "/tmp/watchq-request-key/$k.out"
+	grep -qx 'exit 0' "/tmp/watchq-request-key/$k.err"
+	[ "$(cat "/tmp/watchq-request-key/$k.out")" = "key instantiated $k $(printf '0x%08x' "$k") user:watchq-inst:$BATS_TEST_NUMBER" ]
+}
