@@ -83,7 +83,7 @@ asan:
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run-bats
 
 # Build and test dependencies, installed with apt on Debian and Ubuntu.
-DEPS = build-essential clang pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
+DEPS = build-essential clang libclang-rt-14-dev pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
 	bats jq util-linux e2fsprogs bash-completion zsh fish gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
