@@ -478,8 +478,9 @@ mount mount $T/q/x tmpfs inner" ]
 	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} mounts "$T" >"$T/fifo" 2>"$T/err" &
 	WQ_PID=$!
 	wait_until grep -q watching "$T/err"
-	# Enough events to fill the pipe (64 KiB) several times over.
-	for i in $(seq 800); do mount -t tmpfs "a-rather-long-source-name-to-fill-the-pipe-$i" "$T/a"; umount "$T/a"; done
+	# Enough events to fill the pipe (64 KiB) twice over: long source names, few mounts.
+	long=$(printf 'x%.0s' $(seq 1000))
+	for i in $(seq 100); do mount -t tmpfs "$long-$i" "$T/a"; umount "$T/a"; done
 	kill -TERM "$WQ_PID"
 	wait_until bash -c "! kill -0 $WQ_PID 2>/dev/null"
 	finish_watchq
