@@ -127,6 +127,38 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	return wk.failed;
 }
 
+size_t
+keyset_refresh(struct keyset *ks, const struct config *cfg, const char *proc, struct sink *sink,
+    const char *backend, bool removals)
+{
+	struct key_snap fresh;
+	size_t i, went = 0;
+
+	for (i = 0; i < ks->n; i++) {
+		struct keyent *e = &ks->v[i];
+		const struct watch *w = &cfg->watches[e->watch];
+
+		if (e->gone)
+			continue;
+		keysnap_take(&fresh, e->serial, proc);
+		if (!fresh.exists && removals) {
+			/* A followed child keyring that went is no news of its own. */
+			e->gone = true;
+			if (!e->child) {
+				went++;
+				event_meta(sink, w, "keys", META_REMOVAL, backend, "watched key is gone");
+			}
+			keysnap_free(&fresh);
+			continue;
+		}
+		if (fresh.exists)
+			keysnap_diff(&e->snap, &fresh, w, sink);
+		keysnap_free(&e->snap);
+		e->snap = fresh;
+	}
+	return went;
+}
+
 void
 keyset_free(struct keyset *ks)
 {

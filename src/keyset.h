@@ -31,6 +31,9 @@ struct keyent *keyset_find(struct keyset *ks, int32_t serial);
 /* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal); -1 if add failed. */
 int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx);
+/* Re-read every followed key from the text of /proc/keys and report its changes under its watch; a key no longer there is, with removals, marked gone and (a watched one) reported removed; returns how many watched keys went. */
+size_t keyset_refresh(struct keyset *ks, const struct config *cfg, const char *proc, struct sink *sink,
+    const char *backend, bool removals);
 /* Release everything. */
 void keyset_free(struct keyset *ks);
 

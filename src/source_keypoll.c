@@ -23,37 +23,13 @@ follow(void *ctx, struct keyent *e)
 }
 
 static void
-take_all(struct source *src, bool report)
+poll_once(struct source *src)
 {
 	struct keyset *ks = src->priv;
-	const struct config *cfg = src->cfg;
-	struct key_snap fresh;
 	char *proc = key_read_proc();
-	size_t i;
 
-	for (i = 0; i < ks->n; i++) {
-		struct keyent *e = &ks->v[i];
-		const struct watch *w = &cfg->watches[e->watch];
-
-		if (e->gone)
-			continue;
-		keysnap_take(&fresh, e->serial, proc ? proc : "");
-		if (!fresh.exists) {
-			/* A followed child keyring that went is no news of its own. */
-			e->gone = true;
-			if (!e->child) {
-				src->nwatches--;
-				event_meta(src->sink, w, "keys", META_REMOVAL, src->ops->name, "watched key is gone");
-			}
-			keysnap_free(&fresh);
-			continue;
-		}
-		if (report)
-			keysnap_diff(&e->snap, &fresh, w, src->sink);
-		keysnap_free(&e->snap);
-		e->snap = fresh;
-	}
-	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
+	src->nwatches -= keyset_refresh(ks, src->cfg, proc ? proc : "", src->sink, src->ops->name, true);
+	keyset_children(ks, src->cfg, proc ? proc : "", follow, follow, src);
 	free(proc);
 }
 
@@ -92,7 +68,7 @@ kp_drain(struct source *src, size_t i)
 
 	if (read(src->pfd[i].fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN && errno != EINTR)
 		return -1;
-	take_all(src, true);
+	poll_once(src);
 	return 0;
 }
 

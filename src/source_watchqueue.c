@@ -39,27 +39,14 @@ kernel_has_key_notifications(void)
 	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
-/* Re-read every followed key and report what the queue lost. */
+/* Re-read every followed key and report what the queue lost; removals come from the kernel. */
 static void
 resync(struct source *src)
 {
 	struct wq *q = src->priv;
-	const struct config *cfg = src->cfg;
-	struct key_snap fresh;
 	char *proc = key_read_proc();
-	size_t i;
 
-	for (i = 0; i < q->ks.n; i++) {
-		struct keyent *e = &q->ks.v[i];
-
-		if (e->gone)
-			continue;
-		keysnap_take(&fresh, e->serial, proc ? proc : "");
-		if (fresh.exists)
-			keysnap_diff(&e->snap, &fresh, &cfg->watches[e->watch], src->sink);
-		keysnap_free(&e->snap);
-		e->snap = fresh;
-	}
+	keyset_refresh(&q->ks, src->cfg, proc ? proc : "", src->sink, src->ops->name, false);
 	free(proc);
 	q->links_changed = true;
 }
