@@ -26,9 +26,11 @@ ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
 B = .build
 CORE = buf escape event filter mounttab mount_events output output_text output_json \
 	output_format path util wait cli loop source source_mountinfo source_fanotify \
-	statmount fan_decode keyspec key_events keyset source_keypoll source_watchqueue wq_decode
+	statmount fan_decode keyspec key_events keyset source_keypoll source_watchqueue wq_decode \
+	quota_nl sb_state source_sb
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
-UNIT_CORE = buf escape event fan_decode filter loop mounttab output output_text output_json output_format util wq_decode
+UNIT_CORE = buf escape event fan_decode filter loop mounttab output output_text output_json output_format util wq_decode \
+	quota_nl
 UNIT_TESTS = test_filter test_output test_escape test_mounttab test_fan_decode test_wq_decode
 
 all: watchq man/watchq.1

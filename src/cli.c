@@ -1,4 +1,5 @@
 #include <argp.h>
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <math.h>
@@ -38,6 +39,7 @@ enum {
 	OPT_KEYRING,
 	OPT_NO_KEY,
 	OPT_RECURSIVE,
+	OPT_SPACE_BELOW,
 };
 
 static const char doc[] =
@@ -46,7 +48,9 @@ static const char doc[] =
     "SOURCE is mounts [DIR...] (default /), keys [KEY...] or sb PATH...; "
     "several sources may follow one another. Events of mounts: mount "
     "(new_mount), unmount, move, move_from, move_to, readonly, setattr; "
-    "--initial adds present. loss and removal are always delivered.\n\n"
+    "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
+    "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
+    "lowspace. loss and removal are always delivered.\n\n"
     "Exit status: 0 condition met, --count reached or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel.";
@@ -73,6 +77,7 @@ static const struct argp_option options[] = {
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
 	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
+	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto, fanotify, mountinfo, watch-queue or poll", 4 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
@@ -120,17 +125,6 @@ source_of(const char *word)
 	return -1;
 }
 
-static const char *
-source_name(enum ev_type type)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-		if (sources[i].type == type)
-			return sources[i].name;
-	return "?";
-}
-
 int
 cli_parse_seconds(const char *s, double *out)
 {
@@ -160,6 +154,45 @@ parse_count(const char *s, long long lo, long long hi, long long *out)
 	if (errno || *end != '\0' || v < lo || v > hi)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int
+cli_parse_space(const char *s, double *pct, uint64_t *bytes)
+{
+	static const char units[] = "KMGTPE";
+	const char *u;
+	char *end;
+	double v;
+	int shift;
+
+	*pct = 0;
+	*bytes = 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v) || v <= 0)
+		return -1;
+	if (strcmp(end, "%") == 0) {
+		if (v >= 100)
+			return -1;
+		*pct = v;
+		return 0;
+	}
+	shift = 0;
+	if (*end != '\0') {
+		if ((u = strchr(units, toupper((unsigned char)end[0]))) == NULL)
+			return -1;
+		shift = 10 * (int)(u - units + 1);
+		end++;
+		if (strcmp(end, "iB") != 0 && strcmp(end, "B") != 0 && *end != '\0')
+			return -1;
+	}
+	v = ldexp(v, shift);
+	if (v < 1 || v >= 0x1p63)
+		return -1;
+	*bytes = (uint64_t)v;
 	return 0;
 }
 
@@ -304,6 +337,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_RECURSIVE:
 		cfg->recursive = true;
+		break;
+	case OPT_SPACE_BELOW:
+		if (cli_parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+			argp_failure(st, EXIT_USAGE, 0, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", arg);
+		cfg->has_space = true;
 		break;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
@@ -473,6 +511,11 @@ check_conditions(struct config *cfg, const char *keyring)
 			c->path = path_canon(c->arg);
 		if (c->path == NULL)
 			err(EXIT_USAGE, "%s", c->arg);
+		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
+		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
+			add_watch(cfg, EV_SB, c->arg);
+			cfg->watches[cfg->nwatches - 1].internal = true;
+		}
 	}
 	if (keyring && !watched)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
@@ -486,13 +529,8 @@ check_backend(const struct config *cfg)
 		[BACKEND_FANOTIFY] = "fanotify", [BACKEND_MOUNTINFO] = "mountinfo",
 		[BACKEND_WATCH_QUEUE] = "watch-queue", [BACKEND_POLL] = "poll",
 	};
-	bool mounts = cfg->nconds > 0, keys = false;
-	size_t i;
+	bool mounts = cfg->sources & (1u << EV_MOUNT), keys = cfg->sources & (1u << EV_KEY);
 
-	for (i = 0; i < cfg->nwatches; i++) {
-		mounts |= cfg->watches[i].type == EV_MOUNT;
-		keys |= cfg->watches[i].type == EV_KEY;
-	}
 	if (mounts && (cfg->backend == BACKEND_WATCH_QUEUE || cfg->backend == BACKEND_POLL))
 		errx(EXIT_USAGE, "--backend=%s does not serve mounts (auto, fanotify, mountinfo)",
 		    names[cfg->backend]);
@@ -553,10 +591,13 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		errx(EXIT_USAGE, "no SOURCE given (mounts, keys, sb); try watchq mounts /");
 	}
 	parse_sources(cfg, args, cs.nargs);
+	for (i = 0; i < cfg->nconds; i++)
+		if (cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY)
+			cfg->sources |= 1u << EV_MOUNT;
 	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == EV_SB)
-			errx(EXIT_UNAVAILABLE, "%s: this source is not supported yet by this build",
-			    source_name(cfg->watches[i].type));
+		cfg->sources |= 1u << cfg->watches[i].type;
+	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
+		errx(EXIT_USAGE, "--space-below applies to sb");
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
 	check_backend(cfg);
@@ -567,6 +608,8 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);
+	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
+		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	free(cs.args);
 }
 

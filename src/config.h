@@ -39,6 +39,7 @@ struct watch {
 	char *path;		/* canonical absolute path (mounts, sb) */
 	int32_t key;		/* key serial (keys) */
 	int tag;
+	bool internal;		/* added for a wait condition: neither announced nor counted */
 };
 
 enum cond_kind {
@@ -83,6 +84,10 @@ struct config {
 	enum backend backend;
 	bool recursive;		/* keys: follow keyrings linked below watched ones */
 	double interval;
+	bool has_space;		/* --space-below given */
+	double space_pct;	/* its PERCENT, or 0 */
+	uint64_t space_bytes;	/* its SIZE, or 0 */
+	unsigned sources;	/* 1 << EV_MOUNT, EV_KEY, EV_SB: the sources to open */
 	unsigned queue_size;
 	bool wait;
 	bool wait_event;	/* wait -e: the next matching event */

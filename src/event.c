@@ -46,6 +46,19 @@ event_type_name(enum ev_type type)
 }
 
 const char *
+event_sb_ro_name(enum sb_ro ro)
+{
+	switch (ro) {
+	case SB_RO_RO:
+		return "ro";
+	case SB_RO_EMERGENCY:
+		return "emergency_ro";
+	default:
+		return "rw";
+	}
+}
+
+const char *
 event_name(const struct event *ev)
 {
 	const struct event_name *n;

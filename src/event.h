@@ -69,6 +69,25 @@ struct ev_key_fields {
 	const char *type, *description;	/* of key, best effort (NULL: unknown) */
 };
 
+/* Read-only states of a filesystem, as the readonly event reports them. */
+enum sb_ro {
+	SB_RO_RW,
+	SB_RO_RO,		/* the superblock's read-only flag */
+	SB_RO_EMERGENCY,	/* ext4 after an error: writes fail, the flag stays clear */
+};
+
+struct ev_sb_fields {
+	const char *path, *fstype, *device;	/* the filesystem's mount point, type, source */
+	int error;			/* error: the first errno */
+	unsigned count;			/* error: errors merged into this event */
+	enum sb_ro ro, old_ro;		/* readonly */
+	uint32_t quota_type;		/* edquot: USRQUOTA, GRPQUOTA, PRJQUOTA */
+	uint64_t id, caused_id;		/* edquot: whose quota, who wrote */
+	const char *warning;		/* edquot: "block_soft", ... */
+	bool low;			/* lowspace: below the threshold (else: recovered) */
+	uint64_t avail, size, threshold;	/* lowspace: bytes */
+};
+
 struct ev_meta_fields {
 	long long lost;		/* -1: unknown */
 	const char *backend;
@@ -86,6 +105,7 @@ struct event {
 	union {
 		struct ev_mount_fields mount;
 		struct ev_key_fields key;
+		struct ev_sb_fields sb;
 		struct ev_meta_fields meta;
 	} u;
 };
@@ -99,6 +119,8 @@ void event_meta(struct sink *sink, const struct watch *w, const char *src_word, 
 
 /* Name of a source type as printed in the first column ("mount", "meta"). */
 const char *event_type_name(enum ev_type type);
+/* "rw", "ro" or "emergency_ro". */
+const char *event_sb_ro_name(enum sb_ro ro);
 /* Name of an event as printed ("unmount", "move_from"). */
 const char *event_name(const struct event *ev);
 

@@ -38,6 +38,24 @@ fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx)
 				memcpy(&mi, p + off, sizeof(mi));
 				r.mnt_id = mi.mnt_id;
 				r.has_id = true;
+			} else if (hdr.info_type == FAN_EVENT_INFO_TYPE_FID) {
+				struct fanotify_event_info_fid fi;
+
+				/* Header and fsid; the file handle after them is not used. */
+				if (hdr.len < sizeof(fi))
+					goto bad;
+				memcpy(&fi, p + off, sizeof(fi));
+				memcpy(r.fsid, &fi.fsid, sizeof(r.fsid));
+				r.has_fsid = true;
+			} else if (hdr.info_type == FAN_EVENT_INFO_TYPE_ERROR) {
+				struct fanotify_event_info_error ei;
+
+				if (hdr.len < sizeof(ei))
+					goto bad;
+				memcpy(&ei, p + off, sizeof(ei));
+				r.error = ei.error;
+				r.error_count = ei.error_count;
+				r.has_error = true;
 			}
 		}
 		fn(ctx, &r);

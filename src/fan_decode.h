@@ -5,11 +5,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One fanotify mount-namespace event, checked and decoded. */
+/* One fanotify event of a mount-namespace or filesystem-error group, checked and decoded. */
 struct fan_rec {
-	uint64_t mask;		/* FAN_MNT_ATTACH, FAN_MNT_DETACH (both: a move), FAN_Q_OVERFLOW */
+	uint64_t mask;		/* FAN_MNT_ATTACH, FAN_MNT_DETACH (both: a move), FAN_FS_ERROR, FAN_Q_OVERFLOW */
 	uint64_t mnt_id;	/* 64-bit unique mount id, when has_id */
 	bool has_id;
+	int32_t fsid[2];	/* filesystem id (statfs f_fsid), when has_fsid */
+	bool has_fsid;
+	int32_t error;		/* first error (FAN_FS_ERROR), when has_error */
+	uint32_t error_count;	/* errors merged into this event */
+	bool has_error;
 };
 
 typedef void fan_rec_fn(void *ctx, const struct fan_rec *r);

@@ -57,6 +57,17 @@ evset_has_type(const struct evset *s, enum ev_type type)
 	return false;
 }
 
+bool
+evset_has_event(const struct evset *s, enum ev_type type, unsigned subtype)
+{
+	unsigned v;
+
+	for (v = 0; v < nvariants(type, subtype); v++)
+		if (s->leaf[type][v] & (1u << subtype))
+			return true;
+	return false;
+}
+
 int
 evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool remove)
 {

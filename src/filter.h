@@ -36,6 +36,8 @@ void evset_add_type(struct evset *s, enum ev_type type);
 int evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool remove);
 /* Whether the set holds any event of type. */
 bool evset_has_type(const struct evset *s, enum ev_type type);
+/* Whether the set holds some variant of this event. */
+bool evset_has_event(const struct evset *s, enum ev_type type, unsigned subtype);
 /* Compile the set into filter entries. */
 void filter_compile(struct filter *f, const struct evset *s);
 /* Whether the record passes the filter. */

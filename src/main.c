@@ -19,7 +19,7 @@ struct run {
 	struct sink sink;	/* first: the sink is the run */
 	const struct config *cfg;
 	struct output out;
-	struct source src[2];	/* mounts and keys, those in use */
+	struct source src[3];	/* mounts, keys and sb: those in use */
 	size_t nsrc;
 	const struct mounttab *table;	/* the mount source's, for wait */
 	long long emitted;
@@ -57,7 +57,7 @@ run_after(void *p)
 {
 	struct run *r = p;
 	const struct config *cfg = r->cfg;
-	size_t i, live = 0;
+	size_t i, live = 0, watched = 0;
 
 	if (r->status >= 0)
 		return r->status;
@@ -73,7 +73,9 @@ run_after(void *p)
 	}
 	for (i = 0; i < r->nsrc; i++)
 		live += r->src[i].nwatches;
-	if (cfg->nwatches > 0 && live == 0)
+	for (i = 0; i < cfg->nwatches; i++)
+		watched += !cfg->watches[i].internal;
+	if (watched > 0 && live == 0)
 		return EXIT_REMOVED;
 	return -1;
 }
@@ -82,7 +84,7 @@ run_after(void *p)
 static void
 announce(const struct config *cfg, const struct run *r)
 {
-	static const char *const src_word[] = { [EV_MOUNT] = "mounts", [EV_KEY] = "keys" };
+	static const char *const src_word[] = { [EV_MOUNT] = "mounts", [EV_KEY] = "keys", [EV_SB] = "sb" };
 	struct buf b = { 0 };
 	size_t i, k;
 
@@ -98,17 +100,16 @@ announce(const struct config *cfg, const struct run *r)
 	} else {
 		buf_adds(&b, "watching");
 		for (k = 0; k < r->nsrc; k++) {
-			enum ev_type type = r->src[k].ops == &source_watchqueue_ops ||
-			    r->src[k].ops == &source_keypoll_ops ? EV_KEY : EV_MOUNT;
+			enum ev_type type = r->src[k].type;
 
 			buf_addf(&b, "%s %s", k ? "," : "", src_word[type]);
 			for (i = 0; i < cfg->nwatches; i++) {
-				if (cfg->watches[i].type != type)
+				if (cfg->watches[i].type != type || cfg->watches[i].internal)
 					continue;
 				buf_addc(&b, ' ');
 				escape_text(&b, cfg->watches[i].target);
 			}
-			buf_addf(&b, " (backend %s)", r->src[k].ops->name);
+			buf_addf(&b, " (backend %s)", r->src[k].backend ? r->src[k].backend : r->src[k].ops->name);
 		}
 	}
 	fprintf(stderr, "watchq: %s\n", b.data);
@@ -119,28 +120,23 @@ announce(const struct config *cfg, const struct run *r)
 static void
 open_sources(struct run *r)
 {
+	static int (*const open_fn[EV__NTYPES])(struct source *, const struct config *, struct sink *,
+	    const char **) = { [EV_MOUNT] = source_open_mounts, [EV_KEY] = source_open_keys, [EV_SB] = source_open_sb };
 	const struct config *cfg = r->cfg;
-	bool mounts = false, keys = false;
 	const char *why = NULL;
 	struct source *s;
 	size_t i;
 
-	for (i = 0; i < cfg->nconds; i++)
-		mounts |= cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY;
-	for (i = 0; i < cfg->nwatches; i++) {
-		mounts |= cfg->watches[i].type == EV_MOUNT;
-		keys |= cfg->watches[i].type == EV_KEY;
-	}
-	for (i = 0; i < 2; i++) {
-		if (!(i == 0 ? mounts : keys))
+	for (i = 0; i < EV__NTYPES; i++) {
+		if (!(cfg->sources & (1u << i)) || open_fn[i] == NULL)
 			continue;
 		s = &r->src[r->nsrc];
-		if ((i == 0 ? source_open_mounts : source_open_keys)(s, cfg, &r->sink, &why) < 0) {
+		if (open_fn[i](s, cfg, &r->sink, &why) < 0) {
 			if (errno == ENOSYS)
 				errx(EXIT_UNAVAILABLE, "%s", why);
 			err(EXIT_ERROR, "%s", why);
 		}
-		if (i == 0)
+		if (i == EV_MOUNT)
 			r->table = s->table;
 		r->nsrc++;
 	}

@@ -31,6 +31,7 @@ void
 output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev)
 {
 	const struct ev_mount_fields *m = ev->type == EV_MOUNT ? &ev->u.mount : NULL;
+	const struct ev_sb_fields *sb = ev->type == EV_SB ? &ev->u.sb : NULL;
 	const char *p;
 
 	for (p = fmt; *p; p++) {
@@ -57,6 +58,8 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'p':
 			if (m)
 				field(b, m->path);
+			else if (sb)
+				field(b, sb->path);
 			break;
 		case 'o':
 			if (m)
@@ -65,10 +68,14 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'f':
 			if (m)
 				field(b, m->fstype);
+			else if (sb)
+				field(b, sb->fstype);
 			break;
 		case 'd':
 			if (m)
 				field(b, m->device);
+			else if (sb)
+				field(b, sb->device);
 			break;
 		case 'O':
 			if (m)
@@ -77,6 +84,8 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'r':
 			if (m)
 				buf_adds(b, m->readonly ? "ro" : "rw");
+			else if (sb && ev->subtype == SB_READONLY)
+				buf_adds(b, event_sb_ro_name(sb->ro));
 			break;
 		case 'i':
 			if (m)

@@ -3,6 +3,7 @@
 
 #include "escape.h"
 #include "output.h"
+#include "quota_nl.h"
 
 /* A string field; where bytes had to be replaced, the exact bytes follow as NAME_b64. */
 static void
@@ -62,6 +63,40 @@ output_json(struct buf *b, const struct event *ev)
 		json_str(b, "type", k->type);
 		json_str(b, "description", k->description);
 		buf_addf(b, ",\"aux\":%d", (int)k->aux);
+	} else if (ev->type == EV_SB) {
+		const struct ev_sb_fields *s = &ev->u.sb;
+		const char *name;
+
+		json_str(b, "path", s->path);
+		json_str(b, "fstype", s->fstype);
+		json_str(b, "device", s->device);
+		switch (ev->subtype) {
+		case SB_ERROR:
+			buf_addf(b, ",\"error\":%d", s->error);
+			if ((name = strerrorname_np(s->error)) != NULL)
+				json_str(b, "error_name", name);
+			else
+				buf_adds(b, ",\"error_name\":null");
+			buf_addf(b, ",\"count\":%u", s->count);
+			break;
+		case SB_READONLY:
+			buf_addf(b, ",\"readonly\":%s,\"state\":\"%s\",\"old_state\":\"%s\"",
+			    s->ro != SB_RO_RW ? "true" : "false", event_sb_ro_name(s->ro), event_sb_ro_name(s->old_ro));
+			break;
+		case SB_EDQUOT:
+			buf_addf(b, ",\"quota_type\":\"%s\",\"id\":%llu,\"caused_id\":%llu",
+			    quota_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
+			if (s->warning)
+				json_str(b, "warning", s->warning);
+			else
+				buf_adds(b, ",\"warning\":null");
+			break;
+		case SB_LOWSPACE:
+			buf_addf(b, ",\"low\":%s,\"avail\":%llu,\"size\":%llu,\"threshold\":%llu",
+			    s->low ? "true" : "false", (unsigned long long)s->avail, (unsigned long long)s->size,
+			    (unsigned long long)s->threshold);
+			break;
+		}
 	} else if (ev->type == EV_META) {
 		const struct ev_meta_fields *m = &ev->u.meta;
 

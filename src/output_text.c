@@ -1,5 +1,8 @@
+#include <string.h>
+
 #include "escape.h"
 #include "output.h"
+#include "quota_nl.h"
 
 static void
 col(struct buf *b, const char *s)
@@ -62,6 +65,38 @@ text_key(struct buf *b, const struct event *ev)
 }
 
 static void
+text_sb(struct buf *b, const struct event *ev)
+{
+	const struct ev_sb_fields *s = &ev->u.sb;
+	const char *name;
+
+	col(b, s->path);
+	col(b, s->fstype);
+	col(b, s->device);
+	switch (ev->subtype) {
+	case SB_ERROR:
+		name = strerrorname_np(s->error);
+		if (name)
+			buf_addf(b, " %s", name);
+		else
+			buf_addf(b, " %d", s->error);
+		buf_addf(b, " count=%u", s->count);
+		break;
+	case SB_READONLY:
+		buf_addf(b, " %s (was %s)", event_sb_ro_name(s->ro), event_sb_ro_name(s->old_ro));
+		break;
+	case SB_EDQUOT:
+		buf_addf(b, " %s %s %llu (by uid %llu)", s->warning ? s->warning : "unknown",
+		    quota_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
+		break;
+	case SB_LOWSPACE:
+		buf_addf(b, " %s avail=%llu size=%llu threshold=%llu", s->low ? "low" : "ok",
+		    (unsigned long long)s->avail, (unsigned long long)s->size, (unsigned long long)s->threshold);
+		break;
+	}
+}
+
+static void
 text_meta(struct buf *b, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
@@ -93,6 +128,8 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 		text_mount(b, ev);
 	else if (ev->type == EV_KEY)
 		text_key(b, ev);
+	else if (ev->type == EV_SB)
+		text_sb(b, ev);
 	else if (ev->type == EV_META)
 		text_meta(b, ev);
 	buf_addc(b, '\n');

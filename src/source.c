@@ -5,12 +5,14 @@
 #include "source.h"
 
 static void
-reset(struct source *src, const struct config *cfg, struct sink *sink, const struct source_ops *ops)
+reset(struct source *src, const struct config *cfg, struct sink *sink, const struct source_ops *ops,
+    enum ev_type type)
 {
 	memset(src, 0, sizeof(*src));
 	src->cfg = cfg;
 	src->sink = sink;
 	src->ops = ops;
+	src->type = type;
 }
 
 int
@@ -21,7 +23,7 @@ source_open_mounts(struct source *src, const struct config *cfg, struct sink *si
 	int saved;
 
 	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_FANOTIFY) {
-		reset(src, cfg, sink, &source_fanotify_ops);
+		reset(src, cfg, sink, &source_fanotify_ops, EV_MOUNT);
 		if (src->ops->open(src) == 0)
 			return 0;
 		saved = errno;
@@ -41,7 +43,7 @@ source_open_mounts(struct source *src, const struct config *cfg, struct sink *si
 		if (!cfg->quiet)
 			fprintf(stderr, "watchq: %s; using mountinfo\n", msg);
 	}
-	reset(src, cfg, sink, &source_mountinfo_ops);
+	reset(src, cfg, sink, &source_mountinfo_ops, EV_MOUNT);
 	*why = "/proc/self/mountinfo (is /proc mounted?)";
 	return src->ops->open(src);
 }
@@ -53,7 +55,7 @@ source_open_keys(struct source *src, const struct config *cfg, struct sink *sink
 	int saved;
 
 	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_WATCH_QUEUE) {
-		reset(src, cfg, sink, &source_watchqueue_ops);
+		reset(src, cfg, sink, &source_watchqueue_ops, EV_KEY);
 		if (src->ops->open(src) == 0)
 			return 0;
 		saved = errno;
@@ -74,7 +76,19 @@ source_open_keys(struct source *src, const struct config *cfg, struct sink *sink
 			fprintf(stderr, "watchq: %s; polling every %gs instead, which misses changes undone "
 			    "between two polls and updates that keep a key's size\n", msg, cfg->interval);
 	}
-	reset(src, cfg, sink, &source_keypoll_ops);
+	reset(src, cfg, sink, &source_keypoll_ops, EV_KEY);
 	*why = "/proc/keys";
 	return src->ops->open(src);
+}
+
+int
+source_open_sb(struct source *src, const struct config *cfg, struct sink *sink, const char **why)
+{
+	reset(src, cfg, sink, &source_sb_ops, EV_SB);
+	*why = "sb: none of the events asked for can be had here (see above)";
+	if (src->ops->open(src) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		*why = "sb";
+	return -1;
 }

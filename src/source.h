@@ -9,7 +9,7 @@
 #include "event.h"
 #include "mounttab.h"
 
-#define SOURCE_MAX_FDS	3
+#define SOURCE_MAX_FDS	4
 
 struct source;
 
@@ -28,6 +28,8 @@ struct source_ops {
 
 struct source {
 	const struct source_ops *ops;
+	enum ev_type type;	/* the watches it serves */
+	const char *backend;	/* what the readiness line names; NULL: ops->name */
 	const struct config *cfg;
 	struct sink *sink;
 	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
@@ -41,6 +43,7 @@ extern const struct source_ops source_mountinfo_ops;
 extern const struct source_ops source_fanotify_ops;
 extern const struct source_ops source_watchqueue_ops;
 extern const struct source_ops source_keypoll_ops;
+extern const struct source_ops source_sb_ops;
 
 /* Choose and open the mount source for cfg (its table serves wait even without watches); -1 with errno set and *why saying what failed, errno ENOSYS for a backend this kernel or build lacks. */
 int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
@@ -48,5 +51,8 @@ int source_open_mounts(struct source *src, const struct config *cfg, struct sink
 
 /* Choose and open the key source for cfg's key watches, as source_open_mounts() does for mounts. */
 int source_open_keys(struct source *src, const struct config *cfg, struct sink *sink, const char **why);
+
+/* Open the superblock source for cfg's sb watches (and wait --readonly/--writable), as above. */
+int source_open_sb(struct source *src, const struct config *cfg, struct sink *sink, const char **why);
 
 #endif

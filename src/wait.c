@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "sb_state.h"
 #include "wait.h"
 
 /* Whether "type;uid;gid;perm;description" (KEYCTL_DESCRIBE) names the condition's key. */
@@ -45,6 +46,7 @@ static enum wait_state
 check_one(const struct cond *c, const struct mounttab *t)
 {
 	struct statvfs sv;
+	struct sb_info si;
 	bool ro;
 
 	switch (c->kind) {
@@ -54,10 +56,14 @@ check_one(const struct cond *c, const struct mounttab *t)
 		return mounttab_has_target(t, c->path) ? WAIT_PENDING : WAIT_MET;
 	case COND_READONLY:
 	case COND_WRITABLE:
-		/* ST_RDONLY covers both a read-only mount and a read-only superblock. */
+		/* ST_RDONLY covers a read-only mount and superblock, not ext4's emergency read-only. */
 		if (statvfs(c->path, &sv) < 0)
 			return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
 		ro = (sv.f_flag & ST_RDONLY) != 0;
+		if (!ro && sb_info_get(&si, c->path) == 0) {
+			ro = si.ro == SB_RO_EMERGENCY;
+			sb_info_free(&si);
+		}
 		return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;
 	case COND_KEY:
 		return key_linked(c);

@@ -1,0 +1,501 @@
+/*
+ * Superblock source: events about the filesystem holding each PATH.
+ *   error     fanotify FAN_FS_ERROR on a filesystem mark (FID group, 5.16+)
+ *   readonly  the superblock's read-only flag or ext4's emergency_ro option,
+ *             re-read when /proc/self/mountinfo signals and after each error
+ *             (ext4 sends the error before it turns read-only)
+ *   edquot    the VFS_DQUOT generic netlink family (initial netns only)
+ *   lowspace  statvfs(3) every --interval: polled, the kernel has no signal
+ * Each mechanism that cannot be had is said on stderr, never silently missing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "fan_decode.h"
+#include "quota_nl.h"
+#include "sb_state.h"
+#include "source.h"
+#include "util.h"
+
+enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD__N };
+
+#define RECHECK_NS	50000000L	/* after an error: re-read the state every 50 ms ... */
+#define RECHECK_FOR	2		/* ... for 2 s */
+
+struct sbw {
+	const struct watch *w;
+	struct sb_info info;
+	int32_t fsid[2];
+	bool alive, low;
+};
+
+struct sb_src {
+	struct sbw *ws;
+	size_t n;
+	bool want_error, want_ro, want_quota, want_space;
+	bool poll_ro;			/* no error events: emergency read-only is polled */
+	struct timespec recheck_until;	/* CLOCK_MONOTONIC; 0: no recheck window */
+	long period_ns;			/* timer period armed, 0: disarmed */
+	char backend[64];
+};
+
+/* Filesystems that call fsnotify_sb_error() through Linux 6.18 (kernel-api.md §6.1). */
+static bool
+reports_errors(const char *fstype)
+{
+	return strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 || strcmp(fstype, "ext2") == 0;
+}
+
+/* One stderr line about a filesystem: "watchq: PATH (FSTYPE) WHAT". */
+static void
+note(const struct source *src, const struct sbw *s, const char *what, const char *why)
+{
+	struct buf b = { 0 };
+
+	if (src->cfg->quiet)
+		return;
+	escape_text(&b, s->w->target);
+	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, s->info.fstype, what, why ? ": " : "", why ? why : "");
+	buf_free(&b);
+}
+
+static void
+ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = EV_SB;
+	ev->subtype = subtype;
+	ev->tag = s->w->tag;
+	ev->watch = s->w->target;
+	ev->u.sb.path = s->info.target;
+	ev->u.sb.fstype = s->info.fstype;
+	ev->u.sb.device = s->info.device;
+}
+
+static void
+gone(struct source *src, struct sbw *s, const char *what)
+{
+	s->alive = false;
+	if (s->w->internal)
+		return;
+	event_meta(src->sink, s->w, "sb", META_REMOVAL, src->ops->name, what);
+	src->nwatches--;
+}
+
+/* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
+static void
+recheck(struct source *src, struct sbw *s)
+{
+	struct sb_info now;
+	struct event ev;
+
+	if (!s->alive)
+		return;
+	if (sb_info_get(&now, s->w->path) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			gone(src, s, "path removed");
+		return;
+	}
+	if (now.dev != s->info.dev) {
+		sb_info_free(&now);
+		if (!s->w->internal) {
+			gone(src, s, "filesystem unmounted");
+			return;
+		}
+		/* A wait condition follows whatever filesystem now holds its path. */
+		sb_info_get(&now, s->w->path);
+		sb_info_free(&s->info);
+		s->info = now;
+		return;
+	}
+	if (now.ro != s->info.ro) {
+		enum sb_ro old = s->info.ro;
+
+		sb_info_free(&s->info);
+		s->info = now;
+		ev_init(&ev, s, SB_READONLY);
+		ev.u.sb.ro = now.ro;
+		ev.u.sb.old_ro = old;
+		src->sink->emit(src->sink, &ev);
+		return;
+	}
+	sb_info_free(&s->info);
+	s->info = now;
+}
+
+static void
+recheck_all(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		recheck(src, &p->ws[i]);
+}
+
+/* Report crossing below the threshold once, and recovery once above it plus a tenth. */
+static void
+check_space(struct source *src, struct sbw *s)
+{
+	const struct config *cfg = src->cfg;
+	struct statvfs sv;
+	struct event ev;
+	uint64_t avail, size, thr;
+
+	if (!s->alive || s->w->internal || statvfs(s->w->path, &sv) < 0)
+		return;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	size = (uint64_t)sv.f_blocks * sv.f_frsize;
+	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
+	if (s->low ? avail < thr + thr / 10 : avail >= thr)
+		return;
+	s->low = !s->low;
+	ev_init(&ev, s, SB_LOWSPACE);
+	ev.u.sb.low = s->low;
+	ev.u.sb.avail = avail;
+	ev.u.sb.size = size;
+	ev.u.sb.threshold = thr;
+	src->sink->emit(src->sink, &ev);
+}
+
+static bool
+in_window(const struct sb_src *p)
+{
+	struct timespec now;
+
+	if (p->recheck_until.tv_sec == 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec < p->recheck_until.tv_sec ||
+	    (now.tv_sec == p->recheck_until.tv_sec && now.tv_nsec < p->recheck_until.tv_nsec);
+}
+
+/* Arm the timer for what needs it: the recheck window, else --interval polling, else nothing. */
+static void
+arm_timer(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	long period = 0;
+
+	if (in_window(p))
+		period = RECHECK_NS;
+	else if (p->want_space || p->poll_ro)
+		period = (long)(src->cfg->interval * 1e9);
+	else
+		p->recheck_until.tv_sec = 0;
+	if (period == p->period_ns)
+		return;
+	p->period_ns = period;
+	its.it_interval.tv_sec = its.it_value.tv_sec = period / 1000000000L;
+	its.it_interval.tv_nsec = its.it_value.tv_nsec = period % 1000000000L;
+	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
+}
+
+static void
+start_window(struct source *src)
+{
+	struct sb_src *p = src->priv;
+
+	clock_gettime(CLOCK_MONOTONIC, &p->recheck_until);
+	p->recheck_until.tv_sec += RECHECK_FOR;
+	arm_timer(src);
+}
+
+static void
+loss(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->ws[i].alive && !p->ws[i].w->internal)
+			event_meta(src->sink, p->ws[i].w, "sb", META_LOSS, src->ops->name, NULL);
+	recheck_all(src);
+}
+
+static void
+on_fan(void *ctx, const struct fan_rec *r)
+{
+	struct source *src = ctx;
+	struct sb_src *p = src->priv;
+	struct event ev;
+	size_t i;
+
+	if (r->mask & FAN_Q_OVERFLOW) {
+		loss(src);
+		return;
+	}
+	if (!(r->mask & FAN_FS_ERROR) || !r->has_fsid)
+		return;
+	for (i = 0; i < p->n; i++) {
+		struct sbw *s = &p->ws[i];
+
+		if (!s->alive || memcmp(s->fsid, r->fsid, sizeof(s->fsid)) != 0)
+			continue;
+		ev_init(&ev, s, SB_ERROR);
+		ev.u.sb.error = r->has_error ? r->error : 0;
+		ev.u.sb.count = r->has_error ? r->error_count : 1;
+		src->sink->emit(src->sink, &ev);
+	}
+}
+
+static void
+on_quota(void *ctx, const struct quota_warning *qw)
+{
+	struct source *src = ctx;
+	struct sb_src *p = src->priv;
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		struct sbw *s = &p->ws[i];
+
+		if (!s->alive || s->info.dev != makedev(qw->major, qw->minor))
+			continue;
+		ev_init(&ev, s, SB_EDQUOT);
+		ev.u.sb.quota_type = qw->qtype;
+		ev.u.sb.id = qw->id;
+		ev.u.sb.caused_id = qw->caused_id;
+		ev.u.sb.warning = quota_warning_name(qw->warning);
+		src->sink->emit(src->sink, &ev);
+	}
+}
+
+static int
+drain_error(struct source *src)
+{
+	unsigned char buf[4096] __attribute__((aligned(8)));
+	ssize_t n;
+	bool any = false;
+
+	for (;;) {
+		n = read(src->pfd[FD_ERROR].fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		if (fan_decode(buf, (size_t)n, on_fan, src) < 0)
+			return -1;
+		any = true;
+	}
+	/* ext4 reports the error before it turns read-only: look now and for a while. */
+	if (any) {
+		recheck_all(src);
+		start_window(src);
+	}
+	return 0;
+}
+
+static int
+drain_quota(struct source *src)
+{
+	unsigned char buf[8192] __attribute__((aligned(8)));
+	ssize_t n;
+
+	for (;;) {
+		n = recv(src->pfd[FD_QUOTA].fd, buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			if (errno == ENOBUFS) {	/* the socket overflowed: warnings were dropped */
+				loss(src);
+				continue;
+			}
+			return -1;
+		}
+		if (quota_nl_decode(buf, (size_t)n, on_quota, src) < 0)
+			return -1;
+	}
+}
+
+static int
+sb_drain(struct source *src, size_t i)
+{
+	struct sb_src *p = src->priv;
+	uint64_t ticks;
+	size_t k;
+
+	switch (i) {
+	case FD_ERROR:
+		return drain_error(src);
+	case FD_QUOTA:
+		return drain_quota(src);
+	case FD_MOUNTINFO:
+		recheck_all(src);
+		return 0;
+	case FD_TIMER:
+		while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
+			;
+		if (p->want_ro || p->poll_ro || p->period_ns == RECHECK_NS)
+			recheck_all(src);
+		if (p->want_space)
+			for (k = 0; k < p->n; k++)
+				check_space(src, &p->ws[k]);
+		arm_timer(src);
+		return 0;
+	}
+	return 0;
+}
+
+/* The fanotify group for error events with a mark per filesystem; without it, read-only is polled. */
+static void
+open_errors(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	bool any = false;
+	size_t i;
+	int fd;
+
+	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (p->want_error && !src->cfg->quiet)
+			fprintf(stderr, "watchq: filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: %s; "
+			    "no error events\n", strerror(errno));
+		if (p->want_ro || src->cfg->nconds > 0)
+			p->poll_ro = true;
+		return;
+	}
+	for (i = 0; i < p->n; i++) {
+		struct sbw *s = &p->ws[i];
+		bool quiet = s->w->internal || !p->want_error;
+
+		if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR, AT_FDCWD, s->w->path) < 0) {
+			if (!quiet)
+				note(src, s, "cannot report errors", strerror(errno));
+			continue;
+		}
+		if (!quiet && !reports_errors(s->info.fstype))
+			note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
+		any = true;
+	}
+	if (!any) {
+		close(fd);
+		if (p->want_ro || src->cfg->nconds > 0)
+			p->poll_ro = true;
+		return;
+	}
+	src->pfd[FD_ERROR] = (struct pollfd){ fd, POLLIN, 0 };
+}
+
+static void
+open_quota(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	int fd;
+
+	if ((fd = quota_nl_open()) < 0) {
+		if (!src->cfg->quiet)
+			fprintf(stderr, "watchq: quota warnings are unavailable: %s (the VFS_DQUOT netlink family "
+			    "exists only in the initial network namespace); no edquot events\n",
+			    errno == ENOENT ? "no VFS_DQUOT family here" : strerror(errno));
+		p->want_quota = false;
+		return;
+	}
+	src->pfd[FD_QUOTA] = (struct pollfd){ fd, POLLIN, 0 };
+}
+
+static int
+sb_open(struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	struct sb_src *p;
+	size_t i, k;
+
+	p = src->priv = xcalloc(1, sizeof(*p));
+	for (i = 0; i < FD__N; i++)
+		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
+	src->nfds = FD__N;
+	p->ws = xcalloc(cfg->nwatches, sizeof(*p->ws));
+	for (i = 0; i < cfg->nwatches; i++) {
+		const struct watch *w = &cfg->watches[i];
+		struct sbw *s = &p->ws[p->n];
+		struct statfs sf;
+
+		if (w->type != EV_SB)
+			continue;
+		s->w = w;
+		if (sb_info_get(&s->info, w->path) < 0 || statfs(w->path, &sf) < 0)
+			return -1;
+		memcpy(s->fsid, &sf.f_fsid, sizeof(s->fsid));
+		s->alive = true;
+		if (!w->internal)
+			src->nwatches++;
+		p->n++;
+	}
+	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && src->nwatches > 0;
+	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
+	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && src->nwatches > 0;
+	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
+	if (p->want_error || p->want_ro)
+		open_errors(src);
+	if (p->want_quota)
+		open_quota(src);
+	if ((src->pfd[FD_MOUNTINFO].fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
+		return -1;
+	src->pfd[FD_TIMER].events = POLLIN;
+	if (p->poll_ro && !cfg->quiet && src->nwatches > 0 && p->want_ro)
+		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
+	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
+	src->backend = p->backend;
+	/* Nothing selected can come: say so rather than wait forever. */
+	if (src->nwatches > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
+	    p->want_quota || p->want_space)) {
+		errno = ENOSYS;
+		return -1;
+	}
+	for (k = 0; k < p->n; k++)
+		check_space(src, &p->ws[k]);
+	arm_timer(src);
+	return 0;
+}
+
+static void
+sb_close(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	size_t i;
+
+	for (i = 0; i < src->nfds; i++)
+		if (src->pfd[i].fd >= 0)
+			close(src->pfd[i].fd);
+	if (p) {
+		for (i = 0; i < p->n; i++)
+			sb_info_free(&p->ws[i].info);
+		free(p->ws);
+		free(p);
+	}
+	src->priv = NULL;
+}
+
+const struct source_ops source_sb_ops = {
+	.name = "sb",
+	.open = sb_open,
+	.drain = sb_drain,
+	.present = NULL,
+	.close = sb_close,
+};
