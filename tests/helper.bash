@@ -31,6 +31,23 @@ teardown() {
 		done
 		rm -rf "$T"
 	fi
+	# A loop device of make_ext4 is freed once its filesystem is gone.
+	if [ -n "${LOOPDEV:-}" ]; then
+		losetup -d "$LOOPDEV" 2>/dev/null || true
+	fi
+}
+
+# make_ext4 MKFS_OPTS MOUNT_OPTS: an 8 MiB ext4 image in $T on a loop device
+# ($LOOPDEV, $LOOPNAME), mounted on $T/fs.
+make_ext4() {
+	need_root
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
+	truncate -s 8M "$T/fs.img"
+	mkfs.ext4 -q -F $1 "$T/fs.img" || skip "mkfs.ext4 $1 failed"
+	LOOPDEV=$(losetup -f --show "$T/fs.img" 2>/dev/null) || skip "no loop device"
+	LOOPNAME=${LOOPDEV##*/}
+	mkdir "$T/fs"
+	mount -t ext4 ${2:+-o "$2"} "$LOOPDEV" "$T/fs" || return 1
 }
 
 # wait_until CMD...: run CMD until it succeeds, failing after WAIT_LIMIT seconds.

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# watchq sb: filesystem errors, read-only flips, quota warnings and low space.
+load helper
+
+# trigger_error: an ext4 error on $LOOPNAME, as __ext4_error() raises it.
+trigger_error() {
+	echo watchq-test >"/sys/fs/ext4/$LOOPNAME/trigger_fs_error"
+}
+
+@test "sb error: errors merge while unread, with errno, count and device" {
+	make_ext4 "" errors=continue
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	start_watchq --json sb "$T/fs"
+	[[ "$(backend_used)" == fanotify,* ]] || skip "no fanotify error events here: $(cat "$T/err")"
+	# Stopped, watchq cannot read: the kernel merges the three errors into one event.
+	kill -STOP "$WQ_PID"
+	trigger_error
+	trigger_error
+	trigger_error
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 1
+	trigger_error
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(jq -s -c '[.[] | select(.event == "error") | .count]' "$T/out")" = "[3,1]" ]
+	jq_event error ".source == \"sb\" and .error == 117 and .error_name == \"EUCLEAN\" and .path == \"$T/fs\" and .fstype == \"ext4\" and .device == \"$LOOPDEV\" and .watch == \"$T/fs\""
+}
+
+@test "sb error in text; wait -e error sb PATH ends on the first error" {
+	make_ext4 "" errors=continue
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	mkdir "$T/fs/sub"
+	start_watchq wait -e error sb "$T/fs/sub"
+	[[ "$(backend_used)" == fanotify,* ]] || skip "no fanotify error events here"
+	trigger_error
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "sb error $T/fs ext4 $LOOPDEV EUCLEAN count=1" ]
+}
+
+@test "sb readonly: ext4 errors=remount-ro turns the filesystem read-only, and says which kind" {
+	make_ext4 "" errors=remount-ro
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	start_watchq --json sb "$T/fs"
+	trigger_error
+	wait_until grep -q '"event":"readonly"' "$T/out"
+	stop_watchq
+	# Linux 6.12+ (and backports) keep SB_RDONLY clear and say emergency_ro; older kernels set it.
+	jq_event readonly '.readonly == true and (.state == "emergency_ro" or .state == "ro") and .old_state == "rw"'
+	run touch "$T/fs/x"
+	[ "$status" -ne 0 ]
+}
+
+@test "wait --readonly is met by ext4's emergency read-only; --writable is not" {
+	make_ext4 "" errors=remount-ro
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	start_watchq -t 10 wait --readonly "$T/fs"
+	kill -0 "$WQ_PID"
+	trigger_error
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -t 0.5 wait --writable "$T/fs"
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -t 5 wait --readonly "$T/fs"
+	[ "$status" -eq 0 ]
+}
+
+@test "sb readonly follows remount ro and rw" {
+	make_ext4 "" ""
+	start_watchq sb "$T/fs"
+	mount -o remount,ro "$T/fs"
+	wait_until lines_at_least 1
+	mount -o remount,rw "$T/fs"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "sb readonly $T/fs ext4 $LOOPDEV ro (was rw)" ]
+	[ "$(sed -n 2p "$T/out")" = "sb readonly $T/fs ext4 $LOOPDEV rw (was ro)" ]
+}
+
+@test "sb readonly ignores a read-only bind of the filesystem (a mount, not the superblock)" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq "$T/a"
+	start_watchq sb "$T/a"
+	mount --bind -o ro "$T/a" "$T/b"
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "sb readonly $T/a tmpfs wq ro (was rw)" ]
+}
+
+@test "sb lowspace: once below, once recovered, polled every --interval" {
+	need_root
+	mkdir "$T/small"
+	mount -t tmpfs -o size=4M wq "$T/small"
+	start_watchq --json --interval 0.05 --space-below 25% sb "$T/small"
+	grep -q 'statvfs' "$T/err"
+	fallocate -l 3400K "$T/small/a"
+	wait_until lines_at_least 1
+	# Further down, and back up to just above the threshold (inside the hysteresis band): no event.
+	fallocate -l 200K "$T/small/b"
+	rm "$T/small/b" "$T/small/a"
+	fallocate -l 3000K "$T/small/c"
+	sleep 0.3
+	rm "$T/small/c"
+	wait_until lines_at_least 2
+	sleep 0.2
+	stop_watchq
+	[ "$(jq -s -c '[.[] | .low]' "$T/out")" = "[true,false]" ]
+	jq_event lowspace '.size == 4194304 and .threshold == 1048576 and .path != null'
+	jq -e -s '.[0].avail < 1048576 and .[1].avail == 4194304' "$T/out"
+}
+
+@test "sb lowspace with a SIZE, and already low at start" {
+	need_root
+	mkdir "$T/small"
+	mount -t tmpfs -o size=2M wq "$T/small"
+	fallocate -l 1900K "$T/small/a"
+	run --separate-stderr "$WATCHQ" -n 1 -t 5 --space-below 1M sb "$T/small"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "sb lowspace $T/small tmpfs wq low avail="*" size=2097152 threshold=1048576" ]]
+}
+
+@test "sb on filesystems that cannot report errors says so" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq sb "$T/a"
+	grep -qx "watchq: $T/a (tmpfs) does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)" "$T/err"
+	stop_watchq
+	run --separate-stderr "$WATCHQ" -t 0.2 sb /proc
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"watchq: /proc (proc) cannot report errors: "* ]]
+	# Only errors asked for, and none can come: unavailable, not a silent wait.
+	run --separate-stderr "$WATCHQ" -t 0.2 -e error sb /proc
+	[ "$status" -eq 69 ]
+	[[ "$stderr" == *"sb: none of the events asked for can be had here"* ]]
+}
+
+@test "sb: a watched filesystem unmounted is a removal, exit 3" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq sb "$T/a"
+	umount "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal sb $T/a filesystem unmounted" ]
+}
+
+@test "sb edquot outside the initial network namespace is named as unavailable" {
+	need_root
+	unshare -n true 2>/dev/null || skip "cannot create a network namespace"
+	run --separate-stderr unshare -n "$WATCHQ" -t 0.2 sb "$T"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"quota warnings are unavailable: no VFS_DQUOT family here (the VFS_DQUOT netlink family exists only in the initial network namespace)"* ]]
+	run --separate-stderr unshare -n "$WATCHQ" -t 0.2 -e edquot sb "$T"
+	[ "$status" -eq 69 ]
+}
+
+@test "sb edquot: soft and hard block limits and back below, with uid and device" {
+	command -v setquota >/dev/null || skip "quota tools not installed"
+	make_ext4 "-O quota -E quotatype=usrquota" "" 2>/dev/null || skip "this kernel cannot mount ext4 with quotas"
+	setquota -u 65534 40 80 0 0 "$T/fs" 2>/dev/null || skip "this kernel has no quota format"
+	mkdir "$T/fs/d"
+	chmod 1777 "$T/fs/d"
+	start_watchq --json -e edquot sb "$T/fs"
+	[[ "$(backend_used)" == *netlink* ]] || skip "no quota netlink here: $(cat "$T/err")"
+	setpriv --reuid=65534 --regid=65534 --clear-groups dd if=/dev/zero of="$T/fs/d/f" bs=4k count=12 status=none
+	wait_until lines_at_least 1
+	run setpriv --reuid=65534 --regid=65534 --clear-groups dd if=/dev/zero of="$T/fs/d/g" bs=4k count=20 status=none
+	[ "$status" -ne 0 ]
+	wait_until lines_at_least 2
+	rm -f "$T/fs/d/f" "$T/fs/d/g"
+	sync
+	wait_until lines_at_least 4
+	stop_watchq
+	[ "$(jq -s -c '[.[] | .warning]' "$T/out")" = '["block_soft","block_hard","block_hard_below","block_soft_below"]' ]
+	jq_event edquot ".quota_type == \"user\" and .id == 65534 and .caused_id == 65534 and .device == \"$LOOPDEV\" and .path == \"$T/fs\""
+}
+
+@test "sb bad input: each a one-line usage error" {
+	run --separate-stderr "$WATCHQ" sb
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: sb needs at least one PATH" ]
+	run --separate-stderr "$WATCHQ" sb /nonexistent/x
+	[ "$status" -eq 64 ]
+	run --separate-stderr "$WATCHQ" --space-below 10 mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --space-below applies to sb" ]
+	for bad in 0% 100% -1 10X 1.5.5 '' 10%% 1Mx; do
+		run --separate-stderr "$WATCHQ" --space-below "$bad" sb /
+		[ "$status" -eq 64 ]
+		[[ "$stderr" == "watchq: --space-below: '$bad' is not a PERCENT% below 100 or a SIZE (512M, 2G)" ]]
+	done
+	run --separate-stderr "$WATCHQ" -e lowspace sb /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: lowspace needs --space-below=PERCENT%|SIZE" ]
+	run --separate-stderr "$WATCHQ" -e edquot mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: event 'edquot' does not apply to the sources watched" ]
+}
