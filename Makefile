@@ -31,7 +31,7 @@ CORE = buf escape event filter mounttab mount_events output output_text output_j
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 UNIT_CORE = buf escape event fan_decode filter loop mounttab output output_text output_json output_format util wq_decode \
 	quota_nl
-UNIT_TESTS = test_filter test_output test_escape test_mounttab test_fan_decode test_wq_decode
+UNIT_TESTS = test_filter test_output test_escape test_mounttab test_fan_decode test_wq_decode test_quota_nl
 
 all: watchq man/watchq.1
 
@@ -66,7 +66,7 @@ bench: all
 
 # libFuzzer harnesses for the decoders of kernel records; FUZZ_SECONDS each.
 FUZZ_SECONDS = 30
-FUZZERS = wq_decode fan_decode
+FUZZERS = wq_decode fan_decode quota_nl
 $(B)/fuzz/%: tests/fuzz/fuzz_%.c src/%.c src/*.h
 	@mkdir -p $(B)/fuzz
 	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< src/$*.c

@@ -19,17 +19,58 @@
 
 #define KAPI_STATX_MNT_ID_UNIQUE	0x4000U
 
+#define MAX_ERRORED	64
+
+/* Filesystems (by device) mounted errors=remount-ro that had an error while watched. */
+static dev_t errored[MAX_ERRORED];
+static size_t nerrored;
+
+static bool
+has_opt(const char *opts, const char *opt)
+{
+	size_t n, len = strlen(opt);
+
+	for (; opts && *opts; opts += n + (opts[n] == ',')) {
+		n = strcspn(opts, ",");
+		if (n == len && strncmp(opts, opt, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+had_error(dev_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < nerrored; i++)
+		if (errored[i] == dev)
+			return true;
+	return false;
+}
+
+void
+sb_note_error(const struct sb_info *si)
+{
+	if (si->errors_ro && !had_error(si->dev) && nerrored < MAX_ERRORED)
+		errored[nerrored++] = si->dev;
+}
+
+void
+sb_forget(dev_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < nerrored; i++)
+		if (errored[i] == dev)
+			errored[i--] = errored[--nerrored];
+}
+
 enum sb_ro
 sb_ro_of(const char *fs_opts)
 {
-	const char *p = fs_opts;
-	size_t n;
-
-	for (; p && *p; p += n + (p[n] == ',')) {
-		n = strcspn(p, ",");
-		if (n == 12 && strncmp(p, "emergency_ro", 12) == 0)
-			return SB_RO_EMERGENCY;
-	}
+	if (has_opt(fs_opts, "emergency_ro"))
+		return SB_RO_EMERGENCY;
 	return mnt_opts_readonly(fs_opts) ? SB_RO_RO : SB_RO_RW;
 }
 
@@ -42,6 +83,9 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 	out->fstype = xstrdup(fstype ? fstype : "");
 	out->device = xstrdup(device ? device : "");
 	out->ro = sb_ro_of(fs_opts);
+	out->errors_ro = has_opt(fs_opts, "errors=remount-ro");
+	if (out->ro == SB_RO_RW && out->errors_ro && had_error(dev))
+		out->ro = SB_RO_EMERGENCY;
 }
 
 /* Kernels before 6.8: find the mount by its old id in /proc/self/mountinfo. */

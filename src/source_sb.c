@@ -105,12 +105,15 @@ recheck(struct source *src, struct sbw *s)
 	if (!s->alive)
 		return;
 	if (sb_info_get(&now, s->w->path) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (errno == ENOENT || errno == ENOTDIR) {
+			sb_forget(s->info.dev);
 			gone(src, s, "path removed");
+		}
 		return;
 	}
 	if (now.dev != s->info.dev) {
 		sb_info_free(&now);
+		sb_forget(s->info.dev);
 		if (!s->w->internal) {
 			gone(src, s, "filesystem unmounted");
 			return;
@@ -246,6 +249,7 @@ on_fan(void *ctx, const struct fan_rec *r)
 
 		if (!s->alive || memcmp(s->fsid, r->fsid, sizeof(s->fsid)) != 0)
 			continue;
+		sb_note_error(&s->info);
 		ev_init(&ev, s, SB_ERROR);
 		ev.u.sb.error = r->has_error ? r->error : 0;
 		ev.u.sb.count = r->has_error ? r->error_count : 1;

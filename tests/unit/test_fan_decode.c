@@ -50,6 +50,38 @@ decode(const void *buf, size_t len, struct got *g)
 	return fan_decode(buf, len, collect, g);
 }
 
+/* FAN_FS_ERROR as ext4 on 6.18 sends it: metadata, FID (sb-wide: empty handle), ERROR; 56 bytes. */
+static void
+error_records(struct got *g)
+{
+	unsigned char buf[64];
+	struct fanotify_event_metadata md = { .event_len = 56, .vers = FANOTIFY_METADATA_VERSION,
+	    .metadata_len = 24, .mask = FAN_FS_ERROR, .fd = FAN_NOFD };
+	struct fanotify_event_info_header fid = { FAN_EVENT_INFO_TYPE_FID, 0, 20 };
+	struct fanotify_event_info_error err = { { FAN_EVENT_INFO_TYPE_ERROR, 0, 12 }, 117, 3 };
+	int32_t fsid[2] = { 0x1234, -5 };
+	uint32_t handle[2] = { 0, 0xff };
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &md, 24);
+	memcpy(buf + 24, &fid, 4);
+	memcpy(buf + 28, fsid, 8);
+	memcpy(buf + 36, handle, 8);
+	memcpy(buf + 44, &err, 12);
+	CHECK(decode(buf, 56, g) == 0 && g->n == 1, "error record");
+	CHECK(g->r[0].mask == FAN_FS_ERROR && g->r[0].has_fsid && g->r[0].fsid[0] == 0x1234 &&
+	    g->r[0].fsid[1] == -5, "fsid");
+	CHECK(g->r[0].has_error && g->r[0].error == 117 && g->r[0].error_count == 3, "error and count");
+	err.hdr.len = 8;
+	memcpy(buf + 44, &err, 12);
+	CHECK(decode(buf, 56, g) == -1 && errno == EPROTO, "error info shorter than its fields");
+	err.hdr.len = 12;
+	memcpy(buf + 44, &err, 12);
+	fid.len = 8;
+	memcpy(buf + 24, &fid, 4);
+	CHECK(decode(buf, 56, g) == -1, "fid info shorter than its fsid");
+}
+
 int
 main(void)
 {
@@ -104,5 +136,6 @@ main(void)
 	r = mk(FAN_MNT_DETACH, 7);
 	r.mi.hdr.info_type = 99;
 	CHECK(decode(&r, sizeof(r), &g) == 0 && g.n == 1 && !g.r[0].has_id, "unknown info type skipped");
+	error_records(&g);
 	return unit_done("test_fan_decode");
 }
