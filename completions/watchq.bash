@@ -14,9 +14,9 @@ _watchq()
 	local cur prev words cword
 	_init_completion -n = || return
 
-	local events='mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated loss removal'
+	local events='mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated error edquot lowspace loss removal'
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive
+		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 
@@ -40,7 +40,7 @@ _watchq()
 		_filedir
 		return
 		;;
-	--source | --format | --timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | --keyring | --no-key)
+	--source | --format | --timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | --keyring | --no-key | --space-below)
 		return
 		;;
 	esac

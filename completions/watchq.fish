@@ -15,7 +15,7 @@ function __watchq_mountpoints
 	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
 end
 
-set -l events mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated loss removal
+set -l events mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated error edquot lowspace loss removal
 
 complete -c watchq -f
 complete -c watchq -n 'test -z (__watchq_source)' -a 'mounts keys sb wait'
@@ -36,6 +36,7 @@ complete -c watchq -s n -l count -x -d 'Exit 0 after N events'
 complete -c watchq -l fstype -x -a '(awk "{print \$NF}" /proc/filesystems)' -d 'Only these filesystem types'
 complete -c watchq -l source -r -d 'Only mounts of this device'
 complete -c watchq -l recursive -d 'keys: follow keyrings linked below'
+complete -c watchq -l space-below -x -d 'sb: report lowspace below PERCENT% or SIZE'
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
 complete -c watchq -l interval -x -d 'Period of polled backends'
 complete -c watchq -l queue-size -x -d 'Kernel queue size'
