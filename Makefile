@@ -42,9 +42,10 @@ $(B)/%.o: src/%.c src/*.h
 watchq: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
 
-man/watchq.1: watchq.1.scd
+# scdoc's roff, tidied so that mandoc -Tlint finds nothing to say.
+man/watchq.1: watchq.1.scd tools/mantidy
 	@mkdir -p man
-	scdoc < watchq.1.scd > $@
+	scdoc < watchq.1.scd | tools/mantidy > $@.tmp && mv $@.tmp $@
 
 $(B)/unit/%: tests/unit/%.c tests/unit/unit.h $(UNIT_CORE:%=$(B)/%.o)
 	@mkdir -p $(B)/unit
