@@ -9,12 +9,37 @@ _watchq_mountpoints()
 	done </proc/self/mountinfo 2>/dev/null
 }
 
+_watchq_keyrings()
+{
+	# Named keyrings this user can see, as %keyring:NAME.
+	awk '$8 == "keyring" { d = $9; sub(/:$/, "", d); print "%keyring:" d }' /proc/keys 2>/dev/null
+}
+
+# The events of the sources on the line (all if none), and loss and removal.
+_watchq_events()
+{
+	local w m= k= s=
+	for w in "$@"; do
+		case $w in
+		mounts) m=1 ;; keys) k=1 ;; sb) s=1 ;;
+		--mount* | --unmount* | --readonly* | --writable*) m=1 ;;
+		esac
+	done
+	[[ -z $m$k$s ]] && m=1 k=1 s=1
+	[[ $m ]] && echo mount new_mount unmount move move_from move_to readonly setattr present
+	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr
+	[[ $s ]] && echo error readonly edquot lowspace
+	echo loss removal
+}
+
 _watchq()
 {
 	local cur prev words cword
-	_init_completion -n = || return
+	# "=" and ":" (in %TYPE:DESC) do not split words here.
+	_init_completion -n =: || return
 
-	local events='mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated error edquot lowspace loss removal'
+	local events
+	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
 		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
@@ -36,11 +61,21 @@ _watchq()
 		COMPREPLY=($(compgen -W "$(awk '{print $NF}' /proc/filesystems 2>/dev/null)" -- "$cur"))
 		return
 		;;
-	--mount | --unmount | --readonly | --writable | -o | --output)
+	--unmount | --readonly | --writable)
+		COMPREPLY=($(compgen -W "$(_watchq_mountpoints)" -- "$cur"))
+		[[ $cur == */* ]] && _filedir -d
+		return
+		;;
+	--mount | -o | --output)
 		_filedir
 		return
 		;;
-	--source | --format | --timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | --keyring | --no-key | --space-below)
+	--keyring)
+		COMPREPLY=($(compgen -W "@s @u @us @p @t @g @a $(_watchq_keyrings)" -- "$cur"))
+		__ltrim_colon_completions "$cur"
+		return
+		;;
+	--source | --format | --timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | --no-key | --space-below)
 		return
 		;;
 	esac
@@ -67,10 +102,12 @@ _watchq()
 		[[ $cur == */* ]] && _filedir -d
 		;;
 	sb)
-		COMPREPLY=($(compgen -W "$(_watchq_mountpoints)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_watchq_mountpoints) mounts keys" -- "$cur"))
+		[[ $cur == */* ]] && _filedir -d
 		;;
 	keys)
-		COMPREPLY=($(compgen -W '@s @u @us @p @t @g @a mounts sb' -- "$cur"))
+		COMPREPLY=($(compgen -W "@s @u @us @p @t @g @a $(_watchq_keyrings) mounts sb" -- "$cur"))
+		__ltrim_colon_completions "$cur"
 		;;
 	*)
 		COMPREPLY=($(compgen -W 'mounts keys sb wait' -- "$cur"))

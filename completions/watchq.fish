@@ -15,15 +15,44 @@ function __watchq_mountpoints
 	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
 end
 
-set -l events mount new_mount unmount move move_from move_to readonly setattr present instantiated updated linked unlinked cleared revoked invalidated error edquot lowspace loss removal
+function __watchq_keyrings
+	awk '$8 == "keyring" { d = $9; sub(/:$/, "", d); print "%keyring:" d }' /proc/keys 2>/dev/null
+end
+
+# The events of the sources on the line (all if none), and loss and removal.
+function __watchq_events
+	set -l m; set -l k; set -l s
+	for w in (commandline -opc)
+		switch $w
+			case mounts '--mount*' '--unmount*' '--readonly*' '--writable*'
+				set m 1
+			case keys
+				set k 1
+			case sb
+				set s 1
+		end
+	end
+	if test -z "$m$k$s"
+		set m 1; set k 1; set s 1
+	end
+	set -l ev
+	test -n "$m"; and set -a ev mount new_mount unmount move move_from move_to readonly setattr present
+	test -n "$k"; and set -a ev instantiated updated linked unlinked cleared revoked invalidated setattr
+	test -n "$s"; and set -a ev error readonly edquot lowspace
+	set -a ev loss removal
+	# After a comma, complete the next name of the list.
+	set -l cur (commandline -ct)
+	set -l prefix (string match -r '^.*,' -- $cur)
+	printf "$prefix%s\n" $ev | sort -u
+end
 
 complete -c watchq -f
 complete -c watchq -n 'test -z (__watchq_source)' -a 'mounts keys sb wait'
 complete -c watchq -n 'test (__watchq_source) = mounts' -a '(__watchq_mountpoints) (__fish_complete_directories)'
-complete -c watchq -n 'test (__watchq_source) = sb' -a '(__watchq_mountpoints)'
-complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a'
-complete -c watchq -s e -l event -x -a "$events" -d 'Report only these events'
-complete -c watchq -s E -l exclude-event -x -a "$events" -d 'Do not report these events'
+complete -c watchq -n 'test (__watchq_source) = sb' -a '(__watchq_mountpoints) (__fish_complete_directories)'
+complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a (__watchq_keyrings)'
+complete -c watchq -s e -l event -x -a '(__watchq_events)' -d 'Report only these events'
+complete -c watchq -s E -l exclude-event -x -a '(__watchq_events)' -d 'Do not report these events'
 complete -c watchq -s j -l json -d 'Print JSON lines'
 complete -c watchq -l format -x -d 'Print with %-escapes'
 complete -c watchq -l timefmt -x -d 'strftime format for %T and -T'
@@ -41,11 +70,11 @@ complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -
 complete -c watchq -l interval -x -d 'Period of polled backends'
 complete -c watchq -l queue-size -x -d 'Kernel queue size'
 complete -c watchq -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
-complete -c watchq -l unmount -r -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
-complete -c watchq -l readonly -r -F -d 'Wait until PATH is read-only'
-complete -c watchq -l writable -r -F -d 'Wait until PATH is writable'
+complete -c watchq -l unmount -x -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
+complete -c watchq -l readonly -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is read-only'
+complete -c watchq -l writable -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is writable'
 complete -c watchq -l key -x -d 'Wait until a key exists'
-complete -c watchq -l keyring -x -a '@s @u @us @p @t @g @a' -d 'Keyring searched by --key'
+complete -c watchq -l keyring -x -a '@s @u @us @p @t @g @a (__watchq_keyrings)' -d 'Keyring searched by --key'
 complete -c watchq -l no-key -x -d 'Wait until a key is gone'
 complete -c watchq -s h -l help -d 'Print help'
 complete -c watchq -l usage -d 'Print a short usage'

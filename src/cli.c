@@ -40,6 +40,7 @@ enum {
 	OPT_NO_KEY,
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
+	OPT_USAGE,
 };
 
 static const char doc[] =
@@ -92,6 +93,8 @@ static const struct argp_option options[] = {
 	{ "no-key", OPT_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
 	{ NULL, 0, NULL, 0, "Help:", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
+	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
+	{ "version", 'V', NULL, 0, "Print program version", -1 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -225,6 +228,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case 'h':
 		argp_state_help(st, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case OPT_USAGE:
+		argp_state_help(st, stdout, ARGP_HELP_USAGE | ARGP_HELP_EXIT_OK);
+		break;
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_OK);
 	case 'e':
 		add_list(st, cs->include, &cs->ninclude, arg);
 		break;
@@ -418,7 +427,7 @@ apply_events(struct config *cfg, struct cli_state *cs)
 {
 	unsigned typemask = 0;
 	size_t i, k;
-	bool remove;
+	bool remove, meta_asked = false;
 
 	for (i = 0; i < cfg->nwatches; i++)
 		typemask |= 1u << cfg->watches[i].type;
@@ -446,8 +455,11 @@ apply_events(struct config *cfg, struct cli_state *cs)
 					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", tok);
 				if (r == 0)
 					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", tok);
-				if (remove && (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0))
-					errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", tok);
+				if (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0) {
+					if (remove)
+						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", tok);
+					meta_asked = true;
+				}
 			}
 			free(copy);
 		}
@@ -458,7 +470,8 @@ apply_events(struct config *cfg, struct cli_state *cs)
 	for (i = 0; i < EV__NTYPES; i++)
 		if (i != EV_META && (typemask & (1u << i)) && evset_has_type(&cfg->events, (enum ev_type)i))
 			break;
-	if (i == EV__NTYPES && cfg->nwatches > 0)
+	/* -e loss alone asks for losses only; -E leaving nothing is a mistake. */
+	if (i == EV__NTYPES && cfg->nwatches > 0 && !meta_asked)
 		errx(EXIT_USAGE, "-E excludes every event of the sources watched");
 	filter_compile(&cfg->filter, &cfg->events);
 }
@@ -559,7 +572,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	argp_parse(&argp, argc, argv, 0, NULL, &cs);
+	argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &cs);
 
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {

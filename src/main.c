@@ -1,6 +1,8 @@
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -127,6 +129,9 @@ open_sources(struct run *r)
 	struct source *s;
 	size_t i;
 
+	/* Mounts and filesystems are all found through /proc/self/mountinfo. */
+	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access("/proc/self/mountinfo", R_OK) < 0)
+		err(EXIT_ERROR, "/proc/self/mountinfo (is /proc mounted?)");
 	for (i = 0; i < EV__NTYPES; i++) {
 		if (!(cfg->sources & (1u << i)) || open_fn[i] == NULL)
 			continue;
@@ -142,6 +147,23 @@ open_sources(struct run *r)
 	}
 }
 
+/*
+ * A closed standard fd would be reused by the next open(2), and messages or
+ * events would land in a kernel fd or the output file: give each /dev/null.
+ * Events need a real stdout, though.
+ */
+static bool
+std_fds(void)
+{
+	bool out_ok = fcntl(STDOUT_FILENO, F_GETFD) >= 0;
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+			exit(EXIT_ERROR);
+	return out_ok;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -152,7 +174,11 @@ main(int argc, char **argv)
 	size_t i;
 	int code;
 
+	bool out_ok = std_fds();
+
 	cli_parse(&cfg, argc, argv);
+	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0))
+		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.nconds > 0;
 	if ((loop.sigfd = loop_signals()) < 0)

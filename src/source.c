@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "source.h"
 
@@ -77,7 +78,9 @@ source_open_keys(struct source *src, const struct config *cfg, struct sink *sink
 			    "between two polls and updates that keep a key's size\n", msg, cfg->interval);
 	}
 	reset(src, cfg, sink, &source_keypoll_ops, EV_KEY);
-	*why = "/proc/keys";
+	*why = "/proc/keys (is /proc mounted?)";
+	if (access("/proc/keys", R_OK) < 0)
+		return -1;
 	return src->ops->open(src);
 }
 

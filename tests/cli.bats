@@ -129,10 +129,12 @@ usage_error() {
 	usage_error "too many watches" mounts "${args[@]}"
 }
 
-@test "sources not built yet exit 69 with the reason" {
-	run --separate-stderr "$WATCHQ" sb /
-	[ "$status" -eq 69 ]
-	[[ "$stderr" == *"sb: this source is not supported yet"* ]]
+@test "-e loss alone is allowed (only losses reported); -E of everything is not" {
+	run --separate-stderr "$WATCHQ" -q -t 0 -e loss mounts /
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -E mount,unmount,move,readonly,setattr mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -E excludes every event of the sources watched" ]
 }
 
 @test "an --output file that cannot be opened is a runtime error (exit 1)" {

@@ -1,0 +1,253 @@
+#!/usr/bin/env bats
+# The user-facing parts tested like code: completions as each shell drives
+# them, the man page against --help and -e, the README and examples/ run.
+load helper
+
+ROOT=$BATS_TEST_DIRNAME/..
+
+# complete_bash WORDS...: the candidates bash completion offers for the last word.
+complete_bash() {
+	local f=/usr/share/bash-completion/bash_completion
+	[ -r "$f" ] || skip "bash-completion not installed"
+	bash -c '
+		. "$1"; . "$2"; shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_watchq watchq "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		printf "%s\n" "${COMPREPLY[@]}"
+	' _ "$f" "$ROOT/completions/watchq.bash" "$@" | sort -u
+}
+
+# complete_zsh WORDS...: what the zsh completion's word and event functions
+# offer after WORDS, with the completion system's builtins reduced to printing
+# their candidates (zsh has no way to list them outside an interactive line).
+complete_zsh() {
+	command -v zsh >/dev/null || skip "zsh not installed"
+	zsh -f -c '
+		_arguments() { :; }
+		_values() { [[ $1 == -s ]] && shift 2; shift; print -l -- "$@"; }
+		_describe() { print -l -- ${(P)${@[-1]}}; }
+		_files() { print -- FILES; }
+		_alternative() {
+			local spec act
+			for spec in "$@"; do
+				act=${spec#*:*:}
+				if [[ $act == \(*\) ]]; then print -l -- ${=${act[2,-2]}}; else eval $act; fi
+			done
+		}
+		source "$1"; shift
+		what=$1; shift
+		words=("$@"); CURRENT=$#
+		$what
+	' _ "$ROOT/completions/_watchq" "$@" | sort -u
+}
+
+# complete_fish LINE: the candidates fish offers at the end of LINE.
+complete_fish() {
+	command -v fish >/dev/null || skip "fish not installed"
+	fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
+}
+
+@test "the man page is clean under mandoc -Tlint" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	[ -s "$ROOT/man/watchq.1" ]
+	run mandoc -Tlint "$ROOT/man/watchq.1"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "every long option of --help is in the man page and in all three completions" {
+	opts=$("$WATCHQ" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+	[ "$(echo "$opts" | wc -l)" -gt 20 ]
+	for opt in $opts; do
+		grep -q -- "\*$opt\*\|\*-., $opt\*" "$ROOT/watchq.1.scd" || { echo "man page lacks $opt"; false; }
+		grep -qw -- "$opt" "$ROOT/completions/watchq.bash" || { echo "bash lacks $opt"; false; }
+		grep -q -- "'[*(]*[^']*$opt[=+\[]" "$ROOT/completions/_watchq" || grep -q -- "{[^}]*$opt[=+]*}" "$ROOT/completions/_watchq" ||
+			{ echo "zsh lacks $opt"; false; }
+		grep -q -- "-l ${opt#--} " "$ROOT/completions/watchq.fish" || { echo "fish lacks $opt"; false; }
+	done
+}
+
+@test "every event the man page lists is accepted by -e, and the completions offer exactly those" {
+	# EVENTS entries: lines starting with *name* (several names on a line for keys).
+	names=$(sed -n '/^# EVENTS/,/^# OPTIONS/p' "$ROOT/watchq.1.scd" | grep '^\*' |
+		grep -o '\*[a-z_]*\*' | tr -d '*' | sort -u)
+	[ "$(echo "$names" | wc -l)" -ge 21 ]
+	for ev in $names; do
+		run --separate-stderr "$WATCHQ" -q -t 0 --space-below 1% -e "$ev" mounts / keys @s sb /
+		[ "$status" -ne 64 ] || { echo "-e $ev: $stderr"; false; }
+	done
+	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	[ "$(complete_zsh _watchq_events watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	run --separate-stderr "$WATCHQ" -e nosuch mounts /
+	[ "$status" -eq 64 ]
+}
+
+@test "bash completion: sources, options, events per source, backends, targets, wait conditions" {
+	run complete_bash watchq ''
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb wait " ]
+	run complete_bash watchq --ti
+	[ "$(echo "$output" | tr '\n' ' ')" = "--timefmt --timeout --timestamps " ]
+	run complete_bash watchq --sp
+	[ "$output" = --space-below ]
+	run complete_bash watchq mounts / -e unmount,mo
+	[[ "$output" == *unmount,move_from* ]]
+	run complete_bash watchq sb / -e ''
+	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error loss lowspace readonly removal " ]
+	run complete_bash watchq keys @s -e un
+	[ "$output" = unlinked ]
+	run complete_bash watchq --backend m
+	[ "$output" = mountinfo ]
+	run complete_bash watchq wait --unm
+	[ "$output" = --unmount ]
+	run complete_bash watchq mounts /pro
+	[[ "$output" == */proc* ]]
+	run complete_bash watchq sb /sy
+	[[ "$output" == */sys* ]]
+	run complete_bash watchq wait --readonly /pro
+	[[ "$output" == */proc* ]]
+	run complete_bash watchq keys @u
+	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
+	run complete_bash watchq --keyring @
+	[[ "$output" == *@s* && "$output" == *@us* ]]
+}
+
+@test "bash completion offers named keyrings as %keyring:NAME" {
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	run --separate-stderr keyctl session - bash -c '
+		keyctl newring watchq-docs-ring @s >/dev/null
+		. /usr/share/bash-completion/bash_completion; . "$1"
+		# Split as bash splits the line: at the colon too.
+		COMP_WORDS=(watchq keys %keyring : watchq-d); COMP_CWORD=4
+		COMP_LINE="watchq keys %keyring:watchq-d"; COMP_POINT=${#COMP_LINE}
+		_watchq watchq watchq-d :
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$ROOT/completions/watchq.bash"
+	# Bash replaces only the part after the colon.
+	[ "$output" = "watchq-docs-ring" ]
+}
+
+@test "zsh completion: sources, targets per source, events per source" {
+	run complete_zsh _watchq_words watchq ''
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb wait " ]
+	run complete_zsh _watchq_words watchq sb ''
+	[[ "$output" == *FILES* && "$output" == *mounts* && "$output" == */proc* ]]
+	run complete_zsh _watchq_words watchq keys ''
+	[[ "$output" == *@us* && "$output" == *sb* ]]
+	run complete_zsh _watchq_events watchq keys @s -e ''
+	[ "$(echo "$output" | tr '\n' ' ')" = "cleared instantiated invalidated linked loss removal revoked setattr unlinked updated " ]
+	# The whole file loads in a real completion system.
+	zsh -f -c 'autoload -U compinit && compinit -u -d /dev/null; fpath=("$1" $fpath); autoload -U _watchq; whence -w _watchq' _ "$ROOT/completions"
+}
+
+@test "fish completion: sources, options, events per source, targets" {
+	run complete_fish 'watchq '
+	[[ "$output" == *mounts* && "$output" == *wait* ]]
+	run complete_fish 'watchq --back'
+	[ "$output" = --backend ]
+	run complete_fish 'watchq --backend '
+	[ "$(echo "$output" | tr '\n' ' ')" = "auto fanotify mountinfo poll watch-queue " ]
+	run complete_fish 'watchq sb / -e e'
+	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
+	run complete_fish 'watchq -e unmount,mo'
+	[[ "$output" == *unmount,move_from* ]]
+	run complete_fish 'watchq sb /pro'
+	[[ "$output" == */proc* ]]
+	run complete_fish 'watchq keys @u'
+	[[ "$output" == *@us* ]]
+}
+
+@test "--help and --usage begin like the man page synopsis" {
+	syn=$(sed -n '/^# SYNOPSIS/,/^# DESCRIPTION/p' "$ROOT/watchq.1.scd" | grep '^\*watchq\*' | sed 's/[*_]//g; s/\\//g')
+	help=$("$WATCHQ" --help | sed -n '1,2p' | sed 's/^Usage: //; s/^  or:  //')
+	[ "$help" = "$syn" ]
+	run "$WATCHQ" --usage
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "Usage: watchq [-hjqTV] "* || "${lines[0]}" == "Usage: watchq [-jqThV] "* ]]
+	[[ "$output" == *"  or:  watchq [OPTION...] wait CONDITION... [SOURCE [TARGET...]]"* ]]
+}
+
+@test "every README command runs as written" {
+	need_root
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	# Its paths are made in a mount namespace of their own, over tmpfs.
+	awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$ROOT/README.md" >"$T/cmds"
+	grep -o '^ExecStartPre=[^ ]* .*' "$ROOT/README.md" | sed 's/^ExecStartPre=[^ ]*watchq/watchq/' >>"$T/cmds"
+	[ "$(wc -l <"$T/cmds")" -ge 15 ]
+	PATH=$ROOT:$PATH unshare -m --propagation private keyctl session - bash -c '
+		for d in /srv /mnt /media; do mount -t tmpfs readme "$d"; done
+		mkdir /mnt/backup /media/usb
+		keyctl add user token secret @s >/dev/null
+		while IFS= read -r cmd; do
+			status=0
+			timeout 2 bash -c "$cmd" >/dev/null 2>"$1.err" || status=$?
+			case $status in
+			0 | 2 | 124) ;;
+			*) echo "README: exit $status: $cmd"; cat "$1.err"; exit 1 ;;
+			esac
+		done' _ "$T/run" <"$T/cmds"
+}
+
+@test "examples/wait-for-mount: met, and timed out" {
+	need_root
+	mkdir "$T/a"
+	(sleep 0.5; mount -t tmpfs wq "$T/a") &
+	PATH=$ROOT:$PATH run "$ROOT/examples/wait-for-mount" "$T/a" 10
+	wait
+	[ "$status" -eq 0 ]
+	[ "$output" = "$T/a is mounted" ]
+	mkdir "$T/b"
+	PATH=$ROOT:$PATH run --separate-stderr "$ROOT/examples/wait-for-mount" "$T/b" 0.3
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "$T/b: not mounted within 0.3 s" ]
+}
+
+@test "examples/unmount-log: the next unmount as TSV" {
+	need_root
+	command -v jq >/dev/null || skip "jq not installed"
+	mkdir "$T/a"
+	PATH=$ROOT:$PATH "$ROOT/examples/unmount-log" "$T" 1 >"$T/tsv" &
+	pid=$!
+	# It is quiet: mount and unmount until it has seen one.
+	until [ -s "$T/tsv" ] || ! kill -0 $pid 2>/dev/null; do
+		mount -t tmpfs wqdev "$T/a"
+		umount "$T/a"
+		sleep 0.1
+	done
+	wait $pid
+	IFS=$'\t' read -r time path dev <"$T/tsv"
+	[[ "$time" == 20*Z ]]
+	[ "$path" = "$T/a" ]
+	[ "$dev" = wqdev ]
+}
+
+@test "examples/fs-health: low space, then the filesystem gone" {
+	need_root
+	command -v jq >/dev/null || skip "jq not installed"
+	mkdir "$T/small"
+	mount -t tmpfs -o size=2M wq "$T/small"
+	fallocate -l 1900K "$T/small/a"
+	PATH=$ROOT:$PATH "$ROOT/examples/fs-health" "$T/small" 20 >"$T/health" &
+	pid=$!
+	wait_until grep -q '^LOWSPACE' "$T/health"
+	umount "$T/small"
+	wait $pid
+	[ "$(sed -n 1p "$T/health")" = "LOWSPACE $T/small: $(( 2097152 - 1900 * 1024 )) bytes left" ]
+	[ "$(sed -n 2p "$T/health")" = "GONE $T/small" ]
+}
+
+@test "inotifywait does not report a mount on a watched directory (README's comparison)" {
+	need_root
+	command -v inotifywait >/dev/null || skip "inotify-tools not installed"
+	mkdir -p "$T/a/b"
+	inotifywait -m -r "$T/a" >"$T/ino" 2>"$T/ino.err" &
+	pid=$!
+	wait_until grep -q 'Watches established' "$T/ino.err"
+	mount -t tmpfs wq "$T/a/b"
+	umount "$T/a/b"
+	touch "$T/a/sentinel"
+	wait_until grep -q sentinel "$T/ino"
+	kill $pid
+	wait $pid || true
+	! grep -v sentinel "$T/ino"
+}
