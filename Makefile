@@ -24,7 +24,7 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS
 ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
 
 B = .build
-CORE = buf escape event filter mounttab mount_events output output_text output_json \
+CORE = buf escape event filter parse mounttab mount_events output output_text output_json \
 	output_format path util wait cli loop source source_mountinfo source_fanotify \
 	statmount fan_decode keyspec key_events keyset source_keypoll source_watchqueue wq_decode \
 	quota_nl sb_state source_sb
@@ -65,12 +65,25 @@ vm-check: all
 bench: all
 	bench/run
 
-# libFuzzer harnesses for the decoders of kernel records; FUZZ_SECONDS each.
+# libFuzzer harnesses for every parser of untrusted input; FUZZ_SECONDS each.
+# FUZZ_SRC_x: the sources harness x links; FUZZ_LIBS_x: its libraries.
 FUZZ_SECONDS = 30
-FUZZERS = wq_decode fan_decode quota_nl
-$(B)/fuzz/%: tests/fuzz/fuzz_%.c src/%.c src/*.h
+FUZZERS = wq_decode fan_decode quota_nl parse escape format events keyspec mounttab
+FUZZ_SRC_wq_decode = wq_decode
+FUZZ_SRC_fan_decode = fan_decode
+FUZZ_SRC_quota_nl = quota_nl
+FUZZ_SRC_parse = parse
+FUZZ_SRC_escape = escape buf util
+FUZZ_SRC_format = output_format output output_text output_json escape buf util event quota_nl loop
+FUZZ_SRC_events = filter event
+FUZZ_SRC_keyspec = keyspec util
+FUZZ_LIBS_keyspec = -lkeyutils
+FUZZ_SRC_mounttab = mounttab util
+.SECONDEXPANSION:
+$(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(addprefix src/,$$(addsuffix .c,$$(FUZZ_SRC_$$*))) src/*.h
 	@mkdir -p $(B)/fuzz
-	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< src/$*.c
+	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Isrc -o $@ $< $(FUZZ_SRC_$*:%=src/%.c) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZERS:%=$(B)/fuzz/%)
 	@for f in $(FUZZERS); do \

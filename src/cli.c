@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "parse.h"
 #include "keyspec.h"
 #include "output.h"
 #include "path.h"
@@ -128,77 +129,6 @@ source_of(const char *word)
 	return -1;
 }
 
-int
-cli_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0' || strchr(" \t\n", *s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end != '\0' || !isfinite(v) || v < 0 || v > 1e9)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
-parse_count(const char *s, long long lo, long long hi, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end != '\0' || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int
-cli_parse_space(const char *s, double *pct, uint64_t *bytes)
-{
-	static const char units[] = "KMGTPE";
-	const char *u;
-	char *end;
-	double v;
-	int shift;
-
-	*pct = 0;
-	*bytes = 0;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !isfinite(v) || v <= 0)
-		return -1;
-	if (strcmp(end, "%") == 0) {
-		if (v >= 100)
-			return -1;
-		*pct = v;
-		return 0;
-	}
-	shift = 0;
-	if (*end != '\0') {
-		if ((u = strchr(units, toupper((unsigned char)end[0]))) == NULL)
-			return -1;
-		shift = 10 * (int)(u - units + 1);
-		end++;
-		if (strcmp(end, "iB") != 0 && strcmp(end, "B") != 0 && *end != '\0')
-			return -1;
-	}
-	v = ldexp(v, shift);
-	if (v < 1 || v >= 0x1p63)
-		return -1;
-	*bytes = (uint64_t)v;
-	return 0;
-}
-
 static void
 add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
 {
@@ -271,7 +201,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cfg->initial = true;
 		break;
 	case 't':
-		if (cli_parse_seconds(arg, &cfg->timeout) < 0)
+		if (parse_seconds(arg, &cfg->timeout) < 0)
 			argp_failure(st, EXIT_USAGE, 0, "--timeout: '%s' is not a number of seconds", arg);
 		cfg->has_timeout = true;
 		break;
@@ -315,7 +245,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_failure(st, EXIT_USAGE, 0, "--backend: unknown backend '%s' (auto, fanotify, mountinfo, watch-queue, poll)", arg);
 		break;
 	case OPT_INTERVAL:
-		if (cli_parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
+		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
 			argp_failure(st, EXIT_USAGE, 0, "--interval: '%s' is not a number of seconds of at least 0.001", arg);
 		break;
 	case OPT_QUEUE_SIZE:
@@ -348,7 +278,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cfg->recursive = true;
 		break;
 	case OPT_SPACE_BELOW:
-		if (cli_parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
 			argp_failure(st, EXIT_USAGE, 0, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", arg);
 		cfg->has_space = true;
 		break;

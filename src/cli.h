@@ -9,9 +9,5 @@ void cli_parse(struct config *cfg, int argc, char **argv);
 void cli_free(struct config *cfg);
 /* The option that states a wait condition ("--mount"). */
 const char *cli_cond_option(enum cond_kind kind);
-/* Parse a duration in seconds ("1.5"); -1 if malformed or negative. */
-int cli_parse_seconds(const char *s, double *out);
-/* Parse --space-below: "10%" sets *pct, "512M" (K M G T P E, powers of 1024) or bytes set *bytes; -1 if malformed. */
-int cli_parse_space(const char *s, double *pct, uint64_t *bytes);
 
 #endif

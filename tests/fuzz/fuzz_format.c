@@ -1,0 +1,85 @@
+/* libFuzzer harness: --format strings, and every output format, over events with hostile strings. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Exactly one newline, at the end: one event is one line. */
+static void
+one_line(const struct buf *b)
+{
+	if (b->len == 0 || b->data[b->len - 1] != '\n' || memchr(b->data, '\n', b->len - 1))
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct config cfg;
+	struct event ev;
+	struct buf b = { 0 };
+	const uint8_t *cut = memchr(data, 0, size);
+	size_t flen = cut ? (size_t)(cut - data) : size;
+	char *fmt = malloc(flen + 1), *str = malloc(size - flen + 1);
+	unsigned t;
+
+	memcpy(fmt, data, flen);
+	fmt[flen] = '\0';
+	memcpy(str, data + flen, size - flen);
+	str[size - flen] = '\0';
+	if (cut)
+		memmove(str, str + 1, size - flen);	/* skip the NUL between the two parts */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.timefmt = "%H:%M:%S";
+	cfg.timestamps = size & 1;
+	for (t = 0; t < EV__NTYPES; t++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = (enum ev_type)t;
+		ev.subtype = size % 8;
+		ev.info = size % 3;
+		ev.watch = str;
+		ev.watch_source = str;
+		ev.u.mount.path = str;
+		ev.u.mount.old_path = size % 2 ? str : NULL;
+		ev.u.mount.fstype = str;
+		ev.u.mount.device = str;
+		ev.u.mount.options = str;
+		if (t == EV_KEY) {
+			memset(&ev.u.key, 0, sizeof(ev.u.key));
+			ev.u.key.type = str;
+			ev.u.key.description = str;
+		} else if (t == EV_SB) {
+			memset(&ev.u.sb, 0, sizeof(ev.u.sb));
+			ev.u.sb.path = str;
+			ev.u.sb.fstype = str;
+			ev.u.sb.device = size % 2 ? str : NULL;
+			ev.u.sb.error = (int)size - 64;
+			ev.u.sb.warning = size % 3 ? "block_soft" : NULL;	/* names are watchq's own */
+		} else if (t == EV_META) {
+			memset(&ev.u.meta, 0, sizeof(ev.u.meta));
+			ev.u.meta.lost = (long long)size - 2;
+			ev.u.meta.what = "watched directory is gone";	/* phrases are watchq's own */
+			ev.u.meta.backend = "fanotify";
+		}
+		if (output_format_check(fmt) == 0) {
+			output_format(&b, fmt, cfg.timefmt, &ev);
+			/* A newline the user wrote in the format is theirs; expansions add none. */
+			if (strchr(fmt, '\n') == NULL)
+				one_line(&b);
+			buf_reset(&b);
+		}
+		output_text(&b, &ev, &cfg);
+		one_line(&b);
+		buf_reset(&b);
+		output_json(&b, &ev);
+		one_line(&b);
+		buf_reset(&b);
+	}
+	buf_free(&b);
+	free(fmt);
+	free(str);
+	return 0;
+}

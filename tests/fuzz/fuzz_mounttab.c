@@ -1,0 +1,70 @@
+/* libFuzzer harness: two mount tables from arbitrary bytes, diffed; the diff must explain the change. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mounttab.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct tally {
+	long mounts, unmounts;
+};
+
+static void
+count(void *ctx, const struct mnt_change *ch)
+{
+	struct tally *t = ctx;
+
+	switch (ch->kind) {
+	case MNT_CH_MOUNT:
+		if (ch->old || !ch->new)
+			abort();
+		t->mounts++;
+		break;
+	case MNT_CH_UNMOUNT:
+		if (!ch->old || ch->new)
+			abort();
+		t->unmounts++;
+		break;
+	default:
+		if (!ch->old || !ch->new || ch->old->id != ch->new->id)
+			abort();
+		break;
+	}
+}
+
+/* Records of 4 bytes: table, id, parent, a path byte; options follow the id's parity. */
+static void
+fill(struct mounttab *t[2], const uint8_t *p, size_t n)
+{
+	static const char *const paths[] = { "/", "/a", "/a/b", "/c", "/a b", "/\xff", "/a/b/c", "/d" };
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		uint64_t id = p[i + 1] % 32 + 1, parent = p[i + 2] % 33;
+
+		mounttab_insert(t[p[i] & 1], mnt_entry_new(id, parent, p[i + 3] % 4, paths[p[i + 3] % 8], "src",
+		    p[i] & 2 ? "tmpfs" : "ext4", "/", p[i] & 4 ? "ro,nosuid" : "rw", p[i] & 8 ? "ro" : "rw,size=1k"));
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mounttab a = { 0 }, b = { 0 };
+	struct mounttab *t[2] = { &a, &b };
+	struct tally tally = { 0, 0 };
+	long before = 0, after = 0;
+
+	fill(t, data, size);
+	before = (long)a.count;
+	after = (long)b.count;
+	mounttab_diff(&a, &b, count, &tally);
+	/* Ids in both tables are moves or remounts, so counts must balance. */
+	if (before - tally.unmounts + tally.mounts != after)
+		abort();
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	return 0;
+}
