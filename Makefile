@@ -1,5 +1,6 @@
 # watchq — see README.md.  `make`, `make check`, `make vm-check`, `make install`.
 .SUFFIXES:
+SHELL = /bin/bash
 
 VERSION = 0.1.0
 PREFIX = /usr/local
@@ -61,6 +62,13 @@ check: all unit
 vm-check: all
 	tests/vm/run
 
+# Needs root: 100,000 mount/umount cycles past watchq (fanotify), 10,000 one at
+# a time on the mountinfo backend, then 2,000 under valgrind; writes
+# bench/soak-results.txt, and fails if any run does.
+soak: all
+	set -o pipefail; { bench/soak $(SOAK_CYCLES) && bench/soak --step --backend=mountinfo 10000 && \
+		bench/soak --valgrind; } 2>&1 | tee bench/soak-results.txt
+
 # Needs root; writes bench/results.txt and bench/cost.png.
 bench: all
 	bench/run
@@ -120,4 +128,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: all unit check vm-check bench fuzz asan deps install uninstall clean
+.PHONY: soak all unit check vm-check bench fuzz asan deps install uninstall clean

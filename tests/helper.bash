@@ -31,6 +31,10 @@ teardown() {
 		done
 		rm -rf "$T"
 	fi
+	# A sysctl a test changed (RESTORE_SYSCTL="FILE VALUE") gets its value back.
+	if [ -n "${RESTORE_SYSCTL:-}" ]; then
+		echo "${RESTORE_SYSCTL#* }" >"${RESTORE_SYSCTL%% *}"
+	fi
 	# A loop device of make_ext4 is freed once its filesystem is gone.
 	if [ -n "${LOOPDEV:-}" ]; then
 		losetup -d "$LOOPDEV" 2>/dev/null || true

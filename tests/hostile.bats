@@ -29,13 +29,14 @@ load helper
 
 @test "/proc not mounted: each source names it, exit 1" {
 	need_root
-	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && "$1" -q -t 1 mounts /' _ "$WATCHQ"
+	# An empty tmpfs stands for it: under the VM's 9p root, the directory below /proc is the host's.
+	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && mount -t tmpfs no-proc /proc && "$1" -q -t 1 mounts /' _ "$WATCHQ"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "watchq: /proc/self/mountinfo (is /proc mounted?): No such file or directory" ]
-	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && "$1" -q -t 1 sb /' _ "$WATCHQ"
+	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && mount -t tmpfs no-proc /proc && "$1" -q -t 1 sb /' _ "$WATCHQ"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "watchq: /proc/self/mountinfo (is /proc mounted?): No such file or directory" ]
-	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && "$1" -q -t 1 --backend=poll keys' _ "$WATCHQ"
+	run --separate-stderr unshare -m --propagation private sh -c 'umount -l /proc && mount -t tmpfs no-proc /proc && "$1" -q -t 1 --backend=poll keys' _ "$WATCHQ"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "watchq: /proc/keys (is /proc mounted?): No such file or directory" ]
 }
