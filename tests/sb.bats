@@ -204,3 +204,15 @@ trigger_error() {
 	[ "$status" -eq 64 ]
 	[ "$stderr" = "watchq: event 'edquot' does not apply to the sources watched" ]
 }
+
+@test "sb as an unprivileged user: errors named as unavailable, read-only polled; -e error alone exits 69" {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	run --separate-stderr nobody "$WATCHQ" -t 0.3 sb /
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot report errors: Operation not permitted"* || "$stderr" == *"filesystem error events need Linux 5.16 and CAP_SYS_ADMIN"* ]]
+	[[ "$stderr" == *"emergency read-only state is polled every 1s"* ]]
+	run --separate-stderr nobody "$WATCHQ" -t 0.3 -e error sb /
+	[ "$status" -eq 69 ]
+}
