@@ -18,28 +18,11 @@ complete_bash() {
 	' _ "$f" "$ROOT/completions/watchq.bash" "$@" | sort -u
 }
 
-# complete_zsh WORDS...: what the zsh completion's word and event functions
-# offer after WORDS, with the completion system's builtins reduced to printing
-# their candidates (zsh has no way to list them outside an interactive line).
+# complete_zsh LINE: the candidates zsh's completion system offers at the end of LINE.
 complete_zsh() {
 	command -v zsh >/dev/null || skip "zsh not installed"
-	zsh -f -c '
-		_arguments() { :; }
-		_values() { [[ $1 == -s ]] && shift 2; shift; print -l -- "$@"; }
-		_describe() { print -l -- ${(P)${@[-1]}}; }
-		_files() { print -- FILES; }
-		_alternative() {
-			local spec act
-			for spec in "$@"; do
-				act=${spec#*:*:}
-				if [[ $act == \(*\) ]]; then print -l -- ${=${act[2,-2]}}; else eval $act; fi
-			done
-		}
-		source "$1"; shift
-		what=$1; shift
-		words=("$@"); CURRENT=$#
-		$what
-	' _ "$ROOT/completions/_watchq" "$@" | sort -u
+	zsh -f -c 'zmodload zsh/zpty && zpty t true' 2>/dev/null || skip "no zsh zpty (module or pseudo-terminals) here"
+	(cd "$T" && timeout 30 zsh -f "$ROOT/tests/zsh-complete" "$ROOT/completions" "$1")
 }
 
 # complete_fish LINE: the candidates fish offers at the end of LINE.
@@ -80,7 +63,7 @@ complete_fish() {
 	done
 	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
 	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
-	[ "$(complete_zsh _watchq_events watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
 	run --separate-stderr "$WATCHQ" -e nosuch mounts /
 	[ "$status" -eq 64 ]
 }
@@ -128,17 +111,23 @@ complete_fish() {
 	[ "$output" = "watchq-docs-ring" ]
 }
 
-@test "zsh completion: sources, targets per source, events per source" {
-	run complete_zsh _watchq_words watchq ''
+@test "zsh completion: sources, options, events per source, targets, backends" {
+	run complete_zsh 'watchq '
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb wait " ]
-	run complete_zsh _watchq_words watchq sb ''
-	[[ "$output" == *FILES* && "$output" == *mounts* && "$output" == */proc* ]]
-	run complete_zsh _watchq_words watchq keys ''
-	[[ "$output" == *@us* && "$output" == *sb* ]]
-	run complete_zsh _watchq_events watchq keys @s -e ''
-	[ "$(echo "$output" | tr '\n' ' ')" = "cleared instantiated invalidated linked loss removal revoked setattr unlinked updated " ]
-	# The whole file loads in a real completion system.
-	zsh -f -c 'autoload -U compinit && compinit -u -d /dev/null; fpath=("$1" $fpath); autoload -U _watchq; whence -w _watchq' _ "$ROOT/completions"
+	run complete_zsh 'watchq --back'
+	[ "$output" = --backend ]
+	run complete_zsh 'watchq --backend m'
+	[ "$output" = mountinfo ]
+	run complete_zsh 'watchq sb / -e e'
+	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
+	run complete_zsh 'watchq keys @s -e un'
+	[ "$output" = unlinked ]
+	run complete_zsh 'watchq sb /pro'
+	[[ "$output" == */proc* ]]
+	run complete_zsh 'watchq keys @u'
+	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
+	run complete_zsh 'watchq wait --unm'
+	[ "$output" = --unmount ]
 }
 
 @test "fish completion: sources, options, events per source, targets" {
