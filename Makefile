@@ -108,7 +108,7 @@ asan:
 
 # Build and test dependencies, installed with apt on Debian and Ubuntu.
 DEPS = build-essential clang libclang-rt-14-dev pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish gnuplot-nox \
+	bats jq util-linux e2fsprogs quota inotify-tools valgrind bash-completion zsh fish gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
