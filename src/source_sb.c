@@ -95,6 +95,19 @@ gone(struct source *src, struct sbw *s, const char *what)
 	src->nwatches--;
 }
 
+/* Watch s's filesystem for errors (if the error group exists) and remember its fsid. */
+static void
+follow(struct source *src, struct sbw *s)
+{
+	struct statfs sf;
+
+	if (statfs(s->w->path, &sf) == 0)
+		memcpy(s->fsid, &sf.f_fsid, sizeof(s->fsid));
+	if (src->pfd[FD_ERROR].fd >= 0)
+		(void)fanotify_mark(src->pfd[FD_ERROR].fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR,
+		    AT_FDCWD, s->w->path);
+}
+
 /* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
 static void
 recheck(struct source *src, struct sbw *s)
@@ -112,16 +125,16 @@ recheck(struct source *src, struct sbw *s)
 		return;
 	}
 	if (now.dev != s->info.dev) {
-		sb_info_free(&now);
 		sb_forget(s->info.dev);
 		if (!s->w->internal) {
+			sb_info_free(&now);
 			gone(src, s, "filesystem unmounted");
 			return;
 		}
-		/* A wait condition follows whatever filesystem now holds its path. */
-		sb_info_get(&now, s->w->path);
+		/* A wait condition follows whatever filesystem now holds its path, errors included. */
 		sb_info_free(&s->info);
 		s->info = now;
+		follow(src, s);
 		return;
 	}
 	if (now.ro != s->info.ro) {
