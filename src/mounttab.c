@@ -5,20 +5,22 @@
 #include "util.h"
 
 bool
-mnt_opts_readonly(const char *opts)
+mnt_opts_has(const char *opts, const char *opt)
 {
-	const char *p = opts;
+	size_t n, len = strlen(opt);
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 2 && p[0] == 'r' && p[1] == 'o')
+	for (; opts && *opts; opts += n + (opts[n] == ',')) {
+		n = strcspn(opts, ",");
+		if (n == len && strncmp(opts, opt, len) == 0)
 			return true;
-		p += n;
-		if (*p == ',')
-			p++;
 	}
 	return false;
+}
+
+bool
+mnt_opts_readonly(const char *opts)
+{
+	return mnt_opts_has(opts, "ro");
 }
 
 static bool

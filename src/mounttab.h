@@ -42,6 +42,8 @@ struct mnt_entry *mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, cons
     const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts);
 /* Free an entry. */
 void mnt_entry_free(struct mnt_entry *e);
+/* Whether a comma-separated options string (or NULL) has the token opt. */
+bool mnt_opts_has(const char *opts, const char *opt);
 /* Whether an options string has the token ro. */
 bool mnt_opts_readonly(const char *opts);
 

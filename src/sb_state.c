@@ -26,19 +26,6 @@ static dev_t errored[MAX_ERRORED];
 static size_t nerrored;
 
 static bool
-has_opt(const char *opts, const char *opt)
-{
-	size_t n, len = strlen(opt);
-
-	for (; opts && *opts; opts += n + (opts[n] == ',')) {
-		n = strcspn(opts, ",");
-		if (n == len && strncmp(opts, opt, len) == 0)
-			return true;
-	}
-	return false;
-}
-
-static bool
 had_error(dev_t dev)
 {
 	size_t i;
@@ -69,7 +56,7 @@ sb_forget(dev_t dev)
 enum sb_ro
 sb_ro_of(const char *fs_opts)
 {
-	if (has_opt(fs_opts, "emergency_ro"))
+	if (mnt_opts_has(fs_opts, "emergency_ro"))
 		return SB_RO_EMERGENCY;
 	return mnt_opts_readonly(fs_opts) ? SB_RO_RO : SB_RO_RW;
 }
@@ -83,7 +70,7 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 	out->fstype = xstrdup(fstype ? fstype : "");
 	out->device = xstrdup(device ? device : "");
 	out->ro = sb_ro_of(fs_opts);
-	out->errors_ro = has_opt(fs_opts, "errors=remount-ro");
+	out->errors_ro = mnt_opts_has(fs_opts, "errors=remount-ro");
 	if (out->ro == SB_RO_RW && out->errors_ro && had_error(dev))
 		out->ro = SB_RO_EMERGENCY;
 }

@@ -389,7 +389,7 @@ open_errors(struct source *src)
 		if (p->want_error && !src->cfg->quiet)
 			fprintf(stderr, "watchq: filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: %s; "
 			    "no error events\n", strerror(errno));
-		if (p->want_ro || src->cfg->nconds > 0)
+		if (p->want_ro)
 			p->poll_ro = true;
 		return;
 	}
@@ -408,7 +408,7 @@ open_errors(struct source *src)
 	}
 	if (!any) {
 		close(fd);
-		if (p->want_ro || src->cfg->nconds > 0)
+		if (p->want_ro)
 			p->poll_ro = true;
 		return;
 	}
