@@ -13,6 +13,7 @@
 #include "keyspec.h"
 #include "output.h"
 #include "path.h"
+#include "source.h"
 #include "util.h"
 
 #ifndef WATCHQ_VERSION
@@ -109,24 +110,33 @@ struct cli_state {
 	const char *keyring;
 };
 
-static const struct {
-	const char *name;
-	enum ev_type type;
-} sources[] = {
-	{ "mounts", EV_MOUNT },
-	{ "keys", EV_KEY },
-	{ "sb", EV_SB },
-};
-
-static int
-source_of(const char *word)
+/* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
+static const char *
+backend_names(const struct source_kind *k)
 {
-	size_t i;
+	static char names[256];
+	const struct backend *be;
+	size_t n;
 
-	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-		if (strcmp(word, sources[i].name) == 0)
-			return (int)sources[i].type;
-	return -1;
+	n = (size_t)snprintf(names, sizeof(names), "auto");
+	for (be = source_backends; be->name; be++)
+		if (be->choosable && (k == NULL || be->type == k->type) && n < sizeof(names))
+			n += (size_t)snprintf(names + n, sizeof(names) - n, ", %s", be->name);
+	return names;
+}
+
+/* "mounts, keys, sb", from the table. */
+static const char *
+source_words(void)
+{
+	static char words[128];
+	const struct source_kind *k;
+	size_t n = 0;
+
+	for (k = source_kinds; k->word; k++)
+		if (n < sizeof(words))
+			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? ", " : "", k->word);
+	return words;
 }
 
 static void
@@ -231,18 +241,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cfg->source_dev = arg;
 		break;
 	case OPT_BACKEND:
-		if (strcmp(arg, "auto") == 0)
-			cfg->backend = BACKEND_AUTO;
-		else if (strcmp(arg, "fanotify") == 0)
-			cfg->backend = BACKEND_FANOTIFY;
-		else if (strcmp(arg, "mountinfo") == 0)
-			cfg->backend = BACKEND_MOUNTINFO;
-		else if (strcmp(arg, "watch-queue") == 0)
-			cfg->backend = BACKEND_WATCH_QUEUE;
-		else if (strcmp(arg, "poll") == 0)
-			cfg->backend = BACKEND_POLL;
-		else
-			argp_failure(st, EXIT_USAGE, 0, "--backend: unknown backend '%s' (auto, fanotify, mountinfo, watch-queue, poll)", arg);
+		cfg->backend = NULL;
+		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
+			argp_failure(st, EXIT_USAGE, 0, "--backend: unknown backend '%s' (%s)", arg,
+			    backend_names(NULL));
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
@@ -317,39 +319,38 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	cfg->nwatches++;
 }
 
+/* A source word with no target after it: its default target, or an error. */
+static void
+end_source(struct config *cfg, const struct source_kind *k, bool had_target)
+{
+	if (k == NULL || had_target)
+		return;
+	if (k->default_target == NULL)
+		errx(EXIT_USAGE, "%s needs at least one PATH", k->word);
+	add_watch(cfg, k->type, k->default_target);
+}
+
 /* Turn the positional words after "wait" (if any) into watches. */
 static void
 parse_sources(struct config *cfg, char **args, size_t nargs)
 {
-	size_t i;
-	int type = -1;
+	const struct source_kind *k = NULL, *next;
 	bool had_target = true;
+	size_t i;
 
 	for (i = 0; i < nargs; i++) {
-		int s = source_of(args[i]);
-
-		if (s >= 0) {
-			if (type == EV_MOUNT && !had_target)
-				add_watch(cfg, EV_MOUNT, "/");
-			else if (type == EV_KEY && !had_target)
-				add_watch(cfg, EV_KEY, "@s");
-			else if (type == EV_SB && !had_target)
-				errx(EXIT_USAGE, "sb needs at least one PATH");
-			type = s;
+		if ((next = source_kind_find(args[i])) != NULL) {
+			end_source(cfg, k, had_target);
+			k = next;
 			had_target = false;
 			continue;
 		}
-		if (type < 0)
-			errx(EXIT_USAGE, "unknown source '%s' (mounts, keys, sb)", args[i]);
-		add_watch(cfg, (enum ev_type)type, args[i]);
+		if (k == NULL)
+			errx(EXIT_USAGE, "unknown source '%s' (%s)", args[i], source_words());
+		add_watch(cfg, k->type, args[i]);
 		had_target = true;
 	}
-	if (type == EV_MOUNT && !had_target)
-		add_watch(cfg, EV_MOUNT, "/");
-	else if (type == EV_KEY && !had_target)
-		add_watch(cfg, EV_KEY, "@s");
-	else if (type == EV_SB && !had_target)
-		errx(EXIT_USAGE, "sb needs at least one PATH");
+	end_source(cfg, k, had_target);
 }
 
 static void
@@ -464,22 +465,31 @@ check_conditions(struct config *cfg, const char *keyring)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
 }
 
-/* A forced backend must serve every source watched. */
+/* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
 static void
 check_backend(const struct config *cfg)
 {
-	static const char *const names[] = {
-		[BACKEND_FANOTIFY] = "fanotify", [BACKEND_MOUNTINFO] = "mountinfo",
-		[BACKEND_WATCH_QUEUE] = "watch-queue", [BACKEND_POLL] = "poll",
-	};
-	bool mounts = cfg->sources & (1u << EV_MOUNT), keys = cfg->sources & (1u << EV_KEY);
+	const struct source_kind *k, *first = NULL;
+	bool served = false;
 
-	if (mounts && (cfg->backend == BACKEND_WATCH_QUEUE || cfg->backend == BACKEND_POLL))
-		errx(EXIT_USAGE, "--backend=%s does not serve mounts (auto, fanotify, mountinfo)",
-		    names[cfg->backend]);
-	if (keys && (cfg->backend == BACKEND_FANOTIFY || cfg->backend == BACKEND_MOUNTINFO))
-		errx(EXIT_USAGE, "--backend=%s does not serve keys (auto, watch-queue, poll)",
-		    names[cfg->backend]);
+	if (cfg->backend == NULL)
+		return;
+	for (k = source_kinds; k->word; k++) {
+		if (!(cfg->sources & (1u << k->type)))
+			continue;
+		if (first == NULL)
+			first = k;
+		if (source_backend_serves(cfg->backend, k->type)) {
+			served = true;
+			continue;
+		}
+		if (strcmp(backend_names(k), "auto") != 0)
+			errx(EXIT_USAGE, "--backend=%s does not serve %s (%s)", cfg->backend->name, k->word,
+			    backend_names(k));
+	}
+	if (!served && first)
+		errx(EXIT_USAGE, "--backend=%s does not serve %s (it has one backend)", cfg->backend->name,
+		    first->word);
 }
 
 void
@@ -497,7 +507,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out = OUT_TEXT;
 	cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
-	cfg->backend = BACKEND_AUTO;
+	cfg->backend = NULL;
 	cfg->interval = 1.0;
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
@@ -531,7 +541,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 			cfg->count = 1;
 		check_conditions(cfg, cs.keyring);
 	} else if (cs.nargs == 0) {
-		errx(EXIT_USAGE, "no SOURCE given (mounts, keys, sb); try watchq mounts /");
+		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
 	}
 	parse_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)

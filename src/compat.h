@@ -3,11 +3,18 @@
 
 /*
  * Kernel definitions missing from older system headers (Debian 12: glibc 2.36,
- * linux-libc-dev 6.1). Values from the kernel UAPI; see
- * shared/reference/kernel-api.md §3, §4 and §8.
+ * linux-libc-dev 6.1), with the values of the kernel's UAPI headers
+ * (linux/fanotify.h, linux/mount.h, linux/stat.h, linux/watch_queue.h,
+ * linux/keyctl.h), and the one path of the kernel's mount table.
  */
 #include <linux/types.h>
 #include <sys/fanotify.h>
+
+/* The mount table of our mount namespace; POLLPRI on it means the table changed. */
+#define PATH_MOUNTINFO	"/proc/self/mountinfo"
+
+/* statx(2): the 64-bit unique mount id (Linux 6.8), as statmount(2) takes it. */
+#define KAPI_STATX_MNT_ID_UNIQUE	0x4000U
 
 #ifndef __NR_statmount
 #define __NR_statmount 457
@@ -121,6 +128,16 @@ struct kapi_statmount {
 #define KAPI_WATCH_INFO_ID		0x0000ff00
 #define KAPI_WATCH_INFO_ID__SHIFT	8
 #define KAPI_KEYCTL_CAPS1_NOTIFICATIONS	0x04
+
+/* enum key_notification_subtype: the subtypes of WATCH_TYPE_KEY_NOTIFY records. */
+#define KAPI_NOTIFY_KEY_INSTANTIATED	0
+#define KAPI_NOTIFY_KEY_UPDATED		1
+#define KAPI_NOTIFY_KEY_LINKED		2
+#define KAPI_NOTIFY_KEY_UNLINKED	3
+#define KAPI_NOTIFY_KEY_CLEARED		4
+#define KAPI_NOTIFY_KEY_REVOKED		5
+#define KAPI_NOTIFY_KEY_INVALIDATED	6
+#define KAPI_NOTIFY_KEY_SETATTR		7
 
 struct kapi_watch_notification {	/* the kernel's bitfields, so the ABI's layout */
 	__u32 type:24;

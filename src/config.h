@@ -9,7 +9,7 @@
 
 #define WATCHQ_MAX_WATCHES	256	/* watch tags are 8 bits, as in the kernel */
 
-/* Exit statuses: the table in DESIGN §2 and in watchq(1). */
+/* Exit statuses: the table of EXIT STATUS in watchq(1). */
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_ERROR = 1,
@@ -19,13 +19,7 @@ enum exit_code {
 	EXIT_UNAVAILABLE = 69,
 };
 
-enum backend {
-	BACKEND_AUTO,
-	BACKEND_FANOTIFY,
-	BACKEND_MOUNTINFO,
-	BACKEND_WATCH_QUEUE,
-	BACKEND_POLL,
-};
+struct backend;
 
 enum out_format {
 	OUT_TEXT,
@@ -49,6 +43,13 @@ enum cond_kind {
 	COND_WRITABLE,
 	COND_KEY,
 	COND_NO_KEY,
+};
+
+/* Where a wait condition stands. */
+enum wait_state {
+	WAIT_PENDING,
+	WAIT_MET,
+	WAIT_GONE,	/* a path or keyring a condition needs no longer exists */
 };
 
 struct cond {
@@ -81,7 +82,7 @@ struct config {
 	char *fstype_list;	/* storage behind fstypes */
 	const char *source_dev;
 	char *source_real;	/* source_dev resolved, when it names an existing file */
-	enum backend backend;
+	const struct backend *backend;	/* --backend; NULL: auto */
 	bool recursive;		/* keys: follow keyrings linked below watched ones */
 	double interval;
 	bool has_space;		/* --space-below given */

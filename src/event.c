@@ -1,9 +1,15 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "compat.h"
 #include "config.h"
-
 #include "event.h"
+
+_Static_assert(KEY_INSTANTIATED == KAPI_NOTIFY_KEY_INSTANTIATED && KEY_UPDATED == KAPI_NOTIFY_KEY_UPDATED &&
+    KEY_LINKED == KAPI_NOTIFY_KEY_LINKED && KEY_UNLINKED == KAPI_NOTIFY_KEY_UNLINKED &&
+    KEY_CLEARED == KAPI_NOTIFY_KEY_CLEARED && KEY_REVOKED == KAPI_NOTIFY_KEY_REVOKED &&
+    KEY_INVALIDATED == KAPI_NOTIFY_KEY_INVALIDATED && KEY_SETATTR == KAPI_NOTIFY_KEY_SETATTR,
+    "enum ev_key must equal the kernel's key notification subtypes");
 
 const struct event_name event_names[] = {
 	{ "present", EV_MOUNT, MOUNT_PRESENT, 0, 0 },

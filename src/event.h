@@ -31,6 +31,7 @@ enum ev_mount {
 	MOUNT_SETATTR,
 };
 
+/* The kernel's key notification subtypes, value for value: records pass through unchanged (checked in event.c). */
 enum ev_key {
 	KEY_INSTANTIATED,
 	KEY_UPDATED,

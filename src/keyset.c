@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <keyutils.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -5,7 +7,7 @@
 #include "util.h"
 
 static struct keyent *
-push(struct keyset *ks, int32_t serial, size_t watch, bool child, const char *proc)
+push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
 {
 	struct keyent *e;
 
@@ -13,21 +15,20 @@ push(struct keyset *ks, int32_t serial, size_t watch, bool child, const char *pr
 	e = &ks->v[ks->n++];
 	memset(e, 0, sizeof(*e));
 	e->serial = serial;
-	e->watch = watch;
+	e->sw = sw;
 	e->child = child;
 	keysnap_take(&e->snap, serial, proc);
 	return e;
 }
 
 void
-keyset_init(struct keyset *ks, const struct config *cfg, const char *proc)
+keyset_init(struct keyset *ks, struct source *src, const char *proc)
 {
 	size_t i;
 
 	memset(ks, 0, sizeof(*ks));
-	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == EV_KEY)
-			push(ks, cfg->watches[i].key, i, false, proc);
+	for (i = 0; i < src->nwatches; i++)
+		push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
 }
 
 struct keyent *
@@ -89,7 +90,7 @@ walk(struct walk *wk, size_t i)
 		}
 		keysnap_take(&probe, links[k], wk->proc);
 		if (probe.exists && probe.keyring) {
-			e = push(wk->ks, links[k], wk->ks->v[i].watch, true, wk->proc);
+			e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
 			j = (size_t)(e - wk->ks->v);
 			mark(wk, j);
 			if (wk->add(wk->ctx, e) < 0)
@@ -127,16 +128,15 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	return wk.failed;
 }
 
-size_t
-keyset_refresh(struct keyset *ks, const struct config *cfg, const char *proc, struct sink *sink,
-    const char *backend, bool removals)
+void
+keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool removals)
 {
 	struct key_snap fresh;
-	size_t i, went = 0;
+	size_t i;
 
 	for (i = 0; i < ks->n; i++) {
 		struct keyent *e = &ks->v[i];
-		const struct watch *w = &cfg->watches[e->watch];
+		const struct watch *w = e->sw->w;
 
 		if (e->gone)
 			continue;
@@ -144,19 +144,52 @@ keyset_refresh(struct keyset *ks, const struct config *cfg, const char *proc, st
 		if (!fresh.exists && removals) {
 			/* A followed child keyring that went is no news of its own. */
 			e->gone = true;
-			if (!e->child) {
-				went++;
-				event_meta(sink, w, "keys", META_REMOVAL, backend, "watched key is gone");
-			}
+			if (!e->child)
+				source_gone(src, e->sw, "watched key is gone");
 			keysnap_free(&fresh);
 			continue;
 		}
 		if (fresh.exists)
-			keysnap_diff(&e->snap, &fresh, w, sink);
+			keysnap_diff(&e->snap, &fresh, w, src->sink);
 		keysnap_free(&e->snap);
 		e->snap = fresh;
 	}
-	return went;
+}
+
+/* Whether "type;uid;gid;perm;description" (KEYCTL_DESCRIBE) names the condition's key. */
+static bool
+describes(const char *d, const struct cond *c)
+{
+	size_t tl = strlen(c->type);
+	int semis = 0;
+
+	if (strncmp(d, c->type, tl) != 0 || d[tl] != ';')
+		return false;
+	while (*d && semis < 4)
+		semis += *d++ == ';';
+	return semis == 4 && strcmp(d, c->desc) == 0;
+}
+
+int
+keyset_check(const struct cond *c)
+{
+	int32_t *links = NULL;
+	char *desc;
+	long n, i;
+	bool found = false;
+
+	if (c->kind != COND_KEY && c->kind != COND_NO_KEY)
+		return WAIT_PENDING;
+	if ((n = keyctl_read_alloc(c->keyring, (void **)&links)) < 0)
+		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
+	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
+		if (keyctl_describe_alloc(links[i], &desc) < 0)
+			continue;
+		found = describes(desc, c);
+		free(desc);
+	}
+	free(links);
+	return found == (c->kind == COND_KEY) ? WAIT_MET : WAIT_PENDING;
 }
 
 void

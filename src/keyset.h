@@ -7,11 +7,12 @@
 
 #include "config.h"
 #include "key_events.h"
+#include "source.h"
 
 /* One key a key source follows: a watched key, or (--recursive) a keyring linked below one. */
 struct keyent {
 	int32_t serial;
-	size_t watch;		/* the watch it reports under */
+	struct source_watch *sw;	/* the watch it reports under */
 	bool child;		/* found by --recursive */
 	bool gone;
 	struct key_snap snap;
@@ -24,16 +25,17 @@ struct keyset {
 
 typedef int keyent_fn(void *ctx, struct keyent *e);
 
-/* One entry per key watch of cfg, snapshotted from the text of /proc/keys. */
-void keyset_init(struct keyset *ks, const struct config *cfg, const char *proc);
+/* One entry per watch of the key source src, snapshotted from the text of /proc/keys. */
+void keyset_init(struct keyset *ks, struct source *src, const char *proc);
 /* The entry following serial, or NULL. */
 struct keyent *keyset_find(struct keyset *ks, int32_t serial);
 /* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal); -1 if add failed. */
 int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx);
-/* Re-read every followed key from the text of /proc/keys and report its changes under its watch; a key no longer there is, with removals, marked gone and (a watched one) reported removed; returns how many watched keys went. */
-size_t keyset_refresh(struct keyset *ks, const struct config *cfg, const char *proc, struct sink *sink,
-    const char *backend, bool removals);
+/* Re-read every followed key from the text of /proc/keys and report its changes under its watch; a key no longer there is, with removals, marked gone and (a watched one) reported removed through src. */
+void keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool removals);
+/* Whether key condition c holds now: a key of its type and description linked in its keyring (an enum wait_state). */
+int keyset_check(const struct cond *c);
 /* Release everything. */
 void keyset_free(struct keyset *ks);
 

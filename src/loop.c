@@ -114,8 +114,8 @@ loop_run(struct loop *l)
 			for (j = 0; j < l->src[i]->nfds; j++, n++) {
 				if (pfd[n].revents == 0)
 					continue;
-				if (l->src[i]->ops->drain(l->src[i], j) < 0) {
-					warn("%s", l->src[i]->ops->name);
+				if (l->src[i]->be->ops->drain(l->src[i], j) < 0) {
+					warn("%s", l->src[i]->be->name);
 					return EXIT_ERROR;
 				}
 			}

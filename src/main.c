@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "compat.h"
 #include "escape.h"
 #include "filter.h"
 #include "loop.h"
@@ -21,9 +22,8 @@ struct run {
 	struct sink sink;	/* first: the sink is the run */
 	const struct config *cfg;
 	struct output out;
-	struct source src[3];	/* mounts, keys and sb: those in use */
+	struct source src[EV__NTYPES];	/* those in use, in the order of source_kinds */
 	size_t nsrc;
-	const struct mounttab *table;	/* the mount source's, for wait */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
 	bool silent;		/* state waits print no events */
@@ -64,7 +64,7 @@ run_after(void *p)
 	if (r->status >= 0)
 		return r->status;
 	if (cfg->nconds > 0) {
-		switch (wait_check(cfg, r->table)) {
+		switch (wait_check(cfg, r->src, r->nsrc)) {
 		case WAIT_MET:
 			return EXIT_OK;
 		case WAIT_GONE:
@@ -74,7 +74,7 @@ run_after(void *p)
 		}
 	}
 	for (i = 0; i < r->nsrc; i++)
-		live += r->src[i].nwatches;
+		live += source_live(&r->src[i]);
 	for (i = 0; i < cfg->nwatches; i++)
 		watched += !cfg->watches[i].internal;
 	if (watched > 0 && live == 0)
@@ -86,7 +86,6 @@ run_after(void *p)
 static void
 announce(const struct config *cfg, const struct run *r)
 {
-	static const char *const src_word[] = { [EV_MOUNT] = "mounts", [EV_KEY] = "keys", [EV_SB] = "sb" };
 	struct buf b = { 0 };
 	size_t i, k;
 
@@ -98,20 +97,20 @@ announce(const struct config *cfg, const struct run *r)
 			buf_addf(&b, " %s ", cli_cond_option(cfg->conds[i].kind));
 			escape_text(&b, cfg->conds[i].arg);
 		}
-		buf_addf(&b, " (backend %s)", r->src[0].ops->name);
+		buf_addf(&b, " (backend %s)", source_backend_name(&r->src[0]));
 	} else {
 		buf_adds(&b, "watching");
 		for (k = 0; k < r->nsrc; k++) {
-			enum ev_type type = r->src[k].type;
+			const struct source *s = &r->src[k];
 
-			buf_addf(&b, "%s %s", k ? "," : "", src_word[type]);
-			for (i = 0; i < cfg->nwatches; i++) {
-				if (cfg->watches[i].type != type || cfg->watches[i].internal)
+			buf_addf(&b, "%s %s", k ? "," : "", source_word(s->be->type));
+			for (i = 0; i < s->nwatches; i++) {
+				if (s->watches[i].w->internal)
 					continue;
 				buf_addc(&b, ' ');
-				escape_text(&b, cfg->watches[i].target);
+				escape_text(&b, s->watches[i].w->target);
 			}
-			buf_addf(&b, " (backend %s)", r->src[k].backend ? r->src[k].backend : r->src[k].ops->name);
+			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
 	fprintf(stderr, "watchq: %s\n", b.data);
@@ -122,29 +121,15 @@ announce(const struct config *cfg, const struct run *r)
 static void
 open_sources(struct run *r)
 {
-	static int (*const open_fn[EV__NTYPES])(struct source *, const struct config *, struct sink *,
-	    const char **) = { [EV_MOUNT] = source_open_mounts, [EV_KEY] = source_open_keys, [EV_SB] = source_open_sb };
 	const struct config *cfg = r->cfg;
-	const char *why = NULL;
-	struct source *s;
-	size_t i;
+	const struct source_kind *k;
 
 	/* Mounts and filesystems are all found through /proc/self/mountinfo. */
-	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access("/proc/self/mountinfo", R_OK) < 0)
-		err(EXIT_ERROR, "/proc/self/mountinfo (is /proc mounted?)");
-	for (i = 0; i < EV__NTYPES; i++) {
-		if (!(cfg->sources & (1u << i)) || open_fn[i] == NULL)
-			continue;
-		s = &r->src[r->nsrc];
-		if (open_fn[i](s, cfg, &r->sink, &why) < 0) {
-			if (errno == ENOSYS)
-				errx(EXIT_UNAVAILABLE, "%s", why);
-			err(EXIT_ERROR, "%s", why);
-		}
-		if (i == EV_MOUNT)
-			r->table = s->table;
-		r->nsrc++;
-	}
+	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access(PATH_MOUNTINFO, R_OK) < 0)
+		err(EXIT_ERROR, "%s (is /proc mounted?)", PATH_MOUNTINFO);
+	for (k = source_kinds; k->word; k++)
+		if (cfg->sources & (1u << k->type))
+			source_open(&r->src[r->nsrc++], k->type, cfg, &r->sink);
 }
 
 /*
@@ -192,8 +177,8 @@ main(int argc, char **argv)
 	open_sources(&run);
 	announce(&cfg, &run);
 	for (i = 0; i < run.nsrc; i++) {
-		if (cfg.initial && run.src[i].ops->present)
-			run.src[i].ops->present(&run.src[i]);
+		if (cfg.initial && run.src[i].be->ops->present)
+			run.src[i].be->ops->present(&run.src[i]);
 		loop.src[loop.nsrc++] = &run.src[i];
 	}
 	loop.after = run_after;
@@ -202,7 +187,7 @@ main(int argc, char **argv)
 	if (code < 0)
 		code = loop_run(&loop);
 	for (i = 0; i < run.nsrc; i++)
-		run.src[i].ops->close(&run.src[i]);
+		source_close(&run.src[i]);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
 		warn("%s", cfg.output);
 		code = EXIT_ERROR;

@@ -115,64 +115,62 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 }
 
 void
-mount_events_change(const struct config *cfg, const bool *gone, struct sink *sink,
-    const struct mnt_change *ch)
+mount_events_change(struct source *src, const struct mnt_change *ch)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == EV_MOUNT && !gone[i])
-			change_for_watch(cfg, sink, &cfg->watches[i], ch);
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive)
+			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch);
 }
-
-struct present_ctx {
-	const struct config *cfg;
-	struct sink *sink;
-};
 
 static void
 present_one(void *p, const struct mnt_entry *e)
 {
-	struct present_ctx *pc = p;
-	const struct config *cfg = pc->cfg;
+	struct source *src = p;
 	struct event ev;
 	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++) {
-		const struct watch *w = &cfg->watches[i];
+	for (i = 0; i < src->nwatches; i++) {
+		const struct watch *w = src->watches[i].w;
 
-		if (w->type != EV_MOUNT || !path_within(w->path, e->target) || !wanted(cfg, e))
+		if (!src->watches[i].alive || !path_within(w->path, e->target) || !wanted(src->cfg, e))
 			continue;
 		fill(&ev, w, MOUNT_PRESENT, e);
-		pc->sink->emit(pc->sink, &ev);
+		src->sink->emit(src->sink, &ev);
 	}
 }
 
 void
-mount_events_present(const struct config *cfg, struct sink *sink, const struct mounttab *t)
+mount_events_present(struct source *src, const struct mounttab *t)
 {
-	struct present_ctx pc = { cfg, sink };
-
-	mounttab_each(t, present_one, &pc);
+	mounttab_each(t, present_one, src);
 }
 
-
-size_t
-mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, const char *backend)
+void
+mount_events_removals(struct source *src)
 {
 	struct stat stb;
-	size_t i, n = 0;
+	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++) {
-		const struct watch *w = &cfg->watches[i];
-
-		if (w->type != EV_MOUNT || gone[i])
+	for (i = 0; i < src->nwatches; i++) {
+		if (!src->watches[i].alive)
 			continue;
-		if (stat(w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
+		if (stat(src->watches[i].w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
 			continue;
-		gone[i] = true;
-		n++;
-		event_meta(sink, w, "mounts", META_REMOVAL, backend, "watched directory is gone");
+		source_gone(src, &src->watches[i], "watched directory is gone");
 	}
-	return n;
+}
+
+int
+mount_events_check(const struct mounttab *t, const struct cond *c)
+{
+	switch (c->kind) {
+	case COND_MOUNT:
+		return mounttab_has_target(t, c->path) ? WAIT_MET : WAIT_PENDING;
+	case COND_UNMOUNT:
+		return mounttab_has_target(t, c->path) ? WAIT_PENDING : WAIT_MET;
+	default:
+		return WAIT_PENDING;
+	}
 }

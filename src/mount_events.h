@@ -4,13 +4,15 @@
 #include "config.h"
 #include "event.h"
 #include "mounttab.h"
+#include "source.h"
 
-/* Turn one table change into events for every live mount watch it concerns (subtree, --fstype, --source); gone[i] marks watch i dead. */
-void mount_events_change(const struct config *cfg, const bool *gone, struct sink *sink,
-    const struct mnt_change *ch);
-/* Emit present records for every cached mount that the mount watches cover. */
-void mount_events_present(const struct config *cfg, struct sink *sink, const struct mounttab *t);
-/* Report each live mount watch whose directory no longer exists as removed (marking gone[i]); returns how many. */
-size_t mount_events_removals(const struct config *cfg, bool *gone, struct sink *sink, const char *backend);
+/* Turn one table change into events for every live watch of the mount source src it concerns (subtree, --fstype, --source). */
+void mount_events_change(struct source *src, const struct mnt_change *ch);
+/* Emit present records for every mount of t that src's watches cover. */
+void mount_events_present(struct source *src, const struct mounttab *t);
+/* Report each live watch of src whose directory no longer exists as removed. */
+void mount_events_removals(struct source *src);
+/* Whether mount condition c holds in table t (an enum wait_state). */
+int mount_events_check(const struct mounttab *t, const struct cond *c);
 
 #endif

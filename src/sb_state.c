@@ -2,7 +2,7 @@
  * The state of the filesystem holding a path: one statx(2) for its mount id,
  * then statmount(2) of that one mount (Linux 6.8), or a read of
  * /proc/self/mountinfo on older kernels. ext4's emergency read-only state
- * shows only as the emergency_ro superblock option (kernel-api.md §5.2).
+ * shows only as the emergency_ro superblock option (Linux 6.11+; no flag says it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,46 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compat.h"
 #include "mounttab.h"
 #include "sb_state.h"
 #include "statmount.h"
 #include "util.h"
-
-#define KAPI_STATX_MNT_ID_UNIQUE	0x4000U
-
-#define MAX_ERRORED	64
-
-/* Filesystems (by device) mounted errors=remount-ro that had an error while watched. */
-static dev_t errored[MAX_ERRORED];
-static size_t nerrored;
-
-static bool
-had_error(dev_t dev)
-{
-	size_t i;
-
-	for (i = 0; i < nerrored; i++)
-		if (errored[i] == dev)
-			return true;
-	return false;
-}
-
-void
-sb_note_error(const struct sb_info *si)
-{
-	if (si->errors_ro && !had_error(si->dev) && nerrored < MAX_ERRORED)
-		errored[nerrored++] = si->dev;
-}
-
-void
-sb_forget(dev_t dev)
-{
-	size_t i;
-
-	for (i = 0; i < nerrored; i++)
-		if (errored[i] == dev)
-			errored[i--] = errored[--nerrored];
-}
 
 enum sb_ro
 sb_ro_of(const char *fs_opts)
@@ -71,8 +36,6 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 	out->device = xstrdup(device ? device : "");
 	out->ro = sb_ro_of(fs_opts);
 	out->errors_ro = mnt_opts_has(fs_opts, "errors=remount-ro");
-	if (out->ro == SB_RO_RW && out->errors_ro && had_error(dev))
-		out->ro = SB_RO_EMERGENCY;
 }
 
 /* Kernels before 6.8: find the mount by its old id in /proc/self/mountinfo. */
@@ -88,7 +51,7 @@ from_mountinfo(struct sb_info *out, int id)
 		r = -ENOMEM;
 		goto out;
 	}
-	if ((r = mnt_table_parse_file(tb, "/proc/self/mountinfo")) < 0)
+	if ((r = mnt_table_parse_file(tb, PATH_MOUNTINFO)) < 0)
 		goto out;
 	r = -ENOENT;
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {

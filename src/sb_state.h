@@ -20,15 +20,6 @@ struct sb_info {
 int sb_info_get(struct sb_info *out, const char *path);
 /* Release what sb_info_get() filled in. */
 void sb_info_free(struct sb_info *si);
-/*
- * An error was reported on si's filesystem. Some kernels (6.1.y with the
- * "don't set SB_RDONLY" backport) neither set the read-only flag nor show
- * emergency_ro: on those, a filesystem mounted errors=remount-ro that had an
- * error is in the emergency state from then on, and sb_info_get() says so.
- */
-void sb_note_error(const struct sb_info *si);
-/* dev's filesystem went away: forget its errors. */
-void sb_forget(dev_t dev);
 /* The read-only state that superblock options ("rw,errors=remount-ro,emergency_ro") describe. */
 enum sb_ro sb_ro_of(const char *fs_opts);
 

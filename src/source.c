@@ -1,97 +1,194 @@
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "source.h"
+#include "util.h"
+
+const struct source_kind source_kinds[] = {
+	{ "mounts", EV_MOUNT, "/" },
+	{ "keys", EV_KEY, "@s" },
+	{ "sb", EV_SB, NULL },
+	{ NULL, 0, NULL },
+};
+
+const struct backend source_backends[] = {
+	{ "fanotify", EV_MOUNT, &source_fanotify_ops,
+	    "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN (6.16+: in the mount namespace's user namespace)",
+	    true, true, NULL, "fanotify" },
+	{ "mountinfo", EV_MOUNT, &source_mountinfo_ops, NULL, false, true, NULL,
+	    "/proc/self/mountinfo (is /proc mounted?)" },
+	{ "watch-queue", EV_KEY, &source_watchqueue_ops,
+	    "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and CONFIG_KEY_NOTIFICATIONS, which this kernel lacks",
+	    false, true, NULL, "watch-queue: KEYCTL_WATCH_KEY" },
+	{ "poll", EV_KEY, &source_keypoll_ops, NULL, false, true,
+	    "which misses changes undone between two polls and updates that keep a key's size",
+	    "/proc/keys (is /proc mounted?)" },
+	{ "sb", EV_SB, &source_sb_ops, "sb: none of the events asked for can be had here (see above)", false, false,
+	    NULL, "sb" },
+	{ NULL, 0, NULL, NULL, false, false, NULL, NULL },
+};
+
+const char *
+source_word(enum ev_type type)
+{
+	const struct source_kind *k;
+
+	for (k = source_kinds; k->word; k++)
+		if (k->type == type)
+			return k->word;
+	return "meta";
+}
+
+const struct source_kind *
+source_kind_find(const char *word)
+{
+	const struct source_kind *k;
+
+	for (k = source_kinds; k->word; k++)
+		if (strcmp(k->word, word) == 0)
+			return k;
+	return NULL;
+}
+
+const struct backend *
+source_backend_find(const char *name)
+{
+	const struct backend *be;
+
+	for (be = source_backends; be->name; be++)
+		if (be->choosable && strcmp(be->name, name) == 0)
+			return be;
+	return NULL;
+}
+
+bool
+source_backend_serves(const struct backend *be, enum ev_type type)
+{
+	return be->type == type;
+}
 
 static void
-reset(struct source *src, const struct config *cfg, struct sink *sink, const struct source_ops *ops,
-    enum ev_type type)
+reset(struct source *src, const struct backend *be, const struct config *cfg, struct sink *sink)
 {
+	size_t i;
+
 	memset(src, 0, sizeof(*src));
+	src->be = be;
 	src->cfg = cfg;
 	src->sink = sink;
-	src->ops = ops;
-	src->type = type;
+	for (i = 0; i < SOURCE_MAX_FDS; i++)
+		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
+	src->watches = xcalloc(cfg->nwatches + 1, sizeof(*src->watches));
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == be->type)
+			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i], true };
 }
 
-int
-source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
-    const char **why)
+/* Why be cannot serve here, as one line. */
+static const char *
+unavailable(const struct source *src)
 {
-	static char msg[256];
-	int saved;
+	static char msg[512];
 
-	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_FANOTIFY) {
-		reset(src, cfg, sink, &source_fanotify_ops, EV_MOUNT);
-		if (src->ops->open(src) == 0)
-			return 0;
-		saved = errno;
-		src->ops->close(src);
-		if (saved != EINVAL && saved != EPERM && saved != ENOSYS && saved != EACCES) {
-			*why = "fanotify";
-			errno = saved;
-			return -1;
-		}
-		snprintf(msg, sizeof(msg), "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN "
-		    "(6.16+: in the mount namespace's user namespace): %s", strerror(saved));
-		if (cfg->backend == BACKEND_FANOTIFY) {
-			*why = msg;
-			errno = ENOSYS;
-			return -1;
-		}
-		if (!cfg->quiet)
-			fprintf(stderr, "watchq: %s; using mountinfo\n", msg);
+	snprintf(msg, sizeof(msg), "%s%s%s", src->be->needs, src->be->says_cause ? ": " : "",
+	    src->be->says_cause ? strerror(src->cause) : "");
+	return msg;
+}
+
+/* What using be costs, said after falling back to it. */
+static void
+say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
+{
+	if (cfg->quiet)
+		return;
+	if (to->misses)
+		fprintf(stderr, "watchq: %s; polling every %gs instead, %s\n", unavailable(from), cfg->interval,
+		    to->misses);
+	else
+		fprintf(stderr, "watchq: %s; using %s\n", unavailable(from), to->name);
+}
+
+void
+source_open(struct source *src, enum ev_type type, const struct config *cfg, struct sink *sink)
+{
+	const struct backend *be, *next;
+
+	for (be = source_backends; be->name; be++) {
+		if (be->type != type || (cfg->backend && cfg->backend != be && cfg->backend->type == type))
+			continue;
+		reset(src, be, cfg, sink);
+		if (be->ops->open(src) == 0)
+			return;
+		if (errno != ENOSYS)
+			err(EXIT_ERROR, "%s", be->fails);
+		for (next = be + 1; next->name && next->type != type; next++)
+			;
+		if (cfg->backend == be || next->name == NULL)
+			errx(EXIT_UNAVAILABLE, "%s", unavailable(src));
+		say_fallback(src, next, cfg);
+		source_close(src);
 	}
-	reset(src, cfg, sink, &source_mountinfo_ops, EV_MOUNT);
-	*why = "/proc/self/mountinfo (is /proc mounted?)";
-	return src->ops->open(src);
+	errx(EXIT_UNAVAILABLE, "no backend serves %s", source_word(type));
 }
 
-int
-source_open_keys(struct source *src, const struct config *cfg, struct sink *sink, const char **why)
+void
+source_close(struct source *src)
 {
-	static char msg[320];
-	int saved;
-
-	if (cfg->backend == BACKEND_AUTO || cfg->backend == BACKEND_WATCH_QUEUE) {
-		reset(src, cfg, sink, &source_watchqueue_ops, EV_KEY);
-		if (src->ops->open(src) == 0)
-			return 0;
-		saved = errno;
-		src->ops->close(src);
-		if (saved != EOPNOTSUPP && saved != ENOPKG && saved != ENOSYS) {
-			*why = "watch-queue: KEYCTL_WATCH_KEY";
-			errno = saved;
-			return -1;
-		}
-		snprintf(msg, sizeof(msg), "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and "
-		    "CONFIG_KEY_NOTIFICATIONS, which this kernel lacks");
-		if (cfg->backend == BACKEND_WATCH_QUEUE) {
-			*why = msg;
-			errno = ENOSYS;
-			return -1;
-		}
-		if (!cfg->quiet)
-			fprintf(stderr, "watchq: %s; polling every %gs instead, which misses changes undone "
-			    "between two polls and updates that keep a key's size\n", msg, cfg->interval);
-	}
-	reset(src, cfg, sink, &source_keypoll_ops, EV_KEY);
-	*why = "/proc/keys (is /proc mounted?)";
-	if (access("/proc/keys", R_OK) < 0)
-		return -1;
-	return src->ops->open(src);
+	if (src->be)
+		src->be->ops->close(src);
+	free(src->watches);
+	src->watches = NULL;
+	src->nwatches = 0;
+	src->be = NULL;
 }
 
-int
-source_open_sb(struct source *src, const struct config *cfg, struct sink *sink, const char **why)
+const char *
+source_backend_name(const struct source *src)
 {
-	reset(src, cfg, sink, &source_sb_ops, EV_SB);
-	*why = "sb: none of the events asked for can be had here (see above)";
-	if (src->ops->open(src) == 0)
-		return 0;
-	if (errno != ENOSYS)
-		*why = "sb";
-	return -1;
+	return src->backend ? src->backend : src->be->name;
+}
+
+void
+source_loss(struct source *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive && !src->watches[i].w->internal)
+			event_meta(src->sink, src->watches[i].w, source_word(src->be->type), META_LOSS,
+			    src->be->name, NULL);
+}
+
+void
+source_gone(struct source *src, struct source_watch *sw, const char *what)
+{
+	if (!sw->alive)
+		return;
+	sw->alive = false;
+	if (!sw->w->internal)
+		event_meta(src->sink, sw->w, source_word(src->be->type), META_REMOVAL, src->be->name, what);
+}
+
+struct source_watch *
+source_watch_of(struct source *src, const struct watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].w == w)
+			return &src->watches[i];
+	return NULL;
+}
+
+size_t
+source_live(const struct source *src)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < src->nwatches; i++)
+		n += src->watches[i].alive && !src->watches[i].w->internal;
+	return n;
 }

@@ -7,52 +7,97 @@
 
 #include "config.h"
 #include "event.h"
-#include "mounttab.h"
 
 #define SOURCE_MAX_FDS	4
 
 struct source;
 
-/* One kernel mechanism behind the loop; see DESIGN §4. */
+/* One kernel mechanism behind the loop: a backend's operations. */
 struct source_ops {
-	const char *name;	/* backend name, as --backend spells it */
-	/* Establish every watch of the source's type; -1 with errno set. */
+	/* Establish every watch of the source; -1 with errno set, ENOSYS (src->cause the reason) when this kernel or our privileges lack the mechanism. */
 	int (*open)(struct source *src);
-	/* Consume everything ready on src->pfd[i] and emit the events; -1 with errno set. */
+	/* Consume everything ready on src->pfd[i] and emit the events; -1 with errno set only for a system error: a record that cannot be trusted is a loss and a resync. */
 	int (*drain)(struct source *src, size_t i);
 	/* Emit present records for the current state (--initial); NULL if the source has none. */
 	void (*present)(struct source *src);
+	/* Whether wait condition c holds now (an enum wait_state), as this source sees it; NULL if it judges none. */
+	int (*check)(struct source *src, const struct cond *c);
 	/* Release everything. */
 	void (*close)(struct source *src);
 };
 
-struct source {
+/* One source word of the command line. */
+struct source_kind {
+	const char *word;		/* "mounts", as typed and as meta records name it */
+	enum ev_type type;
+	const char *default_target;	/* NULL: at least one target is required */
+};
+
+/* One backend: a row of the table --backend, the fallback order and the readiness line follow. */
+struct backend {
+	const char *name;		/* as --backend spells it */
+	enum ev_type type;		/* the source it serves */
 	const struct source_ops *ops;
-	enum ev_type type;	/* the watches it serves */
-	const char *backend;	/* what the readiness line names; NULL: ops->name */
+	const char *needs;		/* what the kernel and privileges must offer: the fallback line and exit 69 */
+	bool says_cause;		/* needs is followed by the reason open failed */
+	bool choosable;			/* --backend may name it */
+	const char *misses;		/* a polled backend: what polling misses, said when falling back to it */
+	const char *fails;		/* what a failed open names: err(3)'s prefix */
+};
+
+/* A watch of a source and its liveness. */
+struct source_watch {
+	const struct watch *w;
+	bool alive;
+};
+
+struct source {
+	const struct backend *be;
+	const char *backend;	/* what the readiness line names; NULL: be->name */
 	const struct config *cfg;
 	struct sink *sink;
 	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
 	size_t nfds;
-	size_t nwatches;	/* watches of this source still alive */
-	const struct mounttab *table;	/* mount sources: the current table */
+	struct source_watch *watches;	/* the config's watches of this source's type */
+	size_t nwatches;
+	int cause;		/* why open failed with ENOSYS: an errno value */
 	void *priv;
 };
+
+/* Source words in the order of the readiness line, ended by a NULL word. */
+extern const struct source_kind source_kinds[];
+/* Backends, in fallback order within each source type, ended by a NULL name. */
+extern const struct backend source_backends[];
+
+/* The source word for type ("mounts"). */
+const char *source_word(enum ev_type type);
+/* The kind a command-line word names, or NULL. */
+const struct source_kind *source_kind_find(const char *word);
+/* The backend --backend=name names, or NULL. */
+const struct backend *source_backend_find(const char *name);
+/* Whether backend be serves sources of type. */
+bool source_backend_serves(const struct backend *be, enum ev_type type);
+
+/* Open the source for cfg's watches of type (forced: only that backend, NULL: each in fallback order, saying why on stderr); exits 69 (unavailable) or 1 on failure. */
+void source_open(struct source *src, enum ev_type type, const struct config *cfg, struct sink *sink);
+/* Close the source and release its watch list. */
+void source_close(struct source *src);
+
+/* The backend name the readiness line and meta records name. */
+const char *source_backend_name(const struct source *src);
+/* Send a loss record to every live watch the user named. */
+void source_loss(struct source *src);
+/* Watch sw went away: mark it dead and, unless a wait condition added it, report its removal saying what went. */
+void source_gone(struct source *src, struct source_watch *sw, const char *what);
+/* The entry for watch w, or NULL. */
+struct source_watch *source_watch_of(struct source *src, const struct watch *w);
+/* How many watches the user named are still alive. */
+size_t source_live(const struct source *src);
 
 extern const struct source_ops source_mountinfo_ops;
 extern const struct source_ops source_fanotify_ops;
 extern const struct source_ops source_watchqueue_ops;
 extern const struct source_ops source_keypoll_ops;
 extern const struct source_ops source_sb_ops;
-
-/* Choose and open the mount source for cfg (its table serves wait even without watches); -1 with errno set and *why saying what failed, errno ENOSYS for a backend this kernel or build lacks. */
-int source_open_mounts(struct source *src, const struct config *cfg, struct sink *sink,
-    const char **why);
-
-/* Choose and open the key source for cfg's key watches, as source_open_mounts() does for mounts. */
-int source_open_keys(struct source *src, const struct config *cfg, struct sink *sink, const char **why);
-
-/* Open the superblock source for cfg's sb watches (and wait --readonly/--writable), as above. */
-int source_open_sb(struct source *src, const struct config *cfg, struct sink *sink, const char **why);
 
 #endif

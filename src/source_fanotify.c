@@ -32,7 +32,6 @@
 #include "statmount.h"
 #include "util.h"
 
-#define MOUNTINFO	"/proc/self/mountinfo"
 #define SETTLE_NS	5000000L	/* how late a topology event may follow its signal */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
 
@@ -41,7 +40,6 @@ enum { FD_FAN, FD_TIMER, FD_MOUNTINFO };
 struct fan {
 	struct mounttab tab;
 	struct kmount km;
-	bool gone[WATCHQ_MAX_WATCHES];
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool settling;			/* a mountinfo signal waits for SETTLE */
@@ -76,10 +74,9 @@ arm(struct source *src, long long ns)
 static void
 emit(struct source *src, enum mnt_change_kind kind, const struct mnt_entry *old, const struct mnt_entry *new)
 {
-	struct fan *f = src->priv;
 	struct mnt_change ch = { kind, old, new };
 
-	mount_events_change(src->cfg, f->gone, src->sink, &ch);
+	mount_events_change(src, &ch);
 }
 
 /* What is known of a mount statmount can no longer see: its id. */
@@ -197,11 +194,8 @@ resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
-	size_t i;
 
-	for (i = 0; i < src->cfg->nwatches; i++)
-		if (src->cfg->watches[i].type == EV_MOUNT && !f->gone[i])
-			event_meta(src->sink, &src->cfg->watches[i], "mounts", META_LOSS, src->ops->name, NULL);
+	source_loss(src);
 	if (kmount_read_table(&f->km, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -217,12 +211,10 @@ resync(struct source *src)
 static bool
 watched(const struct source *src, const char *path)
 {
-	const struct fan *f = src->priv;
 	size_t i;
 
-	for (i = 0; i < src->cfg->nwatches; i++)
-		if (src->cfg->watches[i].type == EV_MOUNT && !f->gone[i] &&
-		    path_within(src->cfg->watches[i].path, path))
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive && path_within(src->watches[i].w->path, path))
 			return true;
 	return false;
 }
@@ -338,7 +330,7 @@ fan_drain(struct source *src, size_t i)
 	}
 	/* A watched directory can only vanish with a mount that went away or moved. */
 	if (f->lost_mounts)
-		src->nwatches -= mount_events_removals(src->cfg, f->gone, src->sink, src->ops->name);
+		mount_events_removals(src);
 	f->lost_mounts = false;
 	return 0;
 }
@@ -355,6 +347,17 @@ wants_attrs(const struct config *cfg)
 	return filter_match(&cfg->filter, &rec);
 }
 
+/* Kernels without the calls, or without the mark, or without our privilege there: another backend serves. */
+static int
+unavailable(struct source *src)
+{
+	if (errno != EINVAL && errno != EPERM && errno != ENOSYS && errno != EACCES)
+		return -1;
+	src->cause = errno;
+	errno = ENOSYS;
+	return -1;
+}
+
 static int
 fan_open(struct source *src)
 {
@@ -365,18 +368,16 @@ fan_open(struct source *src)
 	int fd;
 
 	src->priv = f;
-	for (i = 0; i < SOURCE_MAX_FDS; i++)
-		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
 	src->nfds = SOURCE_MAX_FDS;
 	if (kmount_probe() < 0)
-		return -1;
+		return unavailable(src);
 	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
-		return -1;
+		return unavailable(src);
 	if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
 	    AT_FDCWD, "/proc/self/ns/mnt") < 0)
-		return -1;
+		return unavailable(src);
 	src->pfd[FD_TIMER] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
@@ -386,20 +387,16 @@ fan_open(struct source *src)
 		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
 			need_signal = true;
 	if (f->want_attrs || need_signal) {
-		src->pfd[FD_MOUNTINFO] = (struct pollfd){ open(MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
+		src->pfd[FD_MOUNTINFO] = (struct pollfd){ open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
 		if (src->pfd[FD_MOUNTINFO].fd < 0)
 			return -1;
 	}
 	/* The mark is in place: whatever changes from here on is queued. */
 	if (kmount_read_table(&f->km, &f->tab) < 0)
 		return -1;
-	src->table = &f->tab;
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			f->scan_cost++;
-	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == EV_MOUNT)
-			src->nwatches++;
 	return 0;
 }
 
@@ -408,7 +405,7 @@ fan_present(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	mount_events_present(src->cfg, src->sink, &f->tab);
+	mount_events_present(src, &f->tab);
 }
 
 static void
@@ -427,13 +424,20 @@ fan_close(struct source *src)
 		free(f);
 	}
 	src->priv = NULL;
-	src->table = NULL;
+}
+
+static int
+fan_check(struct source *src, const struct cond *c)
+{
+	struct fan *f = src->priv;
+
+	return mount_events_check(&f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {
-	.name = "fanotify",
 	.open = fan_open,
 	.drain = fan_drain,
 	.present = fan_present,
+	.check = fan_check,
 	.close = fan_close,
 };

@@ -28,7 +28,7 @@ poll_once(struct source *src)
 	struct keyset *ks = src->priv;
 	char *proc = key_read_proc();
 
-	src->nwatches -= keyset_refresh(ks, src->cfg, proc ? proc : "", src->sink, src->ops->name, true);
+	keyset_refresh(ks, src, proc ? proc : "", true);
 	keyset_children(ks, src->cfg, proc ? proc : "", follow, follow, src);
 	free(proc);
 }
@@ -41,9 +41,10 @@ kp_open(struct source *src)
 	struct itimerspec its;
 	long long ns = (long long)(cfg->interval * 1e9);
 	char *proc;
-	size_t i;
 
 	src->priv = ks;
+	if (access("/proc/keys", R_OK) < 0)
+		return -1;
 	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	src->nfds = 1;
 	if (src->pfd[0].fd < 0)
@@ -53,11 +54,9 @@ kp_open(struct source *src)
 	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
 		return -1;
 	proc = key_read_proc();
-	keyset_init(ks, cfg, proc ? proc : "");
+	keyset_init(ks, src, proc ? proc : "");
 	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
 	free(proc);
-	for (i = 0; i < ks->n; i++)
-		src->nwatches += !ks->v[i].child;
 	return 0;
 }
 
@@ -87,10 +86,16 @@ kp_close(struct source *src)
 	src->priv = NULL;
 }
 
+static int
+kp_check(struct source *src, const struct cond *c)
+{
+	return keyset_check(c);
+}
+
 const struct source_ops source_keypoll_ops = {
-	.name = "poll",
 	.open = kp_open,
 	.drain = kp_drain,
 	.present = NULL,	/* --initial reports mounts only */
+	.check = kp_check,
 	.close = kp_close,
 };

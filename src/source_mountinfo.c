@@ -12,16 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "mount_events.h"
 #include "source.h"
 #include "util.h"
 
-#define MOUNTINFO	"/proc/self/mountinfo"
 #define MAX_REREADS	8
 
 struct mountinfo {
 	struct mounttab tab;
-	bool gone[WATCHQ_MAX_WATCHES];
 };
 
 static int
@@ -37,7 +36,7 @@ read_table(struct mounttab *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	r = mnt_table_parse_file(tb, MOUNTINFO);
+	r = mnt_table_parse_file(tb, PATH_MOUNTINFO);
 	if (r < 0) {
 		errno = -r;
 		goto out;
@@ -90,38 +89,24 @@ read_stable(int fd, struct mounttab *t)
 	return 0;
 }
 
-struct diff_ctx {
-	struct source *src;
-	struct mountinfo *mi;
-};
-
 static void
 on_change(void *p, const struct mnt_change *ch)
 {
-	struct diff_ctx *dc = p;
-
-	mount_events_change(dc->src->cfg, dc->mi->gone, dc->src->sink, ch);
+	mount_events_change(p, ch);
 }
 
 static int
 mi_open(struct source *src)
 {
 	struct mountinfo *mi = xcalloc(1, sizeof(*mi));
-	size_t i;
 
 	src->priv = mi;
 	/* Open before the first read: every change after it raises POLLPRI. */
-	src->pfd[0] = (struct pollfd){ open(MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
+	src->pfd[0] = (struct pollfd){ open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
 	src->nfds = 1;
 	if (src->pfd[0].fd < 0)
 		return -1;
-	if (read_stable(src->pfd[0].fd, &mi->tab) < 0)
-		return -1;
-	src->table = &mi->tab;
-	for (i = 0; i < src->cfg->nwatches; i++)
-		if (src->cfg->watches[i].type == EV_MOUNT)
-			src->nwatches++;
-	return 0;
+	return read_stable(src->pfd[0].fd, &mi->tab);
 }
 
 static int
@@ -129,16 +114,15 @@ mi_drain(struct source *src, size_t i)
 {
 	struct mountinfo *mi = src->priv;
 	struct mounttab fresh = { 0 };
-	struct diff_ctx dc = { src, mi };
 
 	if (read_stable(src->pfd[i].fd, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&mi->tab, &fresh, on_change, &dc);
+	mounttab_diff(&mi->tab, &fresh, on_change, src);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
-	src->nwatches -= mount_events_removals(src->cfg, mi->gone, src->sink, src->ops->name);
+	mount_events_removals(src);
 	return 0;
 }
 
@@ -147,7 +131,7 @@ mi_present(struct source *src)
 {
 	struct mountinfo *mi = src->priv;
 
-	mount_events_present(src->cfg, src->sink, &mi->tab);
+	mount_events_present(src, &mi->tab);
 }
 
 static void
@@ -163,13 +147,20 @@ mi_close(struct source *src)
 		free(mi);
 	}
 	src->priv = NULL;
-	src->table = NULL;
+}
+
+static int
+mi_check(struct source *src, const struct cond *c)
+{
+	struct mountinfo *mi = src->priv;
+
+	return mount_events_check(&mi->tab, c);
 }
 
 const struct source_ops source_mountinfo_ops = {
-	.name = "mountinfo",
 	.open = mi_open,
 	.drain = mi_drain,
 	.present = mi_present,
+	.check = mi_check,
 	.close = mi_close,
 };

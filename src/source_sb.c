@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "compat.h"
 #include "escape.h"
 #include "fan_decode.h"
 #include "quota_nl.h"
@@ -36,10 +37,12 @@ enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD__N };
 #define RECHECK_FOR	2		/* ... for 2 s */
 
 struct sbw {
+	struct source_watch *sw;
 	const struct watch *w;
 	struct sb_info info;
 	int32_t fsid[2];
-	bool alive, low;
+	bool low;
+	bool errored;		/* an error was reported on info.dev while watched */
 };
 
 struct sb_src {
@@ -52,7 +55,7 @@ struct sb_src {
 	char backend[64];
 };
 
-/* Filesystems that call fsnotify_sb_error() through Linux 6.18 (kernel-api.md §6.1). */
+/* Filesystems that call fsnotify_sb_error() through Linux 6.18: ext2, ext3 (both ext4's driver) and ext4. */
 static bool
 reports_errors(const char *fstype)
 {
@@ -85,14 +88,29 @@ ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
 	ev->u.sb.device = s->info.device;
 }
 
+/*
+ * Some kernels (6.1.y with the "don't set SB_RDONLY" backport) neither set the
+ * read-only flag nor show emergency_ro after an ext4 error: there, a
+ * filesystem mounted errors=remount-ro that had an error while we watched it
+ * is in the emergency state from then on.
+ */
+static enum sb_ro
+effective_ro(const struct sb_src *p, const struct sb_info *now)
+{
+	size_t i;
+
+	if (now->ro != SB_RO_RW || !now->errors_ro)
+		return now->ro;
+	for (i = 0; i < p->n; i++)
+		if (p->ws[i].errored && p->ws[i].info.dev == now->dev)
+			return SB_RO_EMERGENCY;
+	return now->ro;
+}
+
 static void
 gone(struct source *src, struct sbw *s, const char *what)
 {
-	s->alive = false;
-	if (s->w->internal)
-		return;
-	event_meta(src->sink, s->w, "sb", META_REMOVAL, src->ops->name, what);
-	src->nwatches--;
+	source_gone(src, s->sw, what);
 }
 
 /* Watch s's filesystem for errors (if the error group exists) and remember its fsid. */
@@ -115,17 +133,15 @@ recheck(struct source *src, struct sbw *s)
 	struct sb_info now;
 	struct event ev;
 
-	if (!s->alive)
+	if (!s->sw->alive)
 		return;
 	if (sb_info_get(&now, s->w->path) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			sb_forget(s->info.dev);
+		if (errno == ENOENT || errno == ENOTDIR)
 			gone(src, s, "path removed");
-		}
 		return;
 	}
 	if (now.dev != s->info.dev) {
-		sb_forget(s->info.dev);
+		s->errored = false;
 		if (!s->w->internal) {
 			sb_info_free(&now);
 			gone(src, s, "filesystem unmounted");
@@ -137,6 +153,7 @@ recheck(struct source *src, struct sbw *s)
 		follow(src, s);
 		return;
 	}
+	now.ro = effective_ro(src->priv, &now);
 	if (now.ro != s->info.ro) {
 		enum sb_ro old = s->info.ro;
 
@@ -171,7 +188,7 @@ check_space(struct source *src, struct sbw *s)
 	struct event ev;
 	uint64_t avail, size, thr;
 
-	if (!s->alive || s->w->internal || statvfs(s->w->path, &sv) < 0)
+	if (!s->sw->alive || s->w->internal || statvfs(s->w->path, &sv) < 0)
 		return;
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	size = (uint64_t)sv.f_blocks * sv.f_frsize;
@@ -231,15 +248,11 @@ start_window(struct source *src)
 	arm_timer(src);
 }
 
+/* Records were lost or could not be trusted: say so, then re-read every state. */
 static void
 loss(struct source *src)
 {
-	struct sb_src *p = src->priv;
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		if (p->ws[i].alive && !p->ws[i].w->internal)
-			event_meta(src->sink, p->ws[i].w, "sb", META_LOSS, src->ops->name, NULL);
+	source_loss(src);
 	recheck_all(src);
 }
 
@@ -260,9 +273,9 @@ on_fan(void *ctx, const struct fan_rec *r)
 	for (i = 0; i < p->n; i++) {
 		struct sbw *s = &p->ws[i];
 
-		if (!s->alive || memcmp(s->fsid, r->fsid, sizeof(s->fsid)) != 0)
+		if (!s->sw->alive || memcmp(s->fsid, r->fsid, sizeof(s->fsid)) != 0)
 			continue;
-		sb_note_error(&s->info);
+		s->errored = s->info.errors_ro;
 		ev_init(&ev, s, SB_ERROR);
 		ev.u.sb.error = r->has_error ? r->error : 0;
 		ev.u.sb.count = r->has_error ? r->error_count : 1;
@@ -281,7 +294,7 @@ on_quota(void *ctx, const struct quota_warning *qw)
 	for (i = 0; i < p->n; i++) {
 		struct sbw *s = &p->ws[i];
 
-		if (!s->alive || s->info.dev != makedev(qw->major, qw->minor))
+		if (!s->sw->alive || s->info.dev != makedev(qw->major, qw->minor))
 			continue;
 		ev_init(&ev, s, SB_EDQUOT);
 		ev.u.sb.quota_type = qw->qtype;
@@ -311,7 +324,7 @@ drain_error(struct source *src)
 		if (n == 0)
 			break;
 		if (fan_decode(buf, (size_t)n, on_fan, src) < 0)
-			return -1;
+			loss(src);	/* a record we cannot trust */
 		any = true;
 	}
 	/* ext4 reports the error before it turns read-only: look now and for a while. */
@@ -342,7 +355,7 @@ drain_quota(struct source *src)
 			return -1;
 		}
 		if (quota_nl_decode(buf, (size_t)n, on_quota, src) < 0)
-			return -1;
+			loss(src);	/* a message we cannot trust */
 	}
 }
 
@@ -437,50 +450,44 @@ sb_open(struct source *src)
 {
 	const struct config *cfg = src->cfg;
 	struct sb_src *p;
-	size_t i, k;
+	size_t i, k, announced;
 
 	p = src->priv = xcalloc(1, sizeof(*p));
-	for (i = 0; i < FD__N; i++)
-		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
 	src->nfds = FD__N;
-	p->ws = xcalloc(cfg->nwatches, sizeof(*p->ws));
-	for (i = 0; i < cfg->nwatches; i++) {
-		const struct watch *w = &cfg->watches[i];
+	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
+	for (i = 0; i < src->nwatches; i++) {
 		struct sbw *s = &p->ws[p->n];
 		struct statfs sf;
 
-		if (w->type != EV_SB)
-			continue;
-		s->w = w;
-		if (sb_info_get(&s->info, w->path) < 0 || statfs(w->path, &sf) < 0)
+		s->sw = &src->watches[i];
+		s->w = s->sw->w;
+		if (sb_info_get(&s->info, s->w->path) < 0 || statfs(s->w->path, &sf) < 0)
 			return -1;
 		memcpy(s->fsid, &sf.f_fsid, sizeof(s->fsid));
-		s->alive = true;
-		if (!w->internal)
-			src->nwatches++;
 		p->n++;
 	}
-	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && src->nwatches > 0;
+	announced = source_live(src);
+	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
 	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
-	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && src->nwatches > 0;
+	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
 	if (p->want_error || p->want_ro)
 		open_errors(src);
 	if (p->want_quota)
 		open_quota(src);
-	if ((src->pfd[FD_MOUNTINFO].fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)) < 0)
+	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
 	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
 	src->pfd[FD_TIMER].events = POLLIN;
-	if (p->poll_ro && !cfg->quiet && src->nwatches > 0 && p->want_ro)
+	if (p->poll_ro && !cfg->quiet && announced > 0 && p->want_ro)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
 	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
 	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
 	src->backend = p->backend;
 	/* Nothing selected can come: say so rather than wait forever. */
-	if (src->nwatches > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
+	if (announced > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
 	    p->want_quota || p->want_space)) {
 		errno = ENOSYS;
 		return -1;
@@ -509,10 +516,30 @@ sb_close(struct source *src)
 	src->priv = NULL;
 }
 
+/* wait --readonly/--writable: the flag, or the emergency state that changes no flag. */
+static int
+sb_check(struct source *src, const struct cond *c)
+{
+	struct statvfs sv;
+	struct sb_info now;
+	bool ro;
+
+	if (c->kind != COND_READONLY && c->kind != COND_WRITABLE)
+		return WAIT_PENDING;
+	if (statvfs(c->path, &sv) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
+	ro = (sv.f_flag & ST_RDONLY) != 0;
+	if (!ro && sb_info_get(&now, c->path) == 0) {
+		ro = effective_ro(src->priv, &now) == SB_RO_EMERGENCY;
+		sb_info_free(&now);
+	}
+	return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;
+}
+
 const struct source_ops source_sb_ops = {
-	.name = "sb",
 	.open = sb_open,
 	.drain = sb_drain,
 	.present = NULL,
+	.check = sb_check,
 	.close = sb_close,
 };

@@ -46,7 +46,7 @@ resync(struct source *src)
 	struct wq *q = src->priv;
 	char *proc = key_read_proc();
 
-	keyset_refresh(&q->ks, src->cfg, proc ? proc : "", src->sink, src->ops->name, false);
+	keyset_refresh(&q->ks, src, proc ? proc : "", false);
 	free(proc);
 	q->links_changed = true;
 }
@@ -57,7 +57,7 @@ follow(void *ctx, struct keyent *e)
 	struct source *src = ctx;
 
 	/* The child reports under its watch's tag; EBUSY: it is watched already. */
-	if (keyctl_watch_key(e->serial, src->pfd[0].fd, src->cfg->watches[e->watch].tag) < 0 && errno != EBUSY)
+	if (keyctl_watch_key(e->serial, src->pfd[0].fd, e->sw->w->tag) < 0 && errno != EBUSY)
 		return -1;
 	return 0;
 }
@@ -88,16 +88,13 @@ on_record(void *p, const struct wq_rec *r)
 		e = NULL;
 		for (i = 0; i < q->ks.n && e == NULL; i++)
 			if (!q->ks.v[i].gone && (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
-			    !q->ks.v[i].child && src->cfg->watches[q->ks.v[i].watch].tag == (int)r->tag))
+			    !q->ks.v[i].child && q->ks.v[i].sw->w->tag == (int)r->tag))
 				e = &q->ks.v[i];
 		if (e == NULL)
 			return;
 		e->gone = true;
-		if (!e->child) {
-			src->nwatches--;
-			event_meta(src->sink, &src->cfg->watches[e->watch], "keys", META_REMOVAL, src->ops->name,
-			    "watched key is gone");
-		}
+		if (!e->child)
+			source_gone(src, e->sw, "watched key is gone");
 		return;
 	}
 	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || (e = keyset_find(&q->ks, r->key_id)) == NULL)
@@ -105,7 +102,7 @@ on_record(void *p, const struct wq_rec *r)
 	keysnap_apply(&e->snap, r->subtype, r->aux);
 	if (r->subtype == KEY_LINKED || r->subtype == KEY_UNLINKED || r->subtype == KEY_CLEARED)
 		q->links_changed = true;
-	key_events_emit(src->sink, &src->cfg->watches[e->watch], r->subtype, r->key_id, r->aux, &e->snap);
+	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, &e->snap);
 }
 
 static int
@@ -119,7 +116,6 @@ wq_drain(struct source *src, size_t i)
 {
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
-	size_t k;
 
 	switch (read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), decode, src)) {
 	case -1:
@@ -130,10 +126,7 @@ wq_drain(struct source *src, size_t i)
 	}
 	if (q->loss) {
 		q->loss = false;
-		for (k = 0; k < q->ks.n; k++)
-			if (!q->ks.v[k].child && !q->ks.v[k].gone)
-				event_meta(src->sink, &cfg->watches[q->ks.v[k].watch], "keys", META_LOSS,
-				    src->ops->name, NULL);
+		source_loss(src);
 		resync(src);
 	}
 	if (q->links_changed && cfg->recursive) {
@@ -175,27 +168,33 @@ wq_open(struct source *src)
 	src->pfd[0] = (struct pollfd){ -1, POLLIN, 0 };
 	src->nfds = 1;
 	if (!kernel_has_key_notifications()) {
-		errno = EOPNOTSUPP;
+		src->cause = EOPNOTSUPP;
+		errno = ENOSYS;
 		return -1;
 	}
-	if (pipe2(p, KAPI_O_NOTIFICATION_PIPE | O_CLOEXEC | O_NONBLOCK) < 0)
+	if (pipe2(p, KAPI_O_NOTIFICATION_PIPE | O_CLOEXEC | O_NONBLOCK) < 0) {
+		src->cause = errno;
+		if (errno == ENOPKG || errno == ENOSYS || errno == EINVAL)
+			errno = ENOSYS;
 		return -1;
+	}
 	src->pfd[0].fd = p[0];
 	q->wfd = p[1];
 	/* The size first: a queue without slots loses everything. */
 	if (ioctl(p[0], KAPI_IOC_WATCH_QUEUE_SET_SIZE, (unsigned long)cfg->queue_size) < 0 ||
 	    set_filter(p[0], cfg) < 0)
 		return -1;
-	for (i = 0; i < cfg->nwatches; i++) {
-		if (cfg->watches[i].type != EV_KEY)
-			continue;
-		if (keyctl_watch_key(cfg->watches[i].key, p[0], cfg->watches[i].tag) < 0)
+	for (i = 0; i < src->nwatches; i++) {
+		if (keyctl_watch_key(src->watches[i].w->key, p[0], src->watches[i].w->tag) < 0) {
+			src->cause = errno;
+			if (errno == EOPNOTSUPP || errno == ENOPKG || errno == ENOSYS)
+				errno = ENOSYS;
 			return -1;
-		src->nwatches++;
+		}
 	}
 	/* Watches first, then the state: nothing changes unseen in between. */
 	proc = key_read_proc();
-	keyset_init(&q->ks, cfg, proc ? proc : "");
+	keyset_init(&q->ks, src, proc ? proc : "");
 	i = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src) < 0;
 	free(proc);
 	return i ? -1 : 0;
@@ -218,10 +217,16 @@ wq_close(struct source *src)
 	src->priv = NULL;
 }
 
+static int
+wq_check(struct source *src, const struct cond *c)
+{
+	return keyset_check(c);
+}
+
 const struct source_ops source_watchqueue_ops = {
-	.name = "watch-queue",
 	.open = wq_open,
 	.drain = wq_drain,
 	.present = NULL,	/* --initial reports mounts only */
+	.check = wq_check,
 	.close = wq_close,
 };

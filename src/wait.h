@@ -1,16 +1,12 @@
 #ifndef WATCHQ_WAIT_H
 #define WATCHQ_WAIT_H
 
+#include <stddef.h>
+
 #include "config.h"
-#include "mounttab.h"
+#include "source.h"
 
-enum wait_state {
-	WAIT_PENDING,
-	WAIT_MET,
-	WAIT_GONE,	/* a path a condition needs no longer exists */
-};
-
-/* Whether every state condition of cfg holds now, judged from the mount table, statvfs(3) and the keyrings. */
-enum wait_state wait_check(const struct config *cfg, const struct mounttab *t);
+/* Whether every state condition of cfg holds now, each judged by the open source of its kind (src[0..n)). */
+enum wait_state wait_check(const struct config *cfg, struct source *src, size_t n);
 
 #endif
