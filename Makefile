@@ -25,10 +25,7 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS
 ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
 
 B = .build
-CORE = buf escape event filter parse mounttab mount_events output output_text output_json \
-	output_format path util wait cli loop source source_mountinfo source_fanotify \
-	statmount fan_decode keyspec key_events keyset source_keypoll source_watchqueue wq_decode \
-	quota_nl sb_state source_sb
+CORE = $(filter-out main,$(notdir $(basename $(wildcard src/*.c))))
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 # Every unit test (tests/unit/test_*.c) links every module but main.
 UNIT_TESTS = $(notdir $(basename $(wildcard tests/unit/test_*.c)))
