@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <keyutils.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 #include "cli.h"
 #include "parse.h"
 #include "keyspec.h"
-#include "output.h"
+#include "escape.h"
+#include "output_format.h"
 #include "path.h"
 #include "source.h"
 #include "util.h"
@@ -139,11 +141,69 @@ source_words(void)
 	return words;
 }
 
+/* The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if several do. */
+static const struct argp_option *
+find_long(const char *name, size_t n, bool *ambiguous)
+{
+	const struct argp_option *o, *found = NULL;
+
+	*ambiguous = false;
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL || strncmp(o->name, name, n) != 0)
+			continue;
+		if (o->name[n] == '\0')
+			return o;
+		*ambiguous = found != NULL;
+		found = o;
+	}
+	return *ambiguous ? NULL : found;
+}
+
+static const struct argp_option *
+find_short(int c)
+{
+	const struct argp_option *o;
+
+	for (o = options; o->name || o->doc; o++)
+		if (o->key == c && isascii(c) && isalnum(c))
+			return o;
+	return NULL;
+}
+
+/* Say on one line what is wrong with the command-line word opt, and exit 64. */
+static void __attribute__((noreturn))
+bad_option(const char *opt)
+{
+	const struct argp_option *o = NULL;
+	const char *p;
+	size_t n;
+	bool ambiguous;
+
+	if (strncmp(opt, "--", 2) == 0) {
+		n = strcspn(opt + 2, "=");
+		o = find_long(opt + 2, n, &ambiguous);
+		if (ambiguous)
+			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)", escape_arg(opt));
+		if (o && o->arg && opt[2 + n] != '=')
+			errx(EXIT_USAGE, "option '--%s' needs %s", o->name, o->arg);
+		if (o && !o->arg && opt[2 + n] == '=')
+			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
+	} else {
+		for (p = opt + 1; *p && (o = find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+			;
+		if (*p && o == NULL)
+			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)", escape_arg((char[]){ *p, '\0' }));
+		if (*p && p[1] == '\0')
+			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
+	}
+	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
+}
+
 static void
 add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
 {
 	if (*n >= 64)
-		argp_failure(st, EXIT_USAGE, 0, "too many -e/-E options");
+		errx(EXIT_USAGE, "too many -e/-E options");
 	list[(*n)++] = arg;
 }
 
@@ -151,7 +211,7 @@ static void
 add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const char *arg)
 {
 	if (cfg->nconds >= WATCHQ_MAX_WATCHES)
-		argp_failure(st, EXIT_USAGE, 0, "too many wait conditions");
+		errx(EXIT_USAGE, "too many wait conditions");
 	cfg->conds[cfg->nconds].kind = kind;
 	cfg->conds[cfg->nconds].arg = arg;
 	cfg->nconds++;
@@ -182,20 +242,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 'j':
 		if (cfg->out == OUT_FORMAT)
-			argp_failure(st, EXIT_USAGE, 0, "--json and --format cannot be combined");
+			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		cfg->out = OUT_JSON;
 		break;
 	case OPT_FORMAT:
 		if (cfg->out == OUT_JSON)
-			argp_failure(st, EXIT_USAGE, 0, "--json and --format cannot be combined");
+			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		if (output_format_check(arg) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--format: unknown escape in '%s' (see watchq(1))", arg);
+			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))", escape_arg(arg));
 		cfg->out = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
 		if (*arg == '\0')
-			argp_failure(st, EXIT_USAGE, 0, "--timefmt: empty format");
+			errx(EXIT_USAGE, "--timefmt: empty format");
 		cfg->timefmt = arg;
 		break;
 	case 'T':
@@ -212,12 +272,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 't':
 		if (parse_seconds(arg, &cfg->timeout) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--timeout: '%s' is not a number of seconds", arg);
+			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 		cfg->has_timeout = true;
 		break;
 	case 'n':
 		if (parse_count(arg, 1, 1000000000000LL, &n) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--count: '%s' is not a positive whole number", arg);
+			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
 		cfg->count = n;
 		break;
 	case OPT_FSTYPE: {
@@ -232,27 +292,27 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			cfg->fstypes[cnt++] = tok;
 		if (cnt == 0)
-			argp_failure(st, EXIT_USAGE, 0, "--fstype: empty list");
+			errx(EXIT_USAGE, "--fstype: empty list");
 		break;
 	}
 	case OPT_SOURCE:
 		if (*arg == '\0')
-			argp_failure(st, EXIT_USAGE, 0, "--source: empty device");
+			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
 		break;
 	case OPT_BACKEND:
 		cfg->backend = NULL;
 		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
-			argp_failure(st, EXIT_USAGE, 0, "--backend: unknown backend '%s' (%s)", arg,
+			errx(EXIT_USAGE, "--backend: unknown backend '%s' (%s)", escape_arg(arg),
 			    backend_names(NULL));
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
-			argp_failure(st, EXIT_USAGE, 0, "--interval: '%s' is not a number of seconds of at least 0.001", arg);
+			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
 		break;
 	case OPT_QUEUE_SIZE:
 		if (parse_count(arg, 1, 512, &n) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--queue-size: '%s' is not a whole number from 1 to 512", arg);
+			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
 		break;
 	case OPT_MOUNT:
@@ -281,11 +341,15 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_SPACE_BELOW:
 		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", arg);
+			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
 		cfg->has_space = true;
 		break;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
+		break;
+	case ARGP_KEY_ERROR:
+		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
+		bad_option(st->argv[st->next - 1]);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -307,14 +371,14 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	w->tag = (int)cfg->nwatches;
 	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
 		if (errno == EINVAL)
-			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", target);
-		err(EXIT_USAGE, "%s", target);
+			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", escape_arg(target));
+		err(EXIT_USAGE, "%s", escape_arg(target));
 	}
 	if (type == EV_MOUNT || type == EV_SB) {
 		if ((w->path = path_canon(target)) == NULL)
-			err(EXIT_USAGE, "%s", target);
+			err(EXIT_USAGE, "%s", escape_arg(target));
 		if (type == EV_MOUNT && (stat(w->path, &stb) < 0 || !S_ISDIR(stb.st_mode)))
-			errx(EXIT_USAGE, "%s: not a directory", target);
+			errx(EXIT_USAGE, "%s: not a directory", escape_arg(target));
 	}
 	cfg->nwatches++;
 }
@@ -346,7 +410,7 @@ parse_sources(struct config *cfg, char **args, size_t nargs)
 			continue;
 		}
 		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", args[i], source_words());
+			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), source_words());
 		add_watch(cfg, k->type, args[i]);
 		had_target = true;
 	}
@@ -377,18 +441,21 @@ apply_events(struct config *cfg, struct cli_state *cs)
 		for (i = 0; i < nlist; i++) {
 			char *copy = xstrdup(list[i]), *tok, *save = NULL;
 
-			if (*copy == '\0')
+			if (copy[strspn(copy, ",")] == '\0')
 				errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
 			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				int r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 
+				if (r > 0 && !cfg->initial && strcmp(tok, "present") == 0)
+					errx(EXIT_USAGE, "event 'present' comes only with --initial");
+
 				if (r < 0)
-					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", tok);
+					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
 				if (r == 0)
-					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", tok);
+					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
 				if (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0) {
 					if (remove)
-						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", tok);
+						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
 					meta_asked = true;
 				}
 			}
@@ -418,35 +485,51 @@ cli_cond_option(enum cond_kind kind)
 	return names[kind];
 }
 
-/* Key conditions look in one keyring, which is then watched like a keys TARGET. */
+/* Whether serial names a keyring (KEYCTL_DESCRIBE gives "type;uid;gid;perm;description"). */
+static bool
+is_keyring(int32_t serial)
+{
+	char *desc = NULL;
+	bool yes;
+
+	if (keyctl_describe_alloc(serial, &desc) < 0)
+		return false;
+	yes = strncmp(desc, "keyring;", 8) == 0;
+	free(desc);
+	return yes;
+}
+
+/* Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial. */
 static void
-check_key_condition(struct config *cfg, struct cond *c, const char *keyring, bool *watched)
+check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
 {
 	char *colon;
 
 	c->type = xstrdup(c->arg);
 	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_cond_option(c->kind), c->arg);
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_cond_option(c->kind), escape_arg(c->arg));
 	*colon = '\0';
 	c->desc = colon + 1;
-	if (!*watched) {
+	if (*serial == 0) {
 		add_watch(cfg, EV_KEY, keyring);
-		*watched = true;
+		*serial = cfg->watches[cfg->nwatches - 1].key;
+		if (!is_keyring(*serial))
+			errx(EXIT_USAGE, "--keyring %s: not a keyring", escape_arg(keyring));
 	}
-	c->keyring = cfg->watches[cfg->nwatches - 1].key;
+	c->keyring = *serial;
 }
 
 static void
 check_conditions(struct config *cfg, const char *keyring)
 {
-	bool watched = false;
+	int32_t serial = 0;
 	size_t i;
 	struct cond *c;
 
 	for (i = 0; i < cfg->nconds; i++) {
 		c = &cfg->conds[i];
 		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
-			check_key_condition(cfg, c, keyring ? keyring : "@s", &watched);
+			check_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
 			continue;
 		}
 		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
@@ -454,15 +537,47 @@ check_conditions(struct config *cfg, const char *keyring)
 		else
 			c->path = path_canon(c->arg);
 		if (c->path == NULL)
-			err(EXIT_USAGE, "%s", c->arg);
+			err(EXIT_USAGE, "%s", escape_arg(c->arg));
 		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
 		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
 			add_watch(cfg, EV_SB, c->arg);
 			cfg->watches[cfg->nwatches - 1].internal = true;
 		}
 	}
-	if (keyring && !watched)
+	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
+}
+
+/* Whether a watch the user named is of type. */
+static bool
+watches_type(const struct config *cfg, enum ev_type type)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == type && !cfg->watches[i].internal)
+			return true;
+	return false;
+}
+
+/* An option that changes nothing for what is watched and printed is a mistake, said as one. */
+static void
+check_applies(const struct config *cfg)
+{
+	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
+		errx(EXIT_USAGE, "--space-below applies to sb");
+	if (cfg->fstypes && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--fstype applies to mounts");
+	if (cfg->source_dev && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--source applies to mounts");
+	if (cfg->initial && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--initial applies to mounts");
+	if (cfg->recursive && !watches_type(cfg, EV_KEY))
+		errx(EXIT_USAGE, "--recursive applies to keys");
+	if (cfg->timestamps && cfg->out != OUT_TEXT)
+		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
+	if (cfg->timefmt && !cfg->timestamps && !(cfg->out == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
+		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
 /* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
@@ -506,13 +621,12 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		argv[0] = program_invocation_short_name;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out = OUT_TEXT;
-	cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	cfg->backend = NULL;
 	cfg->interval = 1.0;
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &cs);
+	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
@@ -533,7 +647,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		if (cs.ninclude == 0 && cfg->nconds == 0)
 			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
 		if (cfg->nconds > 0 && cs.nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", args[0]);
+			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
 		if (cs.ninclude > 0 && cs.nargs == 0)
 			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
 		cfg->wait_event = cs.ninclude > 0;
@@ -549,18 +663,15 @@ cli_parse(struct config *cfg, int argc, char **argv)
 			cfg->sources |= 1u << EV_MOUNT;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
-		errx(EXIT_USAGE, "--space-below applies to sb");
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
+	check_applies(cfg);
 	check_backend(cfg);
-	for (i = 0; i < cfg->nwatches && cfg->watches[i].type != EV_KEY; i++)
-		;
-	if (cfg->recursive && i == cfg->nwatches)
-		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);
+	if (cfg->timefmt == NULL)
+		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	free(cs.args);

@@ -8,6 +8,9 @@
 
 #include "loop.h"
 #include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
 
 int
 output_open(struct output *o, const struct config *cfg, int sigfd)
@@ -27,24 +30,6 @@ output_open(struct output *o, const struct config *cfg, int sigfd)
 	if (fstat(o->fd, &stb) == 0)
 		o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	return 0;
-}
-
-void
-output_time(struct buf *b, const struct timespec *ts, const char *fmt)
-{
-	struct tm tm;
-	char s[256];
-	time_t t = ts->tv_sec;
-	size_t n;
-
-	if (localtime_r(&t, &tm) == NULL)
-		return;
-	/* The user's --timefmt is the format, by design. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	n = strftime(s, sizeof(s), fmt, &tm);
-#pragma GCC diagnostic pop
-	buf_add(b, s, n);
 }
 
 /*

@@ -2,7 +2,7 @@
 #include <time.h>
 
 #include "escape.h"
-#include "output.h"
+#include "output_json.h"
 #include "quota_nl.h"
 
 /* A string field; where bytes had to be replaced, the exact bytes follow as NAME_b64. */
@@ -14,7 +14,7 @@ json_str(struct buf *b, const char *name, const char *s)
 	buf_addf(b, ",\"%s\":", name);
 	if (escape_json(b, s)) {
 		buf_addf(b, ",\"%s_b64\":\"", name);
-		base64_encode(b, s, strlen(s));
+		escape_base64(b, s, strlen(s));
 		buf_addc(b, '"');
 	}
 }

@@ -83,6 +83,7 @@ ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
 	ev->subtype = subtype;
 	ev->tag = s->w->tag;
 	ev->watch = s->w->target;
+	ev->watch_source = source_word(EV_SB);
 	ev->u.sb.path = s->info.target;
 	ev->u.sb.fstype = s->info.fstype;
 	ev->u.sb.device = s->info.device;

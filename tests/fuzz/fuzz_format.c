@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

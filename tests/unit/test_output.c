@@ -1,7 +1,9 @@
 /* Formatters: text columns, JSON fields, --format escapes. */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
 #include "unit.h"
 
 static struct event
