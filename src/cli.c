@@ -24,7 +24,6 @@
 
 const char *argp_program_version = "watchq " WATCHQ_VERSION;
 const char *argp_program_bug_address = NULL;
-error_t argp_err_exit_status = EXIT_USAGE;
 
 enum {
 	OPT_FORMAT = 0x100,
@@ -226,11 +225,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 
 	switch (key) {
 	case 'h':
-		argp_state_help(st, stdout, ARGP_HELP_STD_HELP);
-		break;
 	case OPT_USAGE:
-		argp_state_help(st, stdout, ARGP_HELP_USAGE | ARGP_HELP_EXIT_OK);
-		break;
+		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
+		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		    program_invocation_short_name);
+		exit(EXIT_OK);
 	case 'V':
 		printf("%s\n", argp_program_version);
 		exit(EXIT_OK);

@@ -43,7 +43,7 @@ run_emit(struct sink *sink, struct event *ev)
 			r->status = EXIT_OK;
 			return;
 		case -1:
-			warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? r->cfg->output : "");
+			warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
@@ -171,7 +171,7 @@ main(int argc, char **argv)
 	if ((loop.has_deadline = cfg.has_timeout))
 		loop.deadline = loop_deadline(cfg.timeout);
 	if (output_open(&run.out, &cfg, loop.sigfd) < 0)
-		err(EXIT_ERROR, "%s", cfg.output);
+		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
 	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = run.out.fd;
 	open_sources(&run);
@@ -189,7 +189,7 @@ main(int argc, char **argv)
 	for (i = 0; i < run.nsrc; i++)
 		source_close(&run.src[i]);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
-		warn("%s", cfg.output);
+		warn("%s", escape_arg(cfg.output));
 		code = EXIT_ERROR;
 	}
 	cli_free(&cfg);

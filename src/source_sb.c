@@ -71,7 +71,7 @@ note(const struct source *src, const struct sbw *s, const char *what, const char
 	if (src->cfg->quiet)
 		return;
 	escape_text(&b, s->w->target);
-	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, s->info.fstype, what, why ? ": " : "", why ? why : "");
+	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, escape_arg(s->info.fstype), what, why ? ": " : "", why ? why : "");
 	buf_free(&b);
 }
 
