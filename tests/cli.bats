@@ -230,7 +230,7 @@ usage_error() {
 
 @test "%E names the watched source of every source's events" {
 	need_root
-	run --separate-stderr "$WATCHQ" -q -n 1 --space-below 100% --format '%s|%e|%E|%w' sb "$T"
+	run --separate-stderr "$WATCHQ" -q -n 1 --space-below 1E --format '%s|%e|%E|%w' sb "$T"
 	[ "$status" -eq 0 ]
 	[ "$output" = "sb|lowspace|sb|$T" ]
 	mkdir "$T/m"
