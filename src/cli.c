@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "parse.h"
 #include "keyspec.h"
@@ -46,10 +47,10 @@ enum {
 	OPT_USAGE,
 };
 
+/* After \v, help_filter() puts the sentence on sources (from source_kinds) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
-    "SOURCE is mounts [DIR...] (default /), keys [KEY...] or sb PATH...; "
     "several sources may follow one another. Events of mounts: mount "
     "(new_mount), unmount, move, move_from, move_to, readonly, setattr; "
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
@@ -83,7 +84,7 @@ static const struct argp_option options[] = {
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
-	{ "backend", OPT_BACKEND, "NAME", 0, "auto, fanotify, mountinfo, watch-queue or poll", 4 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: help_filter() */
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
@@ -196,6 +197,31 @@ bad_option(const char *opt)
 			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	}
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
+}
+
+/* --help's text that the tables of sources and backends give, rather than a copy of them. */
+static char *
+help_filter(int key, const char *text, void *input)
+{
+	const struct source_kind *k;
+	struct buf b = { 0 };
+
+	if (key == OPT_BACKEND) {
+		buf_adds(&b, backend_names(NULL));
+		return b.data;
+	}
+	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
+		return (char *)text;
+	buf_adds(&b, "SOURCE is ");
+	for (k = source_kinds; k->word; k++) {
+		buf_addf(&b, "%s%s", k == source_kinds ? "" : k[1].word ? ", " : " or ", k->word);
+		if (k->default_target)
+			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
+		else
+			buf_adds(&b, " TARGET...");
+	}
+	buf_addf(&b, "; %s", text);
+	return b.data;
 }
 
 static void
@@ -609,7 +635,7 @@ check_backend(const struct config *cfg)
 void
 cli_parse(struct config *cfg, int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
+	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
