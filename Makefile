@@ -1,4 +1,4 @@
-# watchq — see README.md.  `make`, `make check`, `make vm-check`, `make install`.
+# watchq — see README.md.  `make deps`, `make`, `make check`, `make deps-full`, `make vm-check`, `make install`.
 .SUFFIXES:
 SHELL = /bin/bash
 
@@ -102,12 +102,19 @@ asan:
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' all unit
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run-bats
 
-# Build and test dependencies, installed with apt on Debian and Ubuntu.
-DEPS = build-essential clang libclang-rt-14-dev pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs quota inotify-tools valgrind bash-completion zsh fish gnuplot-nox \
+# Dependencies, installed with apt on Debian and Ubuntu. `make deps`: what
+# `make` and `make check` need. `make deps-full`: those and the heavier set of
+# vm-check (qemu, a kernel to build), bench, soak (valgrind, gnuplot), fuzz and
+# CC=clang builds.
+DEPS = build-essential pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
+	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish
+DEPS_FULL = clang libclang-rt-14-dev valgrind gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
+
+deps-full:
+	@tests/install-deps $(DEPS) $(DEPS_FULL)
 
 install: all
 	install -Dm755 watchq $(DESTDIR)$(BINDIR)/watchq
@@ -124,4 +131,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: soak all unit check vm-check bench fuzz asan deps install uninstall clean
+.PHONY: soak all unit check vm-check bench fuzz asan deps deps-full install uninstall clean
