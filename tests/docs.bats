@@ -163,6 +163,11 @@ complete_fish() {
 	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
 	run complete_zsh 'watchq wait --unm'
 	[ "$output" = --unmount ]
+	# Wait conditions only after wait; wait only once.
+	run complete_zsh 'watchq --'
+	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
+	run complete_zsh 'watchq wait '
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
 }
 
 @test "fish completion: sources, options, events per source, targets" {
