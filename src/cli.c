@@ -357,7 +357,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_ERROR:
 		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
-		bad_option(st->argv[st->next - 1]);
+		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
