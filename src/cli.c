@@ -433,6 +433,7 @@ cli_cond_option(enum cond_kind kind)
 	return names[kind];
 }
 
+/* Whether a watch the user named is of type. */
 static bool
 watches_type(const struct config *cfg, enum ev_type type)
 {

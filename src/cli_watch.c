@@ -28,7 +28,7 @@ source_words(void)
 	return words;
 }
 
-
+/* One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a bad target. */
 static void
 add_watch(struct config *cfg, enum ev_type type, const char *target)
 {
@@ -153,5 +153,3 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
 }
-
-/* Whether a watch the user named is of type. */

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,12 +97,14 @@ escape_arg(const char *s)
 	static char *ring[4];
 	static size_t next;
 	struct buf b = { 0 };
+	int saved = errno;	/* err(3) reads errno after its arguments are evaluated */
 
 	escape_text(&b, s);
 	free(ring[next]);
 	ring[next] = b.data ? b.data : xstrdup("");
 	s = ring[next];
 	next = (next + 1) % (sizeof(ring) / sizeof(ring[0]));
+	errno = saved;
 	return s;
 }
 
