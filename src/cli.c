@@ -142,6 +142,7 @@ find_long(const char *name, size_t n, bool *ambiguous)
 	return *ambiguous ? NULL : found;
 }
 
+/* The option whose short name is c, or NULL. */
 static const struct argp_option *
 find_short(int c)
 {
@@ -394,13 +395,12 @@ apply_events(struct config *cfg, struct cli_state *cs)
 			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				int r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 
-				if (r > 0 && !cfg->initial && strcmp(tok, "present") == 0)
-					errx(EXIT_USAGE, "event 'present' comes only with --initial");
-
 				if (r < 0)
 					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
 				if (r == 0)
 					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
+				if (!cfg->initial && strcmp(tok, "present") == 0)
+					errx(EXIT_USAGE, "event 'present' comes only with --initial");
 				if (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0) {
 					if (remove)
 						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
