@@ -56,6 +56,7 @@ parse_status(char *err, size_t errsize, const char *first, ...)
 		return -1;
 	if (pid == 0) {
 		dup2(p[1], STDERR_FILENO);
+		cli_free(&cfg);	/* this copy's: cli_parse() starts from nothing */
 		cli_parse(&cfg, argc, argv);
 		_exit(0);
 	}
