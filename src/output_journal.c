@@ -63,7 +63,7 @@ entry_end(struct entry *e)
 	if (e->n < JOURNAL_MAX_ITEMS)
 		e->end[e->n++] = e->b->len;
 	else
-		e->b->len = e->end[e->n - 1];
+		e->b->data[e->b->len = e->end[e->n - 1]] = '\0';
 }
 
 /* WATCHQ_NAME=value; an unknown value (JSON's null) is no field at all: the journal has no null. */
