@@ -50,7 +50,7 @@ _watchq()
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
+		-o --output --journal -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 

@@ -42,6 +42,7 @@ enum {
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
+	OPT_JOURNAL,
 };
 
 /* After \v, help_filter() puts the sentence on sources (from source_kinds) first. */
@@ -70,6 +71,7 @@ static const struct argp_option options[] = {
 	{ "timefmt", OPT_TIMEFMT, "FMT", 0, "strftime(3) format for %T and -T", 1 },
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
+	{ "journal", OPT_JOURNAL, NULL, 0, "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
 	{ "quiet", 'q', NULL, 0, "Print no informational lines on stderr", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
@@ -107,6 +109,7 @@ struct cli_state {
 	size_t ninclude, nexclude;
 	bool any_include;
 	const char *keyring;
+	bool journal;
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -272,6 +275,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 'o':
 		cfg->output = arg;
+		break;
+	case OPT_JOURNAL:
+		cs->journal = true;
 		break;
 	case 'q':
 		cfg->quiet = true;
@@ -512,6 +518,10 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
+	if (cs.journal && (cfg->out != OUT_TEXT || cfg->output))
+		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
+	if (cs.journal)
+		cfg->out = OUT_JOURNAL;
 
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {

@@ -25,6 +25,7 @@ enum out_format {
 	OUT_TEXT,
 	OUT_JSON,
 	OUT_FORMAT,
+	OUT_JOURNAL,	/* --journal: sd_journal_send, not fd */
 };
 
 struct watch {

@@ -14,6 +14,7 @@
 #include "filter.h"
 #include "loop.h"
 #include "output.h"
+#include "output_journal.h"
 #include "source.h"
 #include "wait.h"
 
@@ -43,7 +44,10 @@ run_emit(struct sink *sink, struct event *ev)
 			r->status = EXIT_OK;
 			return;
 		case -1:
-			warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
+			if (r->cfg->out == OUT_JOURNAL)
+				warn("journald (%s)", output_journal_socket);
+			else
+				warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
@@ -162,7 +166,7 @@ main(int argc, char **argv)
 	bool out_ok = std_fds();
 
 	cli_parse(&cfg, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0))
+	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.nconds > 0;
@@ -172,6 +176,8 @@ main(int argc, char **argv)
 		loop.deadline = loop_deadline(cfg.timeout);
 	if (output_open(&run.out, &cfg, loop.sigfd) < 0)
 		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
+	if (cfg.out == OUT_JOURNAL && output_journal_check() < 0)
+		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
 	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = run.out.fd;
 	open_sources(&run);

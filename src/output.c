@@ -11,6 +11,7 @@
 #include "output_format.h"
 #include "output_json.h"
 #include "output_text.h"
+#include "output_journal.h"
 
 int
 output_open(struct output *o, const struct config *cfg, int sigfd)
@@ -20,7 +21,7 @@ output_open(struct output *o, const struct config *cfg, int sigfd)
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
 	o->sigfd = sigfd;
-	o->fd = STDOUT_FILENO;
+	o->fd = cfg->out == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output) {
 		o->fd = open(cfg->output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
 		if (o->fd < 0)
@@ -78,6 +79,11 @@ output_event(struct output *o, const struct event *ev)
 	case OUT_TEXT:
 		output_text(&o->line, ev, o->cfg);
 		break;
+	case OUT_JOURNAL:
+		buf_adds(&o->line, "MESSAGE=");
+		output_text(&o->line, ev, o->cfg);
+		o->line.data[--o->line.len] = '\0';	/* the newline */
+		return output_journal_send(&o->line, ev);
 	}
 	switch (write_all(o, o->line.data, o->line.len)) {
 	case 0:
