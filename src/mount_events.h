@@ -7,7 +7,7 @@
 #include "source.h"
 
 /* Turn one table change into events for every live watch of the mount source src it concerns (subtree, --fstype, --source). */
-void mount_events_change(struct source *src, const struct mnt_change *ch);
+void mount_events_change(struct source *src, const struct mounttab_change *ch);
 /* Emit present records for every mount of t that src's watches cover. */
 void mount_events_present(struct source *src, const struct mounttab *t);
 /* Report each live watch of src whose directory no longer exists as removed. */

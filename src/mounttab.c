@@ -5,7 +5,7 @@
 #include "util.h"
 
 bool
-mnt_opts_has(const char *opts, const char *opt)
+mounttab_opts_has(const char *opts, const char *opt)
 {
 	size_t n, len = strlen(opt);
 
@@ -18,9 +18,9 @@ mnt_opts_has(const char *opts, const char *opt)
 }
 
 bool
-mnt_opts_readonly(const char *opts)
+mounttab_opts_readonly(const char *opts)
 {
-	return mnt_opts_has(opts, "ro");
+	return mounttab_opts_has(opts, "ro");
 }
 
 static bool
@@ -62,11 +62,11 @@ join_options(bool readonly, const char *vfs, const char *fs)
 	return out;
 }
 
-struct mnt_entry *
-mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
+struct mounttab_entry *
+mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
     const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts)
 {
-	struct mnt_entry *e = xcalloc(1, sizeof(*e));
+	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
 	e->id = id;
 	e->parent_id = parent_id;
@@ -77,13 +77,13 @@ mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
 	e->root = xstrdup(root ? root : "");
 	e->vfs_opts = xstrdup(vfs_opts ? vfs_opts : "");
 	e->fs_opts = xstrdup(fs_opts ? fs_opts : "");
-	e->readonly = mnt_opts_readonly(e->vfs_opts) || mnt_opts_readonly(e->fs_opts);
+	e->readonly = mounttab_opts_readonly(e->vfs_opts) || mounttab_opts_readonly(e->fs_opts);
 	e->options = join_options(e->readonly, e->vfs_opts, e->fs_opts);
 	return e;
 }
 
 void
-mnt_entry_free(struct mnt_entry *e)
+mounttab_entry_free(struct mounttab_entry *e)
 {
 	if (e == NULL)
 		return;
@@ -112,7 +112,7 @@ mounttab_clear(struct mounttab *t)
 	size_t i;
 
 	for (i = 0; i < t->cap; i++)
-		mnt_entry_free(t->slot[i]);
+		mounttab_entry_free(t->slot[i]);
 	free(t->slot);
 	t->slot = NULL;
 	t->cap = t->count = 0;
@@ -128,7 +128,7 @@ find_slot(const struct mounttab *t, uint64_t id)
 	return i;
 }
 
-struct mnt_entry *
+struct mounttab_entry *
 mounttab_find(const struct mounttab *t, uint64_t id)
 {
 	if (t->cap == 0)
@@ -139,7 +139,7 @@ mounttab_find(const struct mounttab *t, uint64_t id)
 static void
 grow(struct mounttab *t)
 {
-	struct mnt_entry **old = t->slot;
+	struct mounttab_entry **old = t->slot;
 	size_t oldcap = t->cap, i;
 
 	t->cap = oldcap ? oldcap * 2 : 64;
@@ -151,7 +151,7 @@ grow(struct mounttab *t)
 }
 
 void
-mounttab_insert(struct mounttab *t, struct mnt_entry *e)
+mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 {
 	size_t i;
 
@@ -159,16 +159,16 @@ mounttab_insert(struct mounttab *t, struct mnt_entry *e)
 		grow(t);
 	i = find_slot(t, e->id);
 	if (t->slot[i])
-		mnt_entry_free(t->slot[i]);
+		mounttab_entry_free(t->slot[i]);
 	else
 		t->count++;
 	t->slot[i] = e;
 }
 
-struct mnt_entry *
+struct mounttab_entry *
 mounttab_remove(struct mounttab *t, uint64_t id)
 {
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 	size_t i, j, k;
 
 	if (t->cap == 0)
@@ -214,7 +214,7 @@ depth(const char *path)
 static int
 cmp_shallow(const void *a, const void *b)
 {
-	const struct mnt_entry *x = *(struct mnt_entry *const *)a, *y = *(struct mnt_entry *const *)b;
+	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a, *y = *(struct mounttab_entry *const *)b;
 	size_t dx = depth(x->target), dy = depth(y->target);
 
 	if (dx != dy)
@@ -229,10 +229,10 @@ cmp_deep(const void *a, const void *b)
 }
 
 /* The entries of t in order; caller frees the array. */
-static struct mnt_entry **
+static struct mounttab_entry **
 sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t *n)
 {
-	struct mnt_entry **v = xcalloc(t->count, sizeof(*v));
+	struct mounttab_entry **v = xcalloc(t->count, sizeof(*v));
 	size_t i;
 
 	*n = 0;
@@ -244,10 +244,10 @@ sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t 
 }
 
 void
-mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_entry *e), void *ctx)
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
 {
 	size_t n, i;
-	struct mnt_entry **v = sorted(t, cmp_shallow, &n);
+	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);
 
 	for (i = 0; i < n; i++)
 		fn(ctx, v[i]);
@@ -262,18 +262,18 @@ mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_e
  * look like a move here; only the fanotify backend's 64-bit ids tell them apart.)
  */
 static bool
-same_mount(const struct mnt_entry *a, const struct mnt_entry *b)
+same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
 {
 	return a->dev == b->dev && strcmp(a->root, b->root) == 0 &&
 	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
 }
 
 void
-mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, void *ctx)
+mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx)
 {
-	struct mnt_entry **v, *o, *n;
+	struct mounttab_entry **v, *o, *n;
 	size_t cnt, i;
-	struct mnt_change ch;
+	struct mounttab_change ch;
 
 	for (i = 0; i < new->cap; i++)
 		if (new->slot[i])
@@ -288,7 +288,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 			n->mark = true;
 			continue;
 		}
-		ch = (struct mnt_change){ MNT_CH_UNMOUNT, o, NULL };
+		ch = (struct mounttab_change){ MOUNTTAB_UNMOUNT, o, NULL };
 		fn(ctx, &ch);
 	}
 	free(v);
@@ -299,7 +299,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 			continue;
 		n = mounttab_find(new, o->id);
 		if (strcmp(o->target, n->target) != 0) {
-			ch = (struct mnt_change){ MNT_CH_MOVE, o, n };
+			ch = (struct mounttab_change){ MOUNTTAB_MOVE, o, n };
 			fn(ctx, &ch);
 		}
 	}
@@ -309,7 +309,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 			continue;
 		n = mounttab_find(new, o->id);
 		if (strcmp(o->vfs_opts, n->vfs_opts) != 0 || strcmp(o->fs_opts, n->fs_opts) != 0) {
-			ch = (struct mnt_change){ MNT_CH_REMOUNT, o, n };
+			ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, o, n };
 			fn(ctx, &ch);
 		}
 	}
@@ -318,7 +318,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 	for (i = 0; i < cnt; i++) {
 		if (v[i]->mark)
 			continue;
-		ch = (struct mnt_change){ MNT_CH_MOUNT, NULL, v[i] };
+		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, v[i] };
 		fn(ctx, &ch);
 	}
 	free(v);

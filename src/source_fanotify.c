@@ -39,7 +39,7 @@ enum { FD_FAN, FD_TIMER, FD_MOUNTINFO };
 
 struct fan {
 	struct mounttab tab;
-	struct kmount km;
+	struct statmount_buf km;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool settling;			/* a mountinfo signal waits for SETTLE */
@@ -72,18 +72,18 @@ arm(struct source *src, long long ns)
 }
 
 static void
-emit(struct source *src, enum mnt_change_kind kind, const struct mnt_entry *old, const struct mnt_entry *new)
+emit(struct source *src, enum mounttab_change_kind kind, const struct mounttab_entry *old, const struct mounttab_entry *new)
 {
-	struct mnt_change ch = { kind, old, new };
+	struct mounttab_change ch = { kind, old, new };
 
 	mount_events_change(src, &ch);
 }
 
 /* What is known of a mount statmount can no longer see: its id. */
-static struct mnt_entry *
+static struct mounttab_entry *
 stub(uint64_t id)
 {
-	return mnt_entry_new(id, 0, 0, "", "", "", "", "", "");
+	return mounttab_entry_new(id, 0, 0, "", "", "", "", "", "");
 }
 
 /* A moved mount takes its submounts along: rewrite their paths and report each. */
@@ -93,7 +93,7 @@ move_children(struct source *src, const char *from, const char *to)
 	struct fan *f = src->priv;
 	size_t i, n = strlen(from), cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count, sizeof(*ids));
-	struct mnt_entry *old, *new;
+	struct mounttab_entry *old, *new;
 	struct buf b = { 0 };
 
 	for (i = 0; i < f->tab.cap; i++) {
@@ -106,9 +106,9 @@ move_children(struct source *src, const char *from, const char *to)
 		buf_reset(&b);
 		buf_adds(&b, to);
 		buf_adds(&b, old->target + n);
-		new = mnt_entry_new(old->id, old->parent_id, old->dev, b.data, old->source,
+		new = mounttab_entry_new(old->id, old->parent_id, old->dev, b.data, old->source,
 		    old->fstype, old->root, old->vfs_opts, old->fs_opts);
-		emit(src, MNT_CH_MOVE, old, new);
+		emit(src, MOUNTTAB_MOVE, old, new);
 		mounttab_insert(&f->tab, new);
 	}
 	buf_free(&b);
@@ -119,9 +119,9 @@ static void
 on_attach(struct source *src, uint64_t id)
 {
 	struct fan *f = src->priv;
-	struct mnt_entry *old = mounttab_find(&f->tab, id), *new, *s;
+	struct mounttab_entry *old = mounttab_find(&f->tab, id), *new, *s;
 
-	if ((new = kmount_stat(&f->km, id)) == NULL) {
+	if ((new = statmount_one(&f->km, id)) == NULL) {
 		/*
 		 * Gone before we could look; its detach record follows. A new mount is
 		 * reported by its id now; a known one that moved and went will be
@@ -129,16 +129,16 @@ on_attach(struct source *src, uint64_t id)
 		 */
 		if (old == NULL) {
 			s = stub(id);
-			emit(src, MNT_CH_MOUNT, NULL, s);
-			mnt_entry_free(s);
+			emit(src, MOUNTTAB_MOUNT, NULL, s);
+			mounttab_entry_free(s);
 		}
 		return;
 	}
 	if (old == NULL) {
-		emit(src, MNT_CH_MOUNT, NULL, new);
+		emit(src, MOUNTTAB_MOUNT, NULL, new);
 	} else if (strcmp(old->target, new->target) != 0) {
 		f->lost_mounts = true;
-		emit(src, MNT_CH_MOVE, old, new);
+		emit(src, MOUNTTAB_MOVE, old, new);
 		move_children(src, old->target, new->target);
 	}
 	/* An attach of a mount the first read already saw is not news, nor a move back to where it was. */
@@ -149,13 +149,13 @@ static void
 on_detach(struct source *src, uint64_t id)
 {
 	struct fan *f = src->priv;
-	struct mnt_entry *old = mounttab_remove(&f->tab, id);
+	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
 
 	if (old == NULL)
 		old = stub(id);
 	f->lost_mounts = true;
-	emit(src, MNT_CH_UNMOUNT, old, NULL);
-	mnt_entry_free(old);
+	emit(src, MOUNTTAB_UNMOUNT, old, NULL);
+	mounttab_entry_free(old);
 }
 
 static void
@@ -181,7 +181,7 @@ on_record(void *p, const struct fan_rec *r)
 }
 
 static void
-on_change(void *p, const struct mnt_change *ch)
+on_change(void *p, const struct mounttab_change *ch)
 {
 	struct source *src = p;
 
@@ -196,7 +196,7 @@ resync(struct source *src)
 	struct mounttab fresh = { 0 };
 
 	source_loss(src);
-	if (kmount_read_table(&f->km, &fresh) < 0) {
+	if (statmount_read_table(&f->km, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
@@ -226,17 +226,17 @@ rescan(struct source *src)
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count, sizeof(*ids));
-	struct mnt_entry *old, *new;
+	struct mounttab_entry *old, *new;
 
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			ids[cnt++] = f->tab.slot[i]->id;
 	for (i = 0; i < cnt; i++) {
 		old = mounttab_find(&f->tab, ids[i]);
-		if ((new = kmount_stat(&f->km, ids[i])) == NULL)
+		if ((new = statmount_one(&f->km, ids[i])) == NULL)
 			continue;	/* its detach event is on the way */
 		if (strcmp(old->vfs_opts, new->vfs_opts) != 0 || strcmp(old->fs_opts, new->fs_opts) != 0)
-			emit(src, MNT_CH_REMOUNT, old, new);
+			emit(src, MOUNTTAB_REMOUNT, old, new);
 		mounttab_insert(&f->tab, new);
 	}
 	free(ids);
@@ -369,7 +369,7 @@ fan_open(struct source *src)
 
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
-	if (kmount_probe() < 0)
+	if (statmount_probe() < 0)
 		return unavailable(src);
 	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
@@ -392,7 +392,7 @@ fan_open(struct source *src)
 			return -1;
 	}
 	/* The mark is in place: whatever changes from here on is queued. */
-	if (kmount_read_table(&f->km, &f->tab) < 0)
+	if (statmount_read_table(&f->km, &f->tab) < 0)
 		return -1;
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
@@ -420,7 +420,7 @@ fan_close(struct source *src)
 	src->nfds = 0;
 	if (f) {
 		mounttab_clear(&f->tab);
-		kmount_free(&f->km);
+		statmount_free(&f->km);
 		free(f);
 	}
 	src->priv = NULL;

@@ -38,7 +38,7 @@ sys_listmount(uint64_t last, uint64_t *ids, size_t n)
 }
 
 int
-kmount_probe(void)
+statmount_probe(void)
 {
 	/* A NULL buffer: EFAULT means the call exists. */
 	if (sys_statmount(KAPI_LSMT_ROOT, 0, NULL, 0) < 0 && errno == ENOSYS)
@@ -100,12 +100,12 @@ sb_options(struct buf *b, uint32_t flags, const char *own)
 	}
 }
 
-struct mnt_entry *
-kmount_stat(struct kmount *km, uint64_t id)
+struct mounttab_entry *
+statmount_one(struct statmount_buf *km, uint64_t id)
 {
 	struct kapi_statmount *sm;
 	struct buf vfs = { 0 }, fs = { 0 };
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 
 	if (km->size == 0) {
 		km->size = 16384;
@@ -131,7 +131,7 @@ kmount_stat(struct kmount *km, uint64_t id)
 	((char *)km->buf)[sm->size - 1] = '\0';
 	vfs_options(&vfs, sm->mnt_attr);
 	sb_options(&fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
-	e = mnt_entry_new(sm->mnt_id, sm->mnt_parent_id == sm->mnt_id ? 0 : sm->mnt_parent_id,
+	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id == sm->mnt_id ? 0 : sm->mnt_parent_id,
 	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
 	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
@@ -144,10 +144,10 @@ kmount_stat(struct kmount *km, uint64_t id)
 }
 
 int
-kmount_read_table(struct kmount *km, struct mounttab *t)
+statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 {
 	uint64_t ids[LIST_STEP], last = 0;
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 	long n, i;
 
 	/* LSMT_ROOT lists our root too, then every mount below it, by id. */
@@ -162,7 +162,7 @@ kmount_read_table(struct kmount *km, struct mounttab *t)
 			break;
 		for (i = 0; i < n; i++) {
 			/* A mount may go between listing and stat: it is simply not there any more. */
-			if ((e = kmount_stat(km, ids[i])) != NULL)
+			if ((e = statmount_one(km, ids[i])) != NULL)
 				mounttab_insert(t, e);
 			else if (errno != ENOENT)
 				return -1;
@@ -173,7 +173,7 @@ kmount_read_table(struct kmount *km, struct mounttab *t)
 }
 
 void
-kmount_free(struct kmount *km)
+statmount_free(struct statmount_buf *km)
 {
 	free(km->buf);
 	km->buf = NULL;

@@ -12,17 +12,17 @@ struct tally {
 };
 
 static void
-count(void *ctx, const struct mnt_change *ch)
+count(void *ctx, const struct mounttab_change *ch)
 {
 	struct tally *t = ctx;
 
 	switch (ch->kind) {
-	case MNT_CH_MOUNT:
+	case MOUNTTAB_MOUNT:
 		if (ch->old || !ch->new)
 			abort();
 		t->mounts++;
 		break;
-	case MNT_CH_UNMOUNT:
+	case MOUNTTAB_UNMOUNT:
 		if (!ch->old || ch->new)
 			abort();
 		t->unmounts++;
@@ -44,7 +44,7 @@ fill(struct mounttab *t[2], const uint8_t *p, size_t n)
 	for (i = 0; i + 4 <= n; i += 4) {
 		uint64_t id = p[i + 1] % 32 + 1, parent = p[i + 2] % 33;
 
-		mounttab_insert(t[p[i] & 1], mnt_entry_new(id, parent, p[i + 3] % 4, paths[p[i + 3] % 8], "src",
+		mounttab_insert(t[p[i] & 1], mounttab_entry_new(id, parent, p[i + 3] % 4, paths[p[i + 3] % 8], "src",
 		    p[i] & 2 ? "tmpfs" : "ext4", "/", p[i] & 4 ? "ro,nosuid" : "rw", p[i] & 8 ? "ro" : "rw,size=1k"));
 	}
 }
