@@ -60,8 +60,9 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mou
 	ev->tag = w->tag;
 	ev->watch = w->target;
 	ev->watch_source = "mounts";
-	ev->u.mount.mount_id = e->id;
-	ev->u.mount.parent_id = e->parent_id;
+	ev->u.mount.mount_id = e->mount_id;
+	ev->u.mount.parent_id = e->parent_mount_id;
+	ev->u.mount.unique_id = e->unique_id;
 	ev->u.mount.path = e->target;
 	ev->u.mount.fstype = e->fstype;
 	ev->u.mount.device = e->source;
@@ -81,8 +82,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MOUNTTAB_UNMOUNT: {
 		const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
 
-		/* A mount known only by its id (gone before it could be looked at) concerns every watch. */
-		if ((e->target[0] && !path_within(w->path, e->target)) || !wanted(cfg, e))
+		if (!path_within(w->path, e->target) || !wanted(cfg, e))
 			return;
 		fill(&ev, w, ch->kind == MOUNTTAB_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
 		sink->emit(sink, &ev);
@@ -122,6 +122,29 @@ mount_events_change(struct source *src, const struct mounttab_change *ch)
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive)
 			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch);
+}
+
+void
+mount_events_transient(struct source *src, const uint64_t *ids, size_t n)
+{
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++) {
+		const struct watch *w = src->watches[i].w;
+
+		if (!src->watches[i].alive || w->internal)
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = EV_MOUNT;
+		ev.subtype = MOUNT_TRANSIENT;
+		ev.tag = w->tag;
+		ev.watch = w->target;
+		ev.watch_source = "mounts";
+		ev.u.mount.ids = ids;
+		ev.u.mount.count = n;
+		src->sink->emit(src->sink, &ev);
+	}
 }
 
 static void

@@ -23,10 +23,22 @@ mounttab_opts_readonly(const char *opts)
 	return mounttab_opts_has(opts, "ro");
 }
 
+/*
+ * Tokens the joined options leave out: ro and rw, said once up front, and
+ * mand, which statmount(2) cannot report (its sb_flags carry only the
+ * read-only, sync, dirsync and lazytime flags) and which has had no effect
+ * since Linux 5.15; without it both backends give one option string.
+ */
 static bool
-is_rw_token(const char *p, size_t n)
+left_out(const char *p, size_t n)
 {
-	return n == 2 && (!strncmp(p, "rw", 2) || !strncmp(p, "ro", 2));
+	static const char *const tokens[] = { "rw", "ro", "mand" };
+	size_t i;
+
+	for (i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
+		if (n == strlen(tokens[i]) && strncmp(p, tokens[i], n) == 0)
+			return true;
+	return false;
 }
 
 static char *
@@ -37,7 +49,7 @@ append_tokens(char *o, const char *opts)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if (n > 0 && !is_rw_token(p, n)) {
+		if (n > 0 && !left_out(p, n)) {
 			*o++ = ',';
 			memcpy(o, p, n);
 			o += n;
@@ -68,8 +80,8 @@ mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *targe
 {
 	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
-	e->id = id;
-	e->parent_id = parent_id;
+	e->id = e->mount_id = id;
+	e->parent_id = e->parent_mount_id = parent_id;
 	e->dev = dev;
 	e->target = xstrdup(target ? target : "");
 	e->source = xstrdup(source ? source : "");
@@ -95,6 +107,18 @@ mounttab_entry_free(struct mounttab_entry *e)
 	free(e->fs_opts);
 	free(e->options);
 	free(e);
+}
+
+struct mounttab_entry *
+mounttab_entry_at(const struct mounttab_entry *e, const char *target)
+{
+	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target, e->source, e->fstype,
+	    e->root, e->vfs_opts, e->fs_opts);
+
+	c->mount_id = e->mount_id;
+	c->parent_mount_id = e->parent_mount_id;
+	c->unique_id = e->unique_id;
+	return c;
 }
 
 static size_t
@@ -268,6 +292,80 @@ same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
 }
 
+static bool
+opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
+{
+	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
+}
+
+/* Whether e lies below the mount with id top, by parent ids (a cycle or a missing parent ends the walk). */
+static bool
+below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
+{
+	size_t hops;
+
+	for (hops = 0; hops <= t->count && e && e->parent_id != e->id; hops++) {
+		if (e->parent_id == top)
+			return true;
+		e = mounttab_find(t, e->parent_id);
+	}
+	return false;
+}
+
+/*
+ * A moved mount takes the mounts on it along, and only those: a mount stacked
+ * under the moved one, or on the mount it covered, has another parent and
+ * stays where it is although its path starts with the old one.
+ */
+static void
+move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry *top,
+    mounttab_change_fn *fn, void *ctx)
+{
+	size_t i, n = strlen(from), cnt = 0;
+	uint64_t *ids = xcalloc(t->count + 1, sizeof(*ids));
+	struct mounttab_entry *old, *new;
+	struct mounttab_change ch;
+	char *target;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && t->slot[i] != top && below(t, t->slot[i], top->id) &&
+		    strncmp(t->slot[i]->target, from, n) == 0)
+			ids[cnt++] = t->slot[i]->id;
+	for (i = 0; i < cnt; i++) {
+		old = mounttab_find(t, ids[i]);
+		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
+		strcpy(target, top->target);
+		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ? old->target + n + 1 :
+		    old->target + n);
+		new = mounttab_entry_at(old, target);
+		free(target);
+		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, new };
+		fn(ctx, &ch);
+		mounttab_insert(t, new);
+	}
+	free(ids);
+}
+
+void
+mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn, void *ctx)
+{
+	struct mounttab_entry *old = mounttab_remove(t, e->id);
+	struct mounttab_change ch;
+
+	if (strcmp(old->target, e->target) != 0) {
+		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, e };
+		fn(ctx, &ch);
+	}
+	if (opts_changed(old, e)) {
+		ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, old, e };
+		fn(ctx, &ch);
+	}
+	mounttab_insert(t, e);
+	if (strcmp(old->target, e->target) != 0)
+		move_submounts(t, old->target, e, fn, ctx);
+	mounttab_entry_free(old);
+}
+
 void
 mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx)
 {
@@ -308,7 +406,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn
 		if (!o->mark)
 			continue;
 		n = mounttab_find(new, o->id);
-		if (strcmp(o->vfs_opts, n->vfs_opts) != 0 || strcmp(o->fs_opts, n->fs_opts) != 0) {
+		if (opts_changed(o, n)) {
 			ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, o, n };
 			fn(ctx, &ch);
 		}

@@ -8,7 +8,9 @@
 
 /* One mount as the cache knows it; every string is owned and non-NULL. */
 struct mounttab_entry {
-	uint64_t id, parent_id;
+	uint64_t id, parent_id;		/* the cache's keys: 64-bit unique ids where the backend has them */
+	uint64_t mount_id, parent_mount_id;	/* the reusable ids of mountinfo and findmnt */
+	uint64_t unique_id;		/* the 64-bit unique id, 0 where unknown */
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
@@ -37,11 +39,13 @@ struct mounttab_change {
 
 typedef void mounttab_change_fn(void *ctx, const struct mounttab_change *ch);
 
-/* Build an entry from its fields (strings copied; NULL becomes ""); derives options and readonly. */
+/* Build an entry from its fields (strings copied; NULL becomes ""); derives options and readonly; mount_id and parent_mount_id start as id and parent_id. */
 struct mounttab_entry *mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
     const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts);
 /* Free an entry. */
 void mounttab_entry_free(struct mounttab_entry *e);
+/* A copy of e mounted at target instead. */
+struct mounttab_entry *mounttab_entry_at(const struct mounttab_entry *e, const char *target);
 /* Whether a comma-separated options string (or NULL) has the token opt. */
 bool mounttab_opts_has(const char *opts, const char *opt);
 /* Whether an options string has the token ro. */
@@ -59,6 +63,8 @@ struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 bool mounttab_has_target(const struct mounttab *t, const char *target);
 /* Call fn for each entry, parents before children (by path depth, then id). */
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx);
+/* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose submounts (by parent id, never by path) move along, and an option change. */
+void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn, void *ctx);
 /* Report how old became new, in the order unmounts (deepest first), moves, remounts, mounts (shallowest first). */
 void mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx);
 

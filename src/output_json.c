@@ -32,6 +32,20 @@ json_time(struct buf *b, const struct timespec *ts)
 	buf_addf(b, "\"time\":\"%s.%06ldZ\"", s, ts->tv_nsec / 1000);
 }
 
+/* Mounts known only by their unique ids: every other field is unknown. */
+static void
+json_transient(struct buf *b, const struct ev_mount_fields *m)
+{
+	size_t i;
+
+	buf_adds(b, ",\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,\"fstype\":null"
+	    ",\"device\":null,\"options\":null,\"readonly\":null");
+	buf_addf(b, ",\"count\":%zu,\"unique_ids\":[", m->count);
+	for (i = 0; i < m->count; i++)
+		buf_addf(b, "%s%llu", i ? "," : "", (unsigned long long)m->ids[i]);
+	buf_addc(b, ']');
+}
+
 void
 output_json(struct buf *b, const struct event *ev)
 {
@@ -40,11 +54,17 @@ output_json(struct buf *b, const struct event *ev)
 	buf_addf(b, ",\"source\":\"%s\",\"event\":\"%s\"", event_type_name(ev->type), event_name(ev));
 	json_str(b, "watch", ev->watch);
 	buf_addf(b, ",\"tag\":%d", ev->tag);
-	if (ev->type == EV_MOUNT) {
+	if (ev->type == EV_MOUNT && ev->subtype == MOUNT_TRANSIENT) {
+		json_transient(b, &ev->u.mount);
+	} else if (ev->type == EV_MOUNT) {
 		const struct ev_mount_fields *m = &ev->u.mount;
 
-		buf_addf(b, ",\"mount_id\":%llu,\"parent_id\":%llu",
-		    (unsigned long long)m->mount_id, (unsigned long long)m->parent_id);
+		buf_addf(b, ",\"mount_id\":%llu", (unsigned long long)m->mount_id);
+		if (m->unique_id)
+			buf_addf(b, ",\"unique_id\":%llu", (unsigned long long)m->unique_id);
+		else
+			buf_adds(b, ",\"unique_id\":null");
+		buf_addf(b, ",\"parent_id\":%llu", (unsigned long long)m->parent_id);
 		json_str(b, "path", m->path);
 		json_str(b, "old_path", m->old_path);
 		json_str(b, "fstype", m->fstype);

@@ -65,18 +65,13 @@ vfs_options(struct buf *b, uint64_t attr)
 		buf_adds(b, ",nodev");
 	if (attr & KAPI_MOUNT_ATTR_NOEXEC)
 		buf_adds(b, ",noexec");
-	switch (attr & KAPI_MOUNT_ATTR__ATIME) {
-	case KAPI_MOUNT_ATTR_NOATIME:
+	/* mountinfo: noatime, then nodiratime whatever the atime mode, then relatime; strictatime shows nothing. */
+	if ((attr & KAPI_MOUNT_ATTR__ATIME) == KAPI_MOUNT_ATTR_NOATIME)
 		buf_adds(b, ",noatime");
-		break;
-	case KAPI_MOUNT_ATTR_STRICTATIME:
-		break;
-	default:
-		if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
-			buf_adds(b, ",nodiratime");
+	if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
+		buf_adds(b, ",nodiratime");
+	if ((attr & KAPI_MOUNT_ATTR__ATIME) == KAPI_MOUNT_ATTR_RELATIME)
 		buf_adds(b, ",relatime");
-		break;
-	}
 	if (attr & KAPI_MOUNT_ATTR_NOSYMFOLLOW)
 		buf_adds(b, ",nosymfollow");
 	if (attr & KAPI_MOUNT_ATTR_IDMAP)
@@ -131,13 +126,16 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	((char *)km->buf)[sm->size - 1] = '\0';
 	vfs_options(&vfs, sm->mnt_attr);
 	sb_options(&fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
-	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id == sm->mnt_id ? 0 : sm->mnt_parent_id,
+	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id,
 	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
 	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
 	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
 	    vfs.data, fs.data);
+	e->mount_id = sm->mnt_id_old;
+	e->parent_mount_id = sm->mnt_parent_id_old;
+	e->unique_id = sm->mnt_id;
 	buf_free(&vfs);
 	buf_free(&fs);
 	return e;

@@ -17,6 +17,8 @@ mount_ev(unsigned subtype)
 	return ev;
 }
 
+static const uint64_t transient_ids[] = { 2147483650ULL, 2147483651ULL };
+
 int
 main(void)
 {
@@ -78,9 +80,25 @@ main(void)
 	ev.u.mount.old_path = "/srv/\xff";
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"source\":\"mount\",\"event\":\"move\","
-	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"parent_id\":7,\"path\":\"/srv/b\","
+	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
 	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
+
+	/* Transient mounts: a count and ids, every other field unknown. */
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
+		.watch_source = "mounts", .u.mount = { .ids = transient_ids, .count = 2 } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount transient - - - count=2\n");
+	buf_reset(&b);
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"mount\",\"event\":\"transient\","
+	    "\"watch\":\"/w\",\"tag\":1,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
+	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"count\":2,"
+	    "\"unique_ids\":[2147483650,2147483651]}\n");
+	buf_reset(&b);
+	output_format(&b, "%e [%p] [%i] [%r]", "%Y", &ev);
+	CHECK_STR(b.data, "transient [] [] []\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
