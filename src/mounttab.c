@@ -267,31 +267,6 @@ sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t 
 	return v;
 }
 
-void
-mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
-{
-	size_t n, i;
-	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);
-
-	for (i = 0; i < n; i++)
-		fn(ctx, v[i]);
-	free(v);
-}
-
-/*
- * The same id names the same mount only while it stays the same filesystem at
- * the same root: mountinfo ids are reused, so an id whose device, root, type
- * or source changed between two reads was an unmount followed by a mount.
- * (An unmount and a mount that reuse both the id and the device in one burst
- * look like a move here; only the fanotify backend's 64-bit ids tell them apart.)
- */
-static bool
-same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
-{
-	return a->dev == b->dev && strcmp(a->root, b->root) == 0 &&
-	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
-}
-
 static bool
 opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 {
@@ -322,6 +297,7 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
     mounttab_change_fn *fn, void *ctx)
 {
 	size_t i, n = strlen(from), cnt = 0;
+	struct mounttab_entry **v = xcalloc(t->count + 1, sizeof(*v));
 	uint64_t *ids = xcalloc(t->count + 1, sizeof(*ids));
 	struct mounttab_entry *old, *new;
 	struct mounttab_change ch;
@@ -330,7 +306,11 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 	for (i = 0; i < t->cap; i++)
 		if (t->slot[i] && t->slot[i] != top && below(t, t->slot[i], top->id) &&
 		    strncmp(t->slot[i]->target, from, n) == 0)
-			ids[cnt++] = t->slot[i]->id;
+			v[cnt++] = t->slot[i];
+	qsort(v, cnt, sizeof(*v), cmp_shallow);
+	for (i = 0; i < cnt; i++)
+		ids[i] = v[i]->id;
+	free(v);
 	for (i = 0; i < cnt; i++) {
 		old = mounttab_find(t, ids[i]);
 		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
@@ -364,6 +344,31 @@ mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn
 	if (strcmp(old->target, e->target) != 0)
 		move_submounts(t, old->target, e, fn, ctx);
 	mounttab_entry_free(old);
+}
+
+void
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
+{
+	size_t n, i;
+	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);
+
+	for (i = 0; i < n; i++)
+		fn(ctx, v[i]);
+	free(v);
+}
+
+/*
+ * The same id names the same mount only while it stays the same filesystem at
+ * the same root: mountinfo ids are reused, so an id whose device, root, type
+ * or source changed between two reads was an unmount followed by a mount.
+ * (An unmount and a mount that reuse both the id and the device in one burst
+ * look like a move here; only the fanotify backend's 64-bit ids tell them apart.)
+ */
+static bool
+same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
+{
+	return a->dev == b->dev && strcmp(a->root, b->root) == 0 &&
+	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
 }
 
 void

@@ -68,6 +68,29 @@ main(void)
 	CHECK_STR(log.s, "U:/a/b/c;U:/a/b;U:/reused;U:/a;V:/m>/n;R:/r>/r;M:/reused;M:/x;M:/x/y;");
 	CHECK(mounttab_has_target(&b, "/x/y") && !mounttab_has_target(&b, "/a"), "has_target");
 
+	/* mand is left out (statmount cannot report it), nodiratime kept. */
+	e = mounttab_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,noatime,nodiratime", "rw,mand,size=1k");
+	CHECK_STR(e->options, "rw,noatime,nodiratime,size=1k");
+	mounttab_entry_free(e);
+
+	/* A stack (L, Y on L, X over L): a move or an unmount of the top is that alone. */
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	log.s[0] = '\0';
+	add(&a, 60, "/w/m", "L", "rw", "rw");
+	mounttab_insert(&a, mounttab_entry_new(61, 60, 61, "/w/m/sub", "Y", "tmpfs", "/", "rw", "rw"));
+	mounttab_insert(&a, mounttab_entry_new(62, 60, 62, "/w/m", "X", "tmpfs", "/", "rw", "rw"));
+	add(&b, 60, "/w/m", "L", "rw", "rw");
+	mounttab_insert(&b, mounttab_entry_new(61, 60, 61, "/w/m/sub", "Y", "tmpfs", "/", "rw", "rw"));
+	mounttab_insert(&b, mounttab_entry_new(62, 1, 62, "/w/n", "X", "tmpfs", "/", "rw", "rw"));
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "V:/w/m>/w/n;");
+	log.s[0] = '\0';
+	mounttab_entry_free(mounttab_remove(&b, 62));
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "U:/w/m;");
+	CHECK(mounttab_has_target(&b, "/w/m") && mounttab_has_target(&b, "/w/m/sub"), "the stack below stays");
+
 	/* No change, no records. */
 	log.s[0] = '\0';
 	mounttab_diff(&b, &b, record, &log);
