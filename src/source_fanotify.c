@@ -235,14 +235,16 @@ rescan(struct source *src)
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
-	struct mounttab_entry *new;
+	struct mounttab_entry *old, *new;
 
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			ids[cnt++] = f->tab.slot[i]->id;
 	for (i = 0; i < cnt; i++) {
 		/* Gone: its detach record is on the way. */
-		if (mounttab_find(&f->tab, ids[i]) && (new = statmount_one(&f->sm, ids[i])) != NULL)
+		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
+			continue;
+		if ((new = statmount_one(&f->sm, ids[i])) != NULL)
 			mounttab_update(&f->tab, new, on_change, src);
 	}
 	free(ids);

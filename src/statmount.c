@@ -95,12 +95,11 @@ sb_options(struct buf *b, uint32_t flags, const char *own)
 	}
 }
 
-struct mounttab_entry *
-statmount_one(struct statmount_buf *km, uint64_t id)
+/* statmount(2) mount id with mask into km's buffer; the record, or NULL with errno set (ENOENT: gone). */
+static struct kapi_statmount *
+stat_into(struct statmount_buf *km, uint64_t id, uint64_t mask)
 {
 	struct kapi_statmount *sm;
-	struct buf vfs = { 0 }, fs = { 0 };
-	struct mounttab_entry *e;
 
 	if (km->size == 0) {
 		km->size = 16384;
@@ -108,7 +107,7 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	}
 	for (;;) {
 		memset(km->buf, 0, sizeof(struct kapi_statmount));
-		if (sys_statmount(id, STAT_MASK, km->buf, km->size) == 0)
+		if (sys_statmount(id, mask, km->buf, km->size) == 0)
 			break;
 		if (errno == EINTR)
 			continue;
@@ -124,21 +123,52 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	}
 	/* The kernel NUL-terminates each string; make sure the last one ends in the buffer. */
 	((char *)km->buf)[sm->size - 1] = '\0';
-	vfs_options(&vfs, sm->mnt_attr);
-	sb_options(&fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
+	return sm;
+}
+
+/* The per-mount and superblock option lists of sm into vfs and fs (reset first). */
+static void
+options_of(const struct kapi_statmount *sm, struct buf *vfs, struct buf *fs)
+{
+	buf_reset(vfs);
+	buf_reset(fs);
+	vfs_options(vfs, sm->mnt_attr);
+	sb_options(fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
+}
+
+struct mounttab_entry *
+statmount_one(struct statmount_buf *km, uint64_t id)
+{
+	struct kapi_statmount *sm;
+	struct mounttab_entry *e;
+
+	if ((sm = stat_into(km, id, STAT_MASK)) == NULL)
+		return NULL;
+	options_of(sm, &km->vfs, &km->fs);
 	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id,
 	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
 	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
 	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
-	    vfs.data, fs.data);
+	    km->vfs.data, km->fs.data);
 	e->mount_id = sm->mnt_id_old;
 	e->parent_mount_id = sm->mnt_parent_id_old;
 	e->unique_id = sm->mnt_id;
-	buf_free(&vfs);
-	buf_free(&fs);
 	return e;
+}
+
+int
+statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e)
+{
+	struct kapi_statmount *sm;
+
+	/* Neither the path nor the type nor the source: the options alone are cheap to read. */
+	if ((sm = stat_into(km, e->id, KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC |
+	    KAPI_STATMOUNT_MNT_OPTS)) == NULL)
+		return -1;
+	options_of(sm, &km->vfs, &km->fs);
+	return strcmp(km->vfs.data, e->vfs_opts) == 0 && strcmp(km->fs.data, e->fs_opts) == 0;
 }
 
 int
@@ -176,4 +206,6 @@ statmount_free(struct statmount_buf *km)
 	free(km->buf);
 	km->buf = NULL;
 	km->size = 0;
+	buf_free(&km->vfs);
+	buf_free(&km->fs);
 }

@@ -4,12 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "mounttab.h"
 
-/* A reusable statmount(2) buffer. */
+/* A reusable statmount(2) buffer, and room for the option lists made from it. */
 struct statmount_buf {
 	void *buf;
 	size_t size;
+	struct buf vfs, fs;
 };
 
 /* Whether listmount(2)/statmount(2) exist (Linux 6.8); errno ENOSYS when not. */
@@ -18,6 +20,8 @@ int statmount_probe(void);
 int statmount_read_table(struct statmount_buf *km, struct mounttab *t);
 /* statmount(2) one mount into a new entry; NULL with errno set (ENOENT: already gone). */
 struct mounttab_entry *statmount_one(struct statmount_buf *km, uint64_t id);
+/* Whether the mount of e still has e's options: 1 yes, 0 no, -1 with errno set (ENOENT: gone); cheaper than statmount_one(). */
+int statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e);
 /* Release the buffer. */
 void statmount_free(struct statmount_buf *km);
 
