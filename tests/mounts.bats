@@ -726,3 +726,16 @@ mountinfo_options() {
 	[ "$moves" -le 2000 ]
 	[ "$(grep -v '^mount move' "$T/out")" = "mount unmount $T/w/a tmpfs mover" ]
 }
+
+@test "above 500 watched mounts, flips of mounts that stay are reported by the amortised re-scan" {
+	need_root
+	mkdir -p "$T/w/many"
+	"$BURST" populate "$T/w/many" 600
+	watch -e readonly mounts "$T/w"
+	mount -o remount,bind,ro "$T/w/many/5"
+	wait_until lines_at_least 1
+	"$BURST" flip "$T/w/many" 600
+	wait_until lines_at_least 600
+	stop_watchq
+	[ "$(sort -u "$T/out" | grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$")" -eq 600 ]
+}
