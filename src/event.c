@@ -90,17 +90,23 @@ event_name(const struct event *ev)
 }
 
 void
+event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w, const char *src_word)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->subtype = subtype;
+	ev->tag = w->tag;
+	ev->watch = w->target;
+	ev->watch_source = src_word;
+}
+
+void
 event_meta(struct sink *sink, const struct watch *w, const char *src_word, unsigned subtype,
     const char *backend, const char *what)
 {
 	struct event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_META;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = src_word;
+	event_init(&ev, EV_META, subtype, w, src_word);
 	ev.u.meta.lost = -1;
 	ev.u.meta.backend = backend;
 	ev.u.meta.what = what;

@@ -119,6 +119,8 @@ struct event {
 struct sink;
 struct watch;
 
+/* Clear ev and set its type, subtype and watch (tag, target, source word src_word). */
+void event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w, const char *src_word);
 /* Emit a meta event (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w of source src_word ("mounts"). */
 void event_meta(struct sink *sink, const struct watch *w, const char *src_word, unsigned subtype,
     const char *backend, const char *what);

@@ -54,12 +54,7 @@ opts_differ_beyond_ro(const char *a, const char *b)
 static void
 fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mounttab_entry *e)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->type = EV_MOUNT;
-	ev->subtype = subtype;
-	ev->tag = w->tag;
-	ev->watch = w->target;
-	ev->watch_source = "mounts";
+	event_init(ev, EV_MOUNT, subtype, w, "mounts");
 	ev->u.mount.mount_id = e->mount_id;
 	ev->u.mount.parent_id = e->parent_mount_id;
 	ev->u.mount.unique_id = e->unique_id;
@@ -135,12 +130,7 @@ mount_events_transient(struct source *src, const uint64_t *ids, size_t n)
 
 		if (!src->watches[i].alive || w->internal)
 			continue;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = EV_MOUNT;
-		ev.subtype = MOUNT_TRANSIENT;
-		ev.tag = w->tag;
-		ev.watch = w->target;
-		ev.watch_source = "mounts";
+		event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w, "mounts");
 		ev.u.mount.ids = ids;
 		ev.u.mount.count = n;
 		src->sink->emit(src->sink, &ev);

@@ -587,33 +587,34 @@ mount unmount $T/w/n tmpfs X" ]
 	findmnt -n "$T/w/m" >/dev/null
 }
 
-@test "mount, remount,ro, umount back to back from a shell: every read-only flip is reported" {
-	need_root
+# shell_flips N: N times mount, remount,ro and umount $T/w/a back to back from
+# this shell, then check that watchq (watching $T/w) reported each flip.
+shell_flips() {
+	local i
 	mkdir -p "$T/w/a"
-	watch mounts "$T/w"
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in $(seq "$1"); do
 		mount -t tmpfs flip "$T/w/a"
 		mount -o remount,ro "$T/w/a"
 		umount "$T/w/a"
 	done
 	sentinel "$T/w"
 	stop_watchq
-	[ "$(grep -c "^mount readonly $T/w/a ro (was rw)$" "$T/out")" -eq 10 ]
+	[ "$(grep -c "^mount readonly $T/w/a ro (was rw)$" "$T/out")" -eq "$1" ]
+}
+
+@test "mount, remount,ro, umount back to back from a shell: every read-only flip is reported" {
+	need_root
+	mkdir -p "$T/w"
+	watch mounts "$T/w"
+	shell_flips 10
 }
 
 @test "with 300 mounts in the watch, back-to-back flips from a shell are all reported" {
 	need_root
-	mkdir -p "$T/w/many" "$T/w/a"
+	mkdir -p "$T/w/many"
 	"$BURST" populate "$T/w/many" 300
 	watch mounts "$T/w"
-	for i in 1 2 3; do
-		mount -t tmpfs flip "$T/w/a"
-		mount -o remount,ro "$T/w/a"
-		umount "$T/w/a"
-	done
-	sentinel "$T/w"
-	stop_watchq
-	[ "$(grep -c "^mount readonly $T/w/a ro (was rw)$" "$T/out")" -eq 3 ]
+	shell_flips 3
 }
 
 @test "a burst of read-only flips of 200 mounts: each is reported" {
