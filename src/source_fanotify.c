@@ -252,25 +252,19 @@ rescan(struct source *src)
 	f->scan_cost = cnt;
 }
 
-/* Poll the signal again: consumed now, it rises anew with the next change. */
-static void
-relisten(struct source *src)
-{
-	struct fan *f = src->priv;
-	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
-
-	src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
-	while (poll(&p, 1, 0) < 0 && errno == EINTR)
-		;
-}
-
+/* Re-scan now; the signal is polled again and consumed first, so a change after that raises it anew. */
 static void
 pay(struct source *src)
 {
 	struct fan *f = src->priv;
+	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
 
-	f->owed = false;
-	relisten(src);
+	if (f->owed) {
+		f->owed = false;
+		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
+		while (poll(&p, 1, 0) < 0 && errno == EINTR)
+			;
+	}
 	rescan(src);
 }
 
@@ -325,9 +319,7 @@ on_wake(struct source *src, size_t i)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
-	if (f->scan_cost <= PROMPT_MAX) {
-		rescan(src);
-	} else if (f->since_scan >= RATIO * f->scan_cost) {
+	if (f->scan_cost <= PROMPT_MAX || f->since_scan >= RATIO * f->scan_cost) {
 		pay(src);
 	} else if (!f->owed) {
 		f->owed = true;
