@@ -97,9 +97,10 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
     struct sink *sink)
 {
 	const struct keysnap *who = new->type ? new : old;
+	bool instantiated = flag_set(old, 'U') && new->proc && !flag_set(new, 'U');
 	size_t i = 0, j = 0;
 
-	if (flag_set(old, 'U') && new->proc && !flag_set(new, 'U'))
+	if (instantiated)
 		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, who);
 	while (old->has_links && new->has_links && (i < old->nlinks || j < new->nlinks)) {
 		if (j == new->nlinks || (i < old->nlinks && old->links[i] < new->links[j]))
@@ -117,7 +118,8 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 	/* Of a key that cannot be described, nothing more is known. */
 	if (old->err != 0 || new->err != 0)
 		return;
-	if (!new->keyring && old->proc && new->proc && strcmp(old->summary, new->summary) != 0)
+	/* Instantiation gives the key its first payload: one event, as the kernel sends. */
+	if (!instantiated && !new->keyring && old->proc && new->proc && strcmp(old->summary, new->summary) != 0)
 		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, new);
 	if (old->perm != new->perm || old->uid != new->uid || old->gid != new->gid)
 		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, new);
