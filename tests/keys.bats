@@ -11,6 +11,7 @@ setup() {
 	# Our own session keyring, for this test shell and what it starts.
 	keyctl new_session >/dev/null 2>&1 || skip "cannot join a new session keyring here"
 	WATCHQ_BACKEND=
+	KW_PID=
 }
 
 # kwatch ARGS...: start watchq polling fast enough for tests.
@@ -18,11 +19,32 @@ kwatch() {
 	start_watchq --interval 0.05 "$@"
 }
 
-# keyburst KEYRING N PREFIX: add N user keys at once (tests/keyburst.c, built into $T).
+setup_file() {
+	cc -o "$BATS_FILE_TMPDIR/keyburst" "$BATS_TEST_DIRNAME/keyburst.c" -lkeyutils || true
+}
+
+# keyburst KEYRING N PREFIX: add N user keys at once (tests/keyburst.c, built once per file).
 keyburst() {
-	[ -x "$T/keyburst" ] || cc -o "$T/keyburst" "$BATS_TEST_DIRNAME/keyburst.c" -lkeyutils ||
-		skip "cannot build tests/keyburst.c"
-	"$T/keyburst" "$@"
+	[ -x "$BATS_FILE_TMPDIR/keyburst" ] || skip "cannot build tests/keyburst.c"
+	"$BATS_FILE_TMPDIR/keyburst" "$@"
+}
+
+# keyctl_watch KEY FILE: keyctl watch KEY in the background ($KW_PID, ended by teardown), output to FILE.
+keyctl_watch() {
+	keyctl watch "$1" >"$2" 2>&1 3>&- &
+	KW_PID="$KW_PID $!"
+}
+
+# The suite's teardown, run once what a test left of keyctl watch is gone.
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	for p in ${KW_PID:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	KW_PID=
+	[ -z "${WQ_PID:-}" ] || kill -CONT "$WQ_PID" 2>/dev/null || true
+	helper_teardown
 }
 
 # linked_once PREFIX N: $T/out reports keys PREFIX1..PREFIXN linked, each exactly once.
@@ -171,8 +193,8 @@ need_watch_queue() {
 @test "meta loss comes where keyctl watch says -- LOSS --, and the records the resync saw are not repeated" {
 	kwatch --queue-size 256 keys @s
 	need_watch_queue
-	keyctl watch @s >"$T/kw" 2>&1 &
-	kw=$!
+	keyctl_watch @s "$T/kw"
+	kw=${KW_PID# }
 	# keyctl watch has no readiness line: both are watching once both report a key.
 	k0=$(keyctl add user gap0 v @s)
 	wait_until grep -q "^[0-9]* link $k0$" "$T/kw"
@@ -181,16 +203,20 @@ need_watch_queue() {
 	kill -STOP "$WQ_PID" "$kw"
 	keyburst @s 300 gap
 	kill -CONT "$WQ_PID" "$kw"
+	wait_until grep -q "^meta loss keys @s events lost, resynchronised$" "$T/out"
+	# keyctl watch polls before it reads, and poll(2) does not wake for a loss alone: one more record.
+	keyctl add user gap-after v @s >/dev/null
 	wait_until grep -q -- "^-- LOSS --$" "$T/kw"
-	WAIT_LIMIT=60 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:gap' '$T/out') -ge 301 ]"
+	WAIT_LIMIT=60 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:gap[0-9]* ' '$T/out') -ge 301 ]"
+	wait_until grep -q " user:gap-after " "$T/out"
 	stop_watchq
-	kill "$kw"
 	awk '/^meta loss/ { exit } $2 == "linked" { print $NF }' "$T/out" | tr -d '()' >"$T/wq.before"
 	awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' "$T/kw" >"$T/kw.before"
 	echo "watchq:"; cat "$T/out"; echo "keyctl watch:"; cat "$T/kw"
 	[ "$(wc -l <"$T/wq.before")" -eq 257 ]
 	cmp "$T/wq.before" "$T/kw.before"
 	[ "$(grep -c '^meta loss' "$T/out")" -eq 1 ]
+	[ "$(grep -c ' user:gap-after ' "$T/out")" -eq 1 ]
 	linked_once gap 301
 }
 
@@ -209,10 +235,8 @@ need_watch_queue() {
 	k=$(keyctl add user wq-side v1 @s)
 	kwatch keys @s "$k"
 	need_watch_queue
-	keyctl watch @s >"$T/kw.s" 2>&1 &
-	kw1=$!
-	keyctl watch "$k" >"$T/kw.k" 2>&1 &
-	kw2=$!
+	keyctl_watch @s "$T/kw.s"
+	keyctl_watch "$k" "$T/kw.k"
 	sleep 0.5	# keyctl watch has no readiness line
 	k2=$(keyctl add user wq-side2 v @s)
 	keyctl update "$k" v2
@@ -221,7 +245,7 @@ need_watch_queue() {
 	keyctl revoke "$k"
 	wait_until lines_at_least 5
 	sleep 0.5
-	kill "$kw1" "$kw2"
+	kill $KW_PID
 	stop_watchq
 	# keyctl watch: "ID WORD [AUX]"; watchq: "key EVENT WATCH ...".
 	words() { awk '$1 ~ /^[0-9]+$/ { print $2 }' "$1" | sed 's/^link$/linked/; s/^unlk$/unlinked/; s/^upd$/updated/; s/^attr$/setattr/; s/^rev$/revoked/; s/^inst$/instantiated/; s/^clr$/cleared/; s/^inv$/invalidated/'; }
