@@ -134,7 +134,7 @@ walk(struct walk *wk, size_t i)
 			continue;
 		}
 		if (is_leaf(wk->ks, links[k]) || !describe_keyring(wk->ks, links[k])) {
-			/* Not cached: a key we could not describe now may be a keyring we can later. */
+			/* Only leaves are remembered: a key that could not be described may be a keyring we may describe later. */
 			if (is_leaf(wk->ks, links[k])) {
 				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
 				wk->leaves[wk->nleaves++] = links[k];
