@@ -12,7 +12,7 @@ int
 main(int argc, char **argv)
 {
 	key_serial_t ring;
-	char desc[256];
+	char desc[8192];
 	long i, n;
 
 	if (argc != 4) {

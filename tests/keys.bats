@@ -191,32 +191,44 @@ need_watch_queue() {
 }
 
 @test "meta loss comes where keyctl watch says -- LOSS --, and the records the resync saw are not repeated" {
-	kwatch --queue-size 256 keys @s
+	# Long descriptions, and watchq's output through a FIFO whose reader can be stopped: watchq can then
+	# be held halfway through the records before the gap, while more records queue after it.
+	long=$(printf 'g%.0s' $(seq 400))
+	mkfifo "$T/fifo"
+	cat "$T/fifo" >"$T/got" 3>&- &
+	cat_pid=$!
+	KW_PID="$KW_PID $cat_pid"
+	start_watchq --queue-size 256 -o "$T/fifo" keys @s
 	need_watch_queue
 	keyctl_watch @s "$T/kw"
-	kw=${KW_PID# }
+	kw=${KW_PID##* }
 	# keyctl watch has no readiness line: both are watching once both report a key.
-	k0=$(keyctl add user gap0 v @s)
+	k0=$(keyctl add user "${long}0" v @s)
 	wait_until grep -q "^[0-9]* link $k0$" "$T/kw"
-	wait_until grep -q "($k0)$" "$T/out"
+	wait_until grep -q "($k0)$" "$T/got"
 	# Both rings hold 256 records: stopped, both lose the same ones.
 	kill -STOP "$WQ_PID" "$kw"
-	keyburst @s 300 gap
+	keyburst @s 300 "$long"
 	# keyctl watch reads up to the gap; poll(2) does not wake it for the loss alone, the next record will.
 	kill -CONT "$kw"
 	wait_until bash -c "[ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
-	# More records while watchq reads: they queue after the gap, where it must not report them first.
+	# watchq takes the records before the gap, and blocks writing them; more records queue after the gap.
+	kill -STOP "$cat_pid"
 	kill -CONT "$WQ_PID"
+	wait_until bash -c "grep -q '^State:.*S (sleeping)' /proc/$WQ_PID/status && [ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
 	keyburst @s 50 late
 	wait_until grep -q -- "^-- LOSS --$" "$T/kw"
-	WAIT_LIMIT=60 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:\(gap\|late\)[0-9]* ' '$T/out') -ge 351 ]"
+	kill -CONT "$cat_pid"
+	WAIT_LIMIT=60 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:\(g*\|late\)[0-9]* ' '$T/got') -ge 351 ]"
 	stop_watchq
+	wait "$cat_pid"
+	mv "$T/got" "$T/out"
 	awk '/^meta loss/ { exit } $2 == "linked" { print $NF }' "$T/out" | tr -d '()' >"$T/wq.before"
 	awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' "$T/kw" >"$T/kw.before"
-	echo "watchq:"; cat "$T/out"; echo "keyctl watch:"; cat "$T/kw"
+	echo "watchq:"; cut -c1-60,440- "$T/out"; echo "keyctl watch:"; cat "$T/kw"
 	[ "$(wc -l <"$T/wq.before")" -eq 257 ]
 	cmp "$T/wq.before" "$T/kw.before"
-	linked_once gap 301
+	linked_once "$long" 301
 	linked_once late 50
 }
 
