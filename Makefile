@@ -72,7 +72,7 @@ bench: all
 # libFuzzer harnesses for every parser of untrusted input; FUZZ_SECONDS each.
 # FUZZ_SRC_x: the sources harness x links; FUZZ_LIBS_x: its libraries.
 FUZZ_SECONDS = 30
-FUZZERS = wq_decode fan_decode quota_nl parse escape format events keyspec mounttab
+FUZZERS = wq_decode fan_decode quota_nl parse escape format events keyspec mounttab keyproc
 FUZZ_SRC_wq_decode = wq_decode
 FUZZ_SRC_fan_decode = fan_decode
 FUZZ_SRC_quota_nl = quota_nl
@@ -84,6 +84,8 @@ FUZZ_SRC_events = filter evset event
 FUZZ_SRC_keyspec = keyspec util
 FUZZ_LIBS_keyspec = -lkeyutils
 FUZZ_SRC_mounttab = mounttab util
+FUZZ_SRC_keyproc = keyproc keydesc buf util
+FUZZ_LIBS_keyproc = -lkeyutils
 .SECONDEXPANSION:
 $(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(addprefix src/,$$(addsuffix .c,$$(FUZZ_SRC_$$*))) src/*.h
 	@mkdir -p $(B)/fuzz

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keydesc.h"
 #include "keyset.h"
 #include "util.h"
 
@@ -42,6 +43,49 @@ keyset_find(struct keyset *ks, int32_t serial)
 	return NULL;
 }
 
+static int
+cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool
+is_leaf(const struct keyset *ks, int32_t serial)
+{
+	return ks->nleaves > 0 && bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), cmp_i32) != NULL;
+}
+
+/* Whether serial is a keyring, by its description; a key that is not is remembered as a leaf. */
+static bool
+describe_keyring(struct keyset *ks, int32_t serial)
+{
+	struct keydesc d;
+	bool ring;
+	size_t i;
+
+	if (keydesc_get(&d, serial) < 0)
+		return false;	/* gone or not viewable: nothing to follow */
+	ring = strcmp(d.type, "keyring") == 0;
+	keydesc_free(&d);
+	if (ring)
+		return true;
+	for (i = ks->nleaves; i > 0 && ks->leaves[i - 1] > serial; i--)
+		;
+	ks->leaves = xreallocarray(ks->leaves, ks->nleaves + 1, sizeof(*ks->leaves));
+	memmove(ks->leaves + i + 1, ks->leaves + i, (ks->nleaves - i) * sizeof(*ks->leaves));
+	ks->leaves[i] = serial;
+	ks->nleaves++;
+	return false;
+}
+
+bool
+keyset_is_new_keyring(struct keyset *ks, int32_t serial)
+{
+	return keyset_find(ks, serial) == NULL && !is_leaf(ks, serial) && describe_keyring(ks, serial);
+}
+
 struct walk {
 	struct keyset *ks;
 	const char *proc;
@@ -49,6 +93,8 @@ struct walk {
 	void *ctx;
 	bool *seen;		/* per entry, grown with the set */
 	size_t nseen;
+	int32_t *leaves;	/* the leaves met on this walk: the cache for the next */
+	size_t nleaves;
 	int failed;
 };
 
@@ -69,11 +115,10 @@ seen(const struct walk *wk, size_t i)
 	return i < wk->nseen && wk->seen[i];
 }
 
-/* Follow the keyrings linked in entry i, depth first; each keyring once. */
+/* Follow the keyrings linked in entry i, depth first; each keyring once, each key described once. */
 static void
 walk(struct walk *wk, size_t i)
 {
-	struct key_snap probe;
 	struct keyent *e;
 	size_t k, j, n = wk->ks->v[i].snap.nlinks;
 	int32_t *links = xcalloc(n, sizeof(*links));
@@ -88,16 +133,20 @@ walk(struct walk *wk, size_t i)
 			walk(wk, j);
 			continue;
 		}
-		keysnap_take(&probe, links[k], wk->proc);
-		if (probe.exists && probe.keyring) {
-			e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
-			j = (size_t)(e - wk->ks->v);
-			mark(wk, j);
-			if (wk->add(wk->ctx, e) < 0)
-				wk->failed = -1;
-			walk(wk, j);
+		if (is_leaf(wk->ks, links[k]) || !describe_keyring(wk->ks, links[k])) {
+			/* Only leaves are remembered: a key that could not be described may be a keyring we may describe later. */
+			if (is_leaf(wk->ks, links[k])) {
+				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
+				wk->leaves[wk->nleaves++] = links[k];
+			}
+			continue;
 		}
-		keysnap_free(&probe);
+		e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
+		j = (size_t)(e - wk->ks->v);
+		mark(wk, j);
+		if (wk->add(wk->ctx, e) < 0)
+			wk->failed = -1;
+		walk(wk, j);
 	}
 	free(links);
 }
@@ -106,7 +155,7 @@ int
 keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx)
 {
-	struct walk wk = { ks, proc, add, ctx, NULL, 0, 0 };
+	struct walk wk = { ks, proc, add, ctx, NULL, 0, NULL, 0, 0 };
 	size_t i, top = ks->n;
 
 	if (!cfg->recursive)
@@ -124,6 +173,11 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 		ks->v[i].gone = true;
 		keysnap_free(&ks->v[i].snap);
 	}
+	/* Keep only the leaves still linked: a serial can be reused once its key is collected. */
+	qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), cmp_i32);
+	free(ks->leaves);
+	ks->leaves = wk.leaves;
+	ks->nleaves = wk.nleaves;
 	free(wk.seen);
 	return wk.failed;
 }
@@ -131,7 +185,7 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 void
 keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool removals)
 {
-	struct key_snap fresh;
+	struct keysnap fresh;
 	size_t i;
 
 	for (i = 0; i < ks->n; i++) {
@@ -141,7 +195,7 @@ keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool rem
 		if (e->gone)
 			continue;
 		keysnap_take(&fresh, e->serial, proc);
-		if (!fresh.exists && removals) {
+		if (!keysnap_exists(&fresh) && removals) {
 			/* A followed child keyring that went is no news of its own. */
 			e->gone = true;
 			if (!e->child)
@@ -149,32 +203,19 @@ keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool rem
 			keysnap_free(&fresh);
 			continue;
 		}
-		if (fresh.exists)
+		if (keysnap_exists(&fresh))
 			keysnap_diff(&e->snap, &fresh, w, src->sink);
+		keysnap_carry(&fresh, &e->snap);
 		keysnap_free(&e->snap);
 		e->snap = fresh;
 	}
-}
-
-/* Whether "type;uid;gid;perm;description" (KEYCTL_DESCRIBE) names the condition's key. */
-static bool
-describes(const char *d, const struct cond *c)
-{
-	size_t tl = strlen(c->type);
-	int semis = 0;
-
-	if (strncmp(d, c->type, tl) != 0 || d[tl] != ';')
-		return false;
-	while (*d && semis < 4)
-		semis += *d++ == ';';
-	return semis == 4 && strcmp(d, c->desc) == 0;
 }
 
 int
 keyset_check(const struct cond *c)
 {
 	int32_t *links = NULL;
-	char *desc;
+	struct keydesc d;
 	long n, i;
 	bool found = false;
 
@@ -183,10 +224,10 @@ keyset_check(const struct cond *c)
 	if ((n = keyctl_read_alloc(c->keyring, (void **)&links)) < 0)
 		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
 	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
-		if (keyctl_describe_alloc(links[i], &desc) < 0)
+		if (keydesc_get(&d, links[i]) < 0)
 			continue;
-		found = describes(desc, c);
-		free(desc);
+		found = strcmp(d.type, c->type) == 0 && strcmp(d.description, c->desc) == 0;
+		keydesc_free(&d);
 	}
 	free(links);
 	return found == (c->kind == COND_KEY) ? WAIT_MET : WAIT_PENDING;
@@ -200,6 +241,6 @@ keyset_free(struct keyset *ks)
 	for (i = 0; i < ks->n; i++)
 		keysnap_free(&ks->v[i].snap);
 	free(ks->v);
-	ks->v = NULL;
-	ks->n = 0;
+	free(ks->leaves);
+	memset(ks, 0, sizeof(*ks));
 }

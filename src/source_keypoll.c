@@ -11,7 +11,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "key_events.h"
+#include "keyproc.h"
 #include "keyset.h"
 #include "source.h"
 #include "util.h"
@@ -26,7 +26,7 @@ static void
 poll_once(struct source *src)
 {
 	struct keyset *ks = src->priv;
-	char *proc = key_read_proc();
+	char *proc = keyproc_read();
 
 	keyset_refresh(ks, src, proc ? proc : "", true);
 	keyset_children(ks, src->cfg, proc ? proc : "", follow, follow, src);
@@ -53,7 +53,7 @@ kp_open(struct source *src)
 	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ns % 1000000000LL);
 	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
 		return -1;
-	proc = key_read_proc();
+	proc = keyproc_read();
 	keyset_init(ks, src, proc ? proc : "");
 	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
 	free(proc);

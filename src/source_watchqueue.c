@@ -6,6 +6,14 @@
  * tag as the watch id (--recursive adds keyrings linked below, under the same
  * id). A full ring becomes a loss record: then each followed key is re-read
  * and compared with its snapshot, kept current by the records (a resync).
+ *
+ * The kernel marks a loss on the last record queued before the first one it
+ * dropped, and read(2) returns the loss record right after that one: the
+ * loss is reported there and the resync done at once. Every record queued
+ * by then describes a change the resync saw, so those are dropped; those
+ * queued while it read may or may not have been seen, so each is reported
+ * only if it is news to the snapshot (a link it lacks, an unlink of a key it
+ * has, a revocation it has not seen; other records always).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +25,7 @@
 
 #include "compat.h"
 #include "key_events.h"
+#include "keyproc.h"
 #include "keyset.h"
 #include "source.h"
 #include "util.h"
@@ -24,7 +33,8 @@
 
 struct wq {
 	int wfd;		/* the write end: kept open, or reads see EOF */
-	bool loss;
+	size_t seen;		/* bytes of records queued before the last resync read: it saw them */
+	size_t unsure;		/* bytes of records queued while it read */
 	bool links_changed;	/* --recursive: which keyrings to follow may have changed */
 	struct keyset ks;	/* snapshots, for the resync after a loss */
 	unsigned char buf[4096] __attribute__((aligned(8)));
@@ -39,15 +49,29 @@ kernel_has_key_notifications(void)
 	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
-/* Re-read every followed key and report what the queue lost; removals come from the kernel. */
+/* Bytes of records waiting in the notification pipe (whole records: the kernel queues each as one buffer). */
+static size_t
+queued(int fd)
+{
+	int n = 0;
+
+	return ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (size_t)n : 0;
+}
+
+/* Report a loss, re-read every followed key and report what the queue lost; removals come from the kernel. */
 static void
 resync(struct source *src)
 {
 	struct wq *q = src->priv;
-	char *proc = key_read_proc();
+	char *proc;
 
+	source_loss(src);
+	q->seen = queued(src->pfd[0].fd);
+	proc = keyproc_read();
 	keyset_refresh(&q->ks, src, proc ? proc : "", false);
 	free(proc);
+	q->unsure = queued(src->pfd[0].fd);
+	q->unsure = q->unsure > q->seen ? q->unsure - q->seen : 0;
 	q->links_changed = true;
 }
 
@@ -71,38 +95,81 @@ unfollow(void *ctx, struct keyent *e)
 	return 0;
 }
 
+/* Count record r against the bytes the last resync saw: 1 if it saw it, 0 if it may have, -1 if it cannot have. */
+static int
+resync_saw(struct wq *q, const struct wq_rec *r)
+{
+	if (q->seen > 0) {
+		q->seen -= r->len < q->seen ? r->len : q->seen;
+		return 1;
+	}
+	if (q->unsure > 0) {
+		q->unsure -= r->len < q->unsure ? r->len : q->unsure;
+		return 0;
+	}
+	return -1;
+}
+
 static void
+removal(struct source *src, const struct wq_rec *r)
+{
+	struct wq *q = src->priv;
+	struct keyent *e = NULL;
+	size_t i;
+
+	/* The removed key is named in 16-byte records; else the tag's watched key. */
+	for (i = 0; i < q->ks.n && e == NULL; i++)
+		if (!q->ks.v[i].gone && (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
+		    !q->ks.v[i].child && q->ks.v[i].sw->w->tag == (int)r->tag))
+			e = &q->ks.v[i];
+	if (e == NULL)
+		return;
+	e->gone = true;
+	if (!e->child)
+		source_gone(src, e->sw, "watched key is gone");
+}
+
+/* With --recursive: whether record r may change which keyrings are followed. */
+static bool
+moves_links(struct wq *q, const struct wq_rec *r)
+{
+	struct keyent *f;
+
+	switch (r->subtype) {
+	case KEY_LINKED:
+		return keyset_is_new_keyring(&q->ks, r->aux);
+	case KEY_UNLINKED:
+		return (f = keyset_find(&q->ks, r->aux)) != NULL && f->child;
+	case KEY_CLEARED:
+		return true;
+	}
+	return false;
+}
+
+static bool
 on_record(void *p, const struct wq_rec *r)
 {
 	struct source *src = p;
 	struct wq *q = src->priv;
 	struct keyent *e;
-	size_t i;
+	int saw;
 
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_LOSS) {
-		q->loss = true;
-		return;
+		/* The rest of this buffer was queued before the resync: it saw that too. */
+		resync(src);
+		return false;
 	}
-	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_REMOVAL) {
-		/* The removed key is named in 16-byte records; else the tag's watched key. */
-		e = NULL;
-		for (i = 0; i < q->ks.n && e == NULL; i++)
-			if (!q->ks.v[i].gone && (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
-			    !q->ks.v[i].child && q->ks.v[i].sw->w->tag == (int)r->tag))
-				e = &q->ks.v[i];
-		if (e == NULL)
-			return;
-		e->gone = true;
-		if (!e->child)
-			source_gone(src, e->sw, "watched key is gone");
-		return;
-	}
-	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || (e = keyset_find(&q->ks, r->key_id)) == NULL)
-		return;
-	keysnap_apply(&e->snap, r->subtype, r->aux);
-	if (r->subtype == KEY_LINKED || r->subtype == KEY_UNLINKED || r->subtype == KEY_CLEARED)
+	saw = resync_saw(q, r);
+	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_REMOVAL)
+		removal(src, r);
+	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || saw > 0 || (e = keyset_find(&q->ks, r->key_id)) == NULL)
+		return true;
+	if (!keysnap_apply(&e->snap, r->subtype, r->aux) && saw == 0)
+		return true;
+	if (src->cfg->recursive && moves_links(q, r))
 		q->links_changed = true;
 	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, &e->snap);
+	return true;
 }
 
 static int
@@ -121,16 +188,11 @@ wq_drain(struct source *src, size_t i)
 	case -1:
 		return -1;
 	case 1:
-		q->loss = true;	/* a record we cannot trust: treat as lost */
+		resync(src);	/* a record we cannot trust: treat as lost */
 		break;
 	}
-	if (q->loss) {
-		q->loss = false;
-		source_loss(src);
-		resync(src);
-	}
 	if (q->links_changed && cfg->recursive) {
-		char *proc = key_read_proc();
+		char *proc = keyproc_read();
 		int r = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src);
 
 		free(proc);
@@ -141,7 +203,7 @@ wq_drain(struct source *src, size_t i)
 	return 0;
 }
 
-/* The -e/-E choice of key events, as the kernel's own filter. */
+/* The -e/-E choice of key events, as the kernel's own filter; with --recursive, the records that say which keyrings to follow pass too, and the user's choice is made after. */
 static int
 set_filter(int fd, const struct config *cfg)
 {
@@ -151,6 +213,8 @@ set_filter(int fd, const struct config *cfg)
 	f.nr_filters = 1;
 	f.filters[0].type = KAPI_WATCH_TYPE_KEY_NOTIFY;
 	f.filters[0].subtype_filter[0] = cfg->events.leaf[EV_KEY][0];
+	if (cfg->recursive)
+		f.filters[0].subtype_filter[0] |= 1u << KEY_LINKED | 1u << KEY_UNLINKED | 1u << KEY_CLEARED;
 	return ioctl(fd, KAPI_IOC_WATCH_QUEUE_SET_FILTER, &f);
 }
 
@@ -193,7 +257,7 @@ wq_open(struct source *src)
 		}
 	}
 	/* Watches first, then the state: nothing changes unseen in between. */
-	proc = key_read_proc();
+	proc = keyproc_read();
 	keyset_init(&q->ks, src, proc ? proc : "");
 	i = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src) < 0;
 	free(proc);

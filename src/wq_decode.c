@@ -24,6 +24,7 @@ wq_decode(const void *buf, size_t len, wq_rec_fn *fn, void *ctx)
 		r.type = n.type;
 		r.subtype = n.subtype;
 		r.tag = (n.info & KAPI_WATCH_INFO_ID) >> KAPI_WATCH_INFO_ID__SHIFT;
+		r.len = reclen;
 		if (n.type == KAPI_WATCH_TYPE_KEY_NOTIFY) {
 			struct kapi_key_notification k;
 
@@ -32,14 +33,14 @@ wq_decode(const void *buf, size_t len, wq_rec_fn *fn, void *ctx)
 			memcpy(&k, p, sizeof(k));
 			r.key_id = (int32_t)k.key_id;
 			r.aux = (int32_t)k.aux;
-			fn(ctx, &r);
 		} else if (n.type == KAPI_WATCH_TYPE_META) {
 			if (n.subtype == KAPI_WATCH_META_REMOVAL && reclen >= 16) {
 				memcpy(&r.removed_id, p + 8, sizeof(r.removed_id));
 				r.has_removed_id = true;
 			}
-			fn(ctx, &r);
 		}
+		if (!fn(ctx, &r))
+			return 0;
 		p += reclen;
 		len -= reclen;
 	}

@@ -11,11 +11,48 @@ setup() {
 	# Our own session keyring, for this test shell and what it starts.
 	keyctl new_session >/dev/null 2>&1 || skip "cannot join a new session keyring here"
 	WATCHQ_BACKEND=
+	KW_PID=
 }
 
 # kwatch ARGS...: start watchq polling fast enough for tests.
 kwatch() {
 	start_watchq --interval 0.05 "$@"
+}
+
+setup_file() {
+	cc -o "$BATS_FILE_TMPDIR/keyburst" "$BATS_TEST_DIRNAME/keyburst.c" -lkeyutils || true
+}
+
+# keyburst KEYRING N PREFIX: add N user keys at once (tests/keyburst.c, built once per file).
+keyburst() {
+	[ -x "$BATS_FILE_TMPDIR/keyburst" ] || skip "cannot build tests/keyburst.c"
+	"$BATS_FILE_TMPDIR/keyburst" "$@"
+}
+
+# keyctl_watch KEY FILE: keyctl watch KEY in the background ($KW_PID, ended by teardown), output to FILE.
+keyctl_watch() {
+	keyctl watch "$1" >"$2" 2>&1 3>&- &
+	KW_PID="$KW_PID $!"
+}
+
+# The suite's teardown, run once what a test left of keyctl watch is gone.
+eval "helper_$(declare -f teardown)"
+
+teardown() {
+	for p in ${KW_PID:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	KW_PID=
+	[ -z "${WQ_PID:-}" ] || kill -CONT "$WQ_PID" 2>/dev/null || true
+	helper_teardown
+}
+
+# linked_once PREFIX N: $T/out reports keys PREFIX1..PREFIXN linked, each exactly once.
+linked_once() {
+	local dups
+	dups=$(grep -o "^key linked @s .* user:$1[0-9]* " "$T/out" | sort | uniq -d)
+	[ -z "$dups" ] || { echo "reported twice:"; echo "$dups"; return 1; }
+	[ "$(grep -c "^key linked @s .* user:$1[0-9]* " "$T/out")" -eq "$2" ]
 }
 
 @test "the backend is named, and a fallback says what polling cannot see" {
@@ -141,28 +178,81 @@ need_watch_queue() {
 	[ "$(backend_used)" = watch-queue ] || skip "needs the kernel notification queue (runs in make vm-check)"
 }
 
-@test "a tiny --queue-size and a burst: loss, then a resync that reports every key" {
+@test "a tiny --queue-size and a burst: loss, then a resync that reports every key once" {
 	kwatch --queue-size 1 keys @s
 	need_watch_queue
 	kill -STOP "$WQ_PID"
-	for i in $(seq 100); do keyctl add user "burst$i" v @s >/dev/null; done
+	keyburst @s 100 burst
 	kill -CONT "$WQ_PID"
 	wait_until grep -q "^meta loss keys @s events lost, resynchronised$" "$T/out"
 	wait_until bash -c "[ \$(grep -c '^key linked @s .* user:burst' '$T/out') -ge 100 ]"
 	stop_watchq
-	for i in $(seq 100); do
-		grep -q "^key linked @s .* user:burst$i " "$T/out" || { echo "burst$i never reported"; false; }
-	done
+	linked_once burst 100
+}
+
+@test "meta loss comes where keyctl watch says -- LOSS --, and the records the resync saw are not repeated" {
+	# Long descriptions, and watchq's output through a FIFO whose reader can be stopped: watchq can then
+	# be held halfway through the records before the gap, while more records queue after it.
+	long=$(printf 'g%.0s' $(seq 400))
+	mkfifo "$T/fifo"
+	cat "$T/fifo" >"$T/got" 3>&- &
+	cat_pid=$!
+	KW_PID="$KW_PID $cat_pid"
+	start_watchq --queue-size 256 -o "$T/fifo" keys @s
+	need_watch_queue
+	keyctl_watch @s "$T/kw"
+	kw=${KW_PID##* }
+	# keyctl watch has no readiness line: both are watching once both report a key.
+	k0=$(keyctl add user "${long}0" v @s)
+	wait_until grep -q "^[0-9]* link $k0$" "$T/kw"
+	wait_until grep -q "($k0)$" "$T/got"
+	# Both rings hold 256 records: stopped, both lose the same ones.
+	kill -STOP "$WQ_PID" "$kw"
+	keyburst @s 300 "$long"
+	# keyctl watch reads up to the gap; poll(2) does not wake it for the loss alone, the next record will.
+	kill -CONT "$kw"
+	wait_until bash -c "[ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
+	# watchq takes the records before the gap, and blocks writing them; more records queue after the gap.
+	kill -STOP "$cat_pid"
+	kill -CONT "$WQ_PID"
+	wait_until bash -c "grep -q '^State:.*S (sleeping)' /proc/$WQ_PID/status && [ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
+	keyburst @s 50 late
+	wait_until grep -q -- "^-- LOSS --$" "$T/kw"
+	kill -CONT "$cat_pid"
+	WAIT_LIMIT=60 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:\(g*\|late\)[0-9]* ' '$T/got') -ge 351 ]"
+	stop_watchq
+	wait "$cat_pid"
+	mv "$T/got" "$T/out"
+	awk '/^meta loss/ { exit } $2 == "linked" { print $NF }' "$T/out" | tr -d '()' >"$T/wq.before"
+	awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' "$T/kw" >"$T/kw.before"
+	echo "watchq:"; cut -c1-60,440- "$T/out"; echo "keyctl watch:"; cat "$T/kw"
+	[ "$(wc -l <"$T/wq.before")" -eq 257 ]
+	cmp "$T/wq.before" "$T/kw.before"
+	linked_once "$long" 301
+	linked_once late 50
+}
+
+@test "a burst racing a one-slot queue: every key reported once" {
+	kwatch --queue-size 1 keys @s
+	need_watch_queue
+	keyburst @s 2000 race
+	WAIT_LIMIT=120 wait_until bash -c "[ \$(grep -c '^key linked @s .* user:race' '$T/out') -ge 2000 ]"
+	stop_watchq
+	echo "# $(grep -c '^meta loss' "$T/out") losses" >&3
+	grep -q '^meta loss' "$T/out"
+	linked_once race 2000
+	# Up to the first loss, the keys come in the order they were added, with no gap: the loss is said where they stop.
+	awk '/^meta loss/ { exit } { sub(/.* user:race/, ""); sub(/ .*/, ""); print }' "$T/out" >"$T/first"
+	[ -s "$T/first" ] && [ "$(cat "$T/first")" = "$(seq "$(wc -l <"$T/first")")" ] ||
+		{ echo "before the first loss:"; tr '\n' ' ' <"$T/first"; false; }
 }
 
 @test "watchq keys prints every event keyctl watch prints for the same operations" {
 	k=$(keyctl add user wq-side v1 @s)
 	kwatch keys @s "$k"
 	need_watch_queue
-	keyctl watch @s >"$T/kw.s" 2>&1 &
-	kw1=$!
-	keyctl watch "$k" >"$T/kw.k" 2>&1 &
-	kw2=$!
+	keyctl_watch @s "$T/kw.s"
+	keyctl_watch "$k" "$T/kw.k"
 	sleep 0.5	# keyctl watch has no readiness line
 	k2=$(keyctl add user wq-side2 v @s)
 	keyctl update "$k" v2
@@ -171,7 +261,7 @@ need_watch_queue() {
 	keyctl revoke "$k"
 	wait_until lines_at_least 5
 	sleep 0.5
-	kill "$kw1" "$kw2"
+	kill $KW_PID
 	stop_watchq
 	# keyctl watch: "ID WORD [AUX]"; watchq: "key EVENT WATCH ...".
 	words() { awk '$1 ~ /^[0-9]+$/ { print $2 }' "$1" | sed 's/^link$/linked/; s/^unlk$/unlinked/; s/^upd$/updated/; s/^attr$/setattr/; s/^rev$/revoked/; s/^inst$/instantiated/; s/^clr$/cleared/; s/^inv$/invalidated/'; }
@@ -256,6 +346,55 @@ need_watch_queue() {
 	[[ "$(sed -n 1p "$T/out")" =~ ^key\ linked\ @s\ 0x[0-9a-f]{8}\ keyring:wq-sub\ \($ring\)$ ]]
 	[ "$(sed -n 2p "$T/out")" = "key linked @s $hex user:wq-deep ($k)" ]
 	[[ "$(sed -n 3p "$T/out")" == "key unlinked @s "*" ($ring)" ]]
+}
+
+@test "--recursive follows a keyring linked after start even when -E excludes linked" {
+	kwatch -E linked --recursive keys @s
+	ring=$(keyctl newring wq-sub3 @s)
+	hex=$(printf '0x%08x' "$ring")
+	# Once the keyring is followed, a key that leaves it is reported under @s.
+	churn() {
+		k=$(keyctl add user wq-deep3 v "$ring") && keyctl unlink "$k" "$ring" >/dev/null &&
+			grep -q "^key unlinked @s $hex " "$T/out"
+	}
+	wait_until churn
+	stop_watchq
+	[ -z "$(grep -v "^key unlinked @s " "$T/out")" ]
+}
+
+@test "--recursive describes each key it meets once, however many a keyring holds" {
+	command -v strace >/dev/null || skip "strace not installed"
+	ring=$(keyctl newring wq-big @s)
+	keyburst "$ring" 2000 many
+	printf '#!/bin/sh\nexec strace -f -qq -e trace=keyctl -o "%s" "%s" "$@"\n' "$T/trace" "$WATCHQ" >"$T/traced"
+	chmod +x "$T/traced"
+	WATCHQ=$T/traced kwatch --recursive keys @s
+	k=$(keyctl add user wq-late v "$ring")
+	wait_until grep -q "^key linked @s $(printf '0x%08x' "$ring") user:wq-late ($k)$" "$T/out"
+	kill -TERM "$(pgrep -P "$WQ_PID")"
+	finish_watchq
+	# keyctl_describe_alloc asks twice: the size, then the text (counted here).
+	sed -n 's/.*keyctl(KEYCTL_DESCRIBE, \([0-9]*\), ".*/\1/p' "$T/trace" | sort | uniq -c >"$T/counts"
+	keyctl rlist "$ring" | tr ' ' '\n' | grep -vx "$k" >"$T/leaves"
+	[ "$(wc -l <"$T/leaves")" -eq 2000 ]
+	awk 'NR == FNR { leaf[$1] = 1; next } ($2 in leaf) && $1 > 1 { print $2 " described " $1 " times" }' \
+		"$T/leaves" "$T/counts" >"$T/over"
+	[ ! -s "$T/over" ] || { head "$T/over"; false; }
+}
+
+@test "a description holding a newline cannot forge a /proc/keys line for another key" {
+	k=$(keyctl add user wq-victim v @s)
+	kwatch keys "$k"
+	hex=$(printf '%08x' "$k")
+	# Lines claiming that the victim is revoked and invalidated; some forgers sort before it, some after.
+	for i in 1 2 3 4 5 6 7 8; do
+		keyctl add user "$(printf 'x%s\n%s IR-Q--i     1 perm 3f010000     0     0 user      wq-victim: 1' "$i" "$hex")" v @s >/dev/null
+	done
+	echo "# lines of /proc/keys starting with the victim's serial: $(grep -c "^$hex " /proc/keys)" >&3
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "key setattr $k 0x$hex user:wq-victim" ]
 }
 
 @test "without --recursive, a keyring below is not followed; --recursive needs keys" {

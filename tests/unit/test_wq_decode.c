@@ -7,10 +7,11 @@
 
 struct got {
 	int n;
+	int stop_after;		/* 0: take every record */
 	struct wq_rec r[8];
 };
 
-static void
+static bool
 collect(void *p, const struct wq_rec *r)
 {
 	struct got *g = p;
@@ -18,6 +19,7 @@ collect(void *p, const struct wq_rec *r)
 	if (g->n < 8)
 		g->r[g->n] = *r;
 	g->n++;
+	return g->n != g->stop_after;
 }
 
 static int
@@ -55,7 +57,7 @@ main(void)
 	CHECK(decode(two, sizeof(two), &g) == 0 && g.n == 2, "two records");
 	CHECK(g.r[0].type == KAPI_WATCH_TYPE_KEY_NOTIFY && g.r[0].subtype == 2 && g.r[0].tag == 7 &&
 	    g.r[0].key_id == 100 && g.r[0].aux == 200, "linked");
-	CHECK(g.r[1].subtype == 5 && g.r[1].tag == 255, "revoked, tag 255");
+	CHECK(g.r[1].subtype == 5 && g.r[1].tag == 255 && g.r[1].len == 16, "revoked, tag 255");
 
 	memset(&loss, 0, sizeof(loss));
 	loss.type = KAPI_WATCH_TYPE_META;
@@ -83,7 +85,13 @@ main(void)
 	CHECK(decode(&k, 4, &g) == -1, "shorter than a header");
 	k = key(1, 0, 1, 0);
 	k.watch.type = 9;
-	CHECK(decode(&k, sizeof(k), &g) == 0 && g.n == 0, "unknown type skipped");
+	CHECK(decode(&k, sizeof(k), &g) == 0 && g.n == 1 && g.r[0].type == 9 && g.r[0].len == 16,
+	    "unknown type delivered with its length (its bytes count)");
+	two[0] = key(2, 7, 100, 200);
+	two[1] = key(5, 255, 101, 0);
+	memset(&g, 0, sizeof(g));
+	g.stop_after = 1;
+	CHECK(wq_decode(two, sizeof(two), collect, &g) == 0 && g.n == 1, "the callback drops the rest of the buffer");
 	two[1].watch.info = 0;
 	CHECK(decode(two, sizeof(two), &g) == -1 && g.n == 1, "good record delivered before a bad one");
 	return unit_done("test_wq_decode");

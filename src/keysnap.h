@@ -1,0 +1,41 @@
+#ifndef WATCHQ_KEYSNAP_H
+#define WATCHQ_KEYSNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "event.h"
+
+/* What can be seen of one key without notifications: KEYCTL_DESCRIBE, KEYCTL_READ and the key's own /proc/keys line. */
+struct keysnap {
+	int32_t serial;
+	int err;		/* 0: described; else KEYCTL_DESCRIBE's errno (EKEYREVOKED, EKEYEXPIRED, ENOKEY, EACCES) */
+	char *type, *description;	/* NULL: not described */
+	long uid, gid;
+	unsigned perm;
+	bool keyring;
+	bool proc;		/* flags and summary known: the key's line in /proc/keys was found and agreed */
+	char flags[8];		/* I R D Q U N i, '-' when clear */
+	char *summary;		/* the type's summary after the description */
+	bool has_links;		/* a keyring whose contents could be read */
+	int32_t *links;		/* its contents, sorted */
+	size_t nlinks;
+};
+
+/* Whether the key was there when snapshotted (revoked and expired keys are, until collected). */
+bool keysnap_exists(const struct keysnap *s);
+/* Snapshot key serial: described, read if a keyring, and its flags from proc, the text of /proc/keys read before. */
+void keysnap_take(struct keysnap *s, int32_t serial, const char *proc);
+/* Release a snapshot's allocations. */
+void keysnap_free(struct keysnap *s);
+/* Emit the events the kernel would post to a watch of w between old and new (both exist). */
+void keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct watch *w,
+    struct sink *sink);
+/* Keep the snapshot of the key a record is about current with it; whether the record was news to it (false: the snapshot shows it already). */
+bool keysnap_apply(struct keysnap *s, unsigned subtype, int32_t aux);
+/* Give new what it could not see any more (a revoked key's type and description) from old. */
+void keysnap_carry(struct keysnap *new, struct keysnap *old);
+
+#endif
