@@ -27,7 +27,7 @@
 #include "escape.h"
 #include "fan_decode.h"
 #include "quota_nl.h"
-#include "sb_state.h"
+#include "sb_info.h"
 #include "source.h"
 #include "util.h"
 
