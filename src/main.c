@@ -15,6 +15,7 @@
 #include "filter.h"
 #include "loop.h"
 #include "output.h"
+#include "removal.h"
 #include "source.h"
 #include "stop.h"
 #include "wait.h"
@@ -26,6 +27,7 @@ struct run {
 	struct output out;
 	struct source src[EV__NTYPES];	/* those in use, in the order of source_kinds */
 	size_t nsrc;
+	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
 	bool silent;		/* state waits print no events */
@@ -153,6 +155,36 @@ std_fds(void)
 	return out_ok;
 }
 
+/*
+ * Follow the paths of every live watch (those a wait condition added too) for
+ * their removal, then ask their sources to look: a path gone before the
+ * re-arm is found by the look, one gone after it wakes the loop again.
+ */
+static void
+look_for_removals(struct run *r)
+{
+	const char *paths[WATCHQ_MAX_WATCHES];
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->nsrc; i++)
+		for (k = 0; k < r->src[i].nwatches && r->src[i].be->ops->removals; k++)
+			if (r->src[i].watches[k].alive && r->src[i].watches[k].w->path)
+				paths[n++] = r->src[i].watches[k].w->path;
+	removal_arm(&r->gone, paths, n);
+	for (i = 0; i < r->nsrc; i++)
+		if (r->src[i].be->ops->removals)
+			r->src[i].be->ops->removals(&r->src[i]);
+}
+
+static void
+on_removal(void *p)
+{
+	struct run *r = p;
+
+	if (removal_drain(&r->gone))
+		look_for_removals(r);
+}
+
 /* Watch until the run ends: its exit code. */
 static int
 run_watch(struct run *r, const struct stop *stop)
@@ -166,17 +198,24 @@ run_watch(struct run *r, const struct stop *stop)
 	if (fstat(r->out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = r->out.fd;
 	open_sources(r);
+	if (removal_open(&r->gone) < 0 && !cfg->quiet)
+		fprintf(stderr, "watchq: inotify: %s; a watched path removed is noticed at the next mount change\n",
+		    strerror(errno));
 	announce(cfg, r);
 	for (i = 0; i < r->nsrc; i++) {
 		if (cfg->initial && r->src[i].be->ops->present)
 			r->src[i].be->ops->present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
+	look_for_removals(r);
+	loop.aux_fd = r->gone.fd;
+	loop.aux = on_removal;
 	loop.after = run_after;
 	loop.ctx = r;
 	code = run_after(r);
 	if (code < 0)
 		code = loop_run(&loop);
+	removal_close(&r->gone);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
 	return code;

@@ -549,5 +549,6 @@ const struct source_ops source_sb_ops = {
 	.drain = sb_drain,
 	.present = NULL,
 	.check = sb_check,
+	.removals = recheck_all,
 	.close = sb_close,
 };

@@ -268,3 +268,19 @@ twin_ext4() {
 	run --separate-stderr nobody "$WATCHQ" -t 0.3 -e error sb /
 	[ "$status" -eq 69 ]
 }
+
+@test "sb: a watched path removed or renamed away is a removal, exit 3 at once" {
+	need_root
+	touch "$T/f"
+	start_watchq -t 20 sb "$T/f"
+	rm "$T/f"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal sb $T/f path removed" ]
+	mkdir -p "$T/a/b"
+	start_watchq -t 20 sb "$T/a/b"
+	mv "$T/a" "$T/c"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal sb $T/a/b path removed" ]
+}
