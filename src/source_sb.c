@@ -208,6 +208,10 @@ check_space(struct source *src, struct sbw *s)
 	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
+	/* Still the same filesystem after statvfs() read it? Not after an unmount, say. */
+	recheck(src, s);
+	if (!s->sw->alive)
+		return;
 	s->low = !s->low;
 	ev_init(&ev, s, SB_LOWSPACE);
 	ev.u.sb.low = s->low;
