@@ -147,8 +147,9 @@ on_record(void *p, const struct fan_rec *r)
 	}
 	if (!(r->mask & FAN_FS_ERROR))
 		return;
-	if (!r->has_fsid || (sb = find_fsid(rd->g, r->fsid)) == NULL) {
-		rd->lost = true;	/* an error we cannot attribute to a filesystem */
+	/* The kernel sends both infos with every error: without them it cannot be told, nor attributed. */
+	if (!r->has_fsid || !r->has_error || (sb = find_fsid(rd->g, r->fsid)) == NULL) {
+		rd->lost = true;
 		return;
 	}
 	rd->fn(rd->ctx, sb->dev, r);

@@ -27,7 +27,7 @@ struct fserr {
 	size_t ngroups;
 };
 
-/* An error record and the device of the superblock it is about. */
+/* An error record (with its fsid and error info) and the device of the superblock it is about. */
 typedef void fserr_fn(void *ctx, dev_t dev, const struct fan_rec *r);
 
 /* Create the first group; -1 with errno set (the kernel or our privileges lack FID groups). */
@@ -36,7 +36,7 @@ int fserr_open(struct fserr *fe);
 int fserr_fd(const struct fserr *fe);
 /* Mark the filesystem holding path, whose superblock is dev, in a group where no other superblock has its fsid; -1 with errno set. */
 int fserr_mark(struct fserr *fe, const char *path, dev_t dev);
-/* Read every group, calling fn for each error record: 0, 1 if a record was lost or could not be attributed, -1 with errno set. */
+/* Read every group, calling fn for each error record: 0, 1 if a record was lost, malformed or could not be attributed, -1 with errno set. */
 int fserr_drain(struct fserr *fe, fserr_fn *fn, void *ctx);
 /* Close every group. */
 void fserr_close(struct fserr *fe);

@@ -288,8 +288,8 @@ on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 			continue;
 		s->errored = s->info.errors_ro;
 		ev_init(&ev, s, SB_ERROR);
-		ev.u.sb.error = r->has_error ? r->error : 0;
-		ev.u.sb.count = r->has_error ? r->error_count : 1;
+		ev.u.sb.error = r->error;
+		ev.u.sb.count = r->error_count;
 		src->sink->emit(src->sink, &ev);
 	}
 }
