@@ -1,4 +1,4 @@
-# watchq — see README.md.  `make`, `make check`, `make vm-check`, `make install`.
+# watchq — see README.md.  `make deps`, `make`, `make check`, `make deps-full`, `make vm-check`, `make install`.
 .SUFFIXES:
 SHELL = /bin/bash
 
@@ -21,8 +21,8 @@ WARNINGS = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 WERROR_1 = -Werror
 WERROR = $(if $(CI),1,0)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS) \
-	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount) $(CFLAGS)
-ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
+	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd) $(CFLAGS)
+ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd) -lkeyutils $(LDLIBS)
 
 B = .build
 CORE = $(filter-out main,$(notdir $(basename $(wildcard src/*.c))))
@@ -78,8 +78,9 @@ FUZZ_SRC_fan_decode = fan_decode
 FUZZ_SRC_quota_nl = quota_nl
 FUZZ_SRC_parse = parse
 FUZZ_SRC_escape = escape buf util
-FUZZ_SRC_format = output_format output output_text output_json escape buf util event quota_nl stop
-FUZZ_SRC_events = filter event
+FUZZ_SRC_format = output_format output_text output_json output_journal fields escape buf util event quota_nl
+FUZZ_LIBS_format = $(shell $(PKG_CONFIG) --libs libsystemd)
+FUZZ_SRC_events = filter evset event
 FUZZ_SRC_keyspec = keyspec util
 FUZZ_LIBS_keyspec = -lkeyutils
 FUZZ_SRC_mounttab = mounttab util
@@ -102,12 +103,19 @@ asan:
 	$(MAKE) CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' all unit
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 tests/run-bats
 
-# Build and test dependencies, installed with apt on Debian and Ubuntu.
-DEPS = build-essential clang libclang-rt-14-dev pkg-config libmount-dev libkeyutils-dev keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs quota inotify-tools valgrind bash-completion zsh fish gnuplot-nox \
+# Dependencies, installed with apt on Debian and Ubuntu. `make deps`: what
+# `make` and `make check` need. `make deps-full`: those and the heavier set of
+# vm-check (qemu, a kernel to build), bench, soak (valgrind, gnuplot), fuzz and
+# CC=clang builds.
+DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc \
+	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish
+DEPS_FULL = clang libclang-rt-14-dev valgrind gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
+
+deps-full:
+	@tests/install-deps $(DEPS) $(DEPS_FULL)
 
 install: all
 	install -Dm755 watchq $(DESTDIR)$(BINDIR)/watchq
@@ -124,4 +132,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: soak all unit check vm-check bench fuzz asan deps install uninstall clean
+.PHONY: soak all unit check vm-check bench fuzz asan deps deps-full install uninstall clean

@@ -15,6 +15,15 @@ _watchq_keyrings()
 	awk '$8 == "keyring" { d = $9; sub(/:$/, "", d); print "%keyring:" d }' /proc/keys 2>/dev/null
 }
 
+# Mount points and, once a slash is typed, directories: each once.
+_watchq_paths()
+{
+	COMPREPLY=($(compgen -W "$(_watchq_mountpoints) $*" -- "$cur"))
+	[[ $cur == */* ]] && _filedir -d
+	local IFS=$'\n'
+	COMPREPLY=($(printf '%s\n' ${COMPREPLY[@]+"${COMPREPLY[@]}"} | sort -u))
+}
+
 # The events of the sources on the line (all if none), and loss and removal.
 _watchq_events()
 {
@@ -35,13 +44,13 @@ _watchq_events()
 _watchq()
 {
 	local cur prev words cword
-	# "=" and ":" (in %TYPE:DESC) do not split words here.
-	_init_completion -n =: || return
+	# --opt=value is split into prev and cur; ":" (in %TYPE:DESC) does not split words.
+	_init_completion -s -n : || return
 
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
+		-o --output --journal -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 
@@ -62,8 +71,7 @@ _watchq()
 		return
 		;;
 	--unmount | --readonly | --writable)
-		COMPREPLY=($(compgen -W "$(_watchq_mountpoints)" -- "$cur"))
-		[[ $cur == */* ]] && _filedir -d
+		_watchq_paths
 		return
 		;;
 	--mount | -o | --output)
@@ -89,28 +97,27 @@ _watchq()
 		return
 	fi
 
-	# The last source word decides what a target is.
-	local i src=
+	# The last source word decides what a target is; wait comes first or not at all.
+	local i src= first=wait
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		mounts | keys | sb) src=${words[i]} ;;
+		mounts | keys | sb) src=${words[i]} first= ;;
+		wait) first= ;;
 		esac
 	done
 	case $src in
 	mounts)
-		COMPREPLY=($(compgen -W "$(_watchq_mountpoints) mounts keys sb" -- "$cur"))
-		[[ $cur == */* ]] && _filedir -d
+		_watchq_paths mounts keys sb
 		;;
 	sb)
-		COMPREPLY=($(compgen -W "$(_watchq_mountpoints) mounts keys" -- "$cur"))
-		[[ $cur == */* ]] && _filedir -d
+		_watchq_paths mounts keys
 		;;
 	keys)
 		COMPREPLY=($(compgen -W "@s @u @us @p @t @g @a $(_watchq_keyrings) mounts sb" -- "$cur"))
 		__ltrim_colon_completions "$cur"
 		;;
 	*)
-		COMPREPLY=($(compgen -W 'mounts keys sb wait' -- "$cur"))
+		COMPREPLY=($(compgen -W "mounts keys sb $first" -- "$cur"))
 		;;
 	esac
 } && complete -F _watchq watchq

@@ -11,6 +11,11 @@ function __watchq_source
 	echo $src
 end
 
+# Whether the line is a wait: its conditions are options only there.
+function __watchq_waiting
+	contains -- wait (commandline -opc)
+end
+
 function __watchq_mountpoints
 	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
 end
@@ -47,7 +52,8 @@ function __watchq_events
 end
 
 complete -c watchq -f
-complete -c watchq -n 'test -z (__watchq_source)' -a 'mounts keys sb wait'
+complete -c watchq -n 'test -z (__watchq_source); and not __watchq_waiting' -a 'mounts keys sb wait'
+complete -c watchq -n 'test -z (__watchq_source); and __watchq_waiting' -a 'mounts keys sb'
 complete -c watchq -n 'test (__watchq_source) = mounts' -a '(__watchq_mountpoints) (__fish_complete_directories)'
 complete -c watchq -n 'test (__watchq_source) = sb' -a '(__watchq_mountpoints) (__fish_complete_directories)'
 complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a (__watchq_keyrings)'
@@ -58,6 +64,7 @@ complete -c watchq -l format -x -d 'Print with %-escapes'
 complete -c watchq -l timefmt -x -d 'strftime format for %T and -T'
 complete -c watchq -s T -l timestamps -d 'Prefix each line with the time'
 complete -c watchq -s o -l output -r -F -d 'Append events to FILE'
+complete -c watchq -l journal -d 'Send events to the systemd journal'
 complete -c watchq -s q -l quiet -d 'No informational lines'
 complete -c watchq -l initial -d 'Report present mounts first'
 complete -c watchq -s t -l timeout -x -d 'Exit 2 after SECONDS'
@@ -69,13 +76,13 @@ complete -c watchq -l space-below -x -d 'sb: report lowspace below PERCENT% or S
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
 complete -c watchq -l interval -x -d 'Period of polled backends'
 complete -c watchq -l queue-size -x -d 'Kernel queue size'
-complete -c watchq -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
-complete -c watchq -l unmount -x -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
-complete -c watchq -l readonly -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is read-only'
-complete -c watchq -l writable -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is writable'
-complete -c watchq -l key -x -d 'Wait until a key exists'
-complete -c watchq -l keyring -x -a '@s @u @us @p @t @g @a (__watchq_keyrings)' -d 'Keyring searched by --key'
-complete -c watchq -l no-key -x -d 'Wait until a key is gone'
+complete -c watchq -n __watchq_waiting -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
+complete -c watchq -n __watchq_waiting -l unmount -x -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
+complete -c watchq -n __watchq_waiting -l readonly -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is read-only'
+complete -c watchq -n __watchq_waiting -l writable -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is writable'
+complete -c watchq -n __watchq_waiting -l key -x -d 'Wait until a key exists'
+complete -c watchq -n __watchq_waiting -l keyring -x -a '@s @u @us @p @t @g @a (__watchq_keyrings)' -d 'Keyring searched by --key'
+complete -c watchq -n __watchq_waiting -l no-key -x -d 'Wait until a key is gone'
 complete -c watchq -s h -l help -d 'Print help'
 complete -c watchq -l usage -d 'Print a short usage'
 complete -c watchq -s V -l version -d 'Print the version'

@@ -59,6 +59,38 @@ buf_addf(struct buf *b, const char *fmt, ...)
 }
 
 void
+buf_addtime(struct buf *b, const struct timespec *ts, const char *fmt)
+{
+	struct buf f = { 0 };
+	struct tm tm;
+	time_t t = ts->tv_sec;
+	size_t n = 0, room;
+
+	if (localtime_r(&t, &tm) == NULL)
+		return;
+	/* strftime() returns 0 both for "too small" and for an empty result: a leading byte tells them apart. */
+	buf_addc(&f, 'x');
+	buf_adds(&f, fmt);
+	for (room = 256; room <= (1u << 20); room *= 2) {
+		buf_reserve(b, room);
+		/* The user's --timefmt is the format, by design. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		n = strftime(b->data + b->len, room, f.data, &tm);
+#pragma GCC diagnostic pop
+		if (n > 0)
+			break;
+	}
+	if (n > 0) {
+		memmove(b->data + b->len, b->data + b->len + 1, n);
+		b->len += n - 1;
+	}
+	if (b->data)
+		b->data[b->len] = '\0';
+	buf_free(&f);
+}
+
+void
 buf_reset(struct buf *b)
 {
 	b->len = 0;

@@ -2,16 +2,16 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "buf.h"
 #include "cli.h"
+#include "cli_watch.h"
 #include "parse.h"
-#include "keyspec.h"
-#include "output.h"
+#include "escape.h"
+#include "output_format.h"
 #include "path.h"
 #include "source.h"
 #include "util.h"
@@ -22,7 +22,6 @@
 
 const char *argp_program_version = "watchq " WATCHQ_VERSION;
 const char *argp_program_bug_address = NULL;
-error_t argp_err_exit_status = EXIT_USAGE;
 
 enum {
 	OPT_FORMAT = 0x100,
@@ -43,12 +42,13 @@ enum {
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
+	OPT_JOURNAL,
 };
 
+/* After \v, help_filter() puts the sentence on sources (from source_kinds) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
-    "SOURCE is mounts [DIR...] (default /), keys [KEY...] or sb PATH...; "
     "several sources may follow one another. Events of mounts: mount "
     "(new_mount), unmount, move, move_from, move_to, readonly, setattr; "
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
@@ -72,6 +72,7 @@ static const struct argp_option options[] = {
 	{ "timefmt", OPT_TIMEFMT, "FMT", 0, "strftime(3) format for %T and -T", 1 },
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
+	{ "journal", OPT_JOURNAL, NULL, 0, "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
 	{ "quiet", 'q', NULL, 0, "Print no informational lines on stderr", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
@@ -83,7 +84,7 @@ static const struct argp_option options[] = {
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
-	{ "backend", OPT_BACKEND, "NAME", 0, "auto, fanotify, mountinfo, watch-queue or poll", 4 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: help_filter() */
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
@@ -109,6 +110,7 @@ struct cli_state {
 	size_t ninclude, nexclude;
 	bool any_include;
 	const char *keyring;
+	bool journal;
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -126,25 +128,95 @@ backend_names(const struct source_kind *k)
 	return names;
 }
 
-/* "mounts, keys, sb", from the table. */
-static const char *
-source_words(void)
+/* The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if several do. */
+static const struct argp_option *
+find_long(const char *name, size_t n, bool *ambiguous)
 {
-	static char words[128];
-	const struct source_kind *k;
-	size_t n = 0;
+	const struct argp_option *o, *found = NULL;
 
-	for (k = source_kinds; k->word; k++)
-		if (n < sizeof(words))
-			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? ", " : "", k->word);
-	return words;
+	*ambiguous = false;
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL || strncmp(o->name, name, n) != 0)
+			continue;
+		if (o->name[n] == '\0')
+			return o;
+		*ambiguous = found != NULL;
+		found = o;
+	}
+	return *ambiguous ? NULL : found;
+}
+
+/* The option whose short name is c, or NULL. */
+static const struct argp_option *
+find_short(int c)
+{
+	const struct argp_option *o;
+
+	for (o = options; o->name || o->doc; o++)
+		if (o->key == c && isascii(c) && isalnum(c))
+			return o;
+	return NULL;
+}
+
+/* Say on one line what is wrong with the command-line word opt, and exit 64. */
+static void __attribute__((noreturn))
+bad_option(const char *opt)
+{
+	const struct argp_option *o = NULL;
+	const char *p;
+	size_t n;
+	bool ambiguous;
+
+	if (strncmp(opt, "--", 2) == 0) {
+		n = strcspn(opt + 2, "=");
+		o = find_long(opt + 2, n, &ambiguous);
+		if (ambiguous)
+			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)", escape_arg(opt));
+		if (o && o->arg && opt[2 + n] != '=')
+			errx(EXIT_USAGE, "option '--%s' needs %s", o->name, o->arg);
+		if (o && !o->arg && opt[2 + n] == '=')
+			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
+	} else {
+		for (p = opt + 1; *p && (o = find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+			;
+		if (*p && o == NULL)
+			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)", escape_arg((char[]){ *p, '\0' }));
+		if (*p && p[1] == '\0')
+			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
+	}
+	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
+}
+
+/* --help's text that the tables of sources and backends give, rather than a copy of them. */
+static char *
+help_filter(int key, const char *text, void *input)
+{
+	const struct source_kind *k;
+	struct buf b = { 0 };
+
+	if (key == OPT_BACKEND) {
+		buf_adds(&b, backend_names(NULL));
+		return b.data;
+	}
+	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
+		return (char *)text;
+	buf_adds(&b, "SOURCE is ");
+	for (k = source_kinds; k->word; k++) {
+		buf_addf(&b, "%s%s", k == source_kinds ? "" : k[1].word ? ", " : " or ", k->word);
+		if (k->default_target)
+			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
+		else
+			buf_adds(&b, " TARGET...");
+	}
+	buf_addf(&b, "; %s", text);
+	return b.data;
 }
 
 static void
 add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
 {
 	if (*n >= 64)
-		argp_failure(st, EXIT_USAGE, 0, "too many -e/-E options");
+		errx(EXIT_USAGE, "too many -e/-E options");
 	list[(*n)++] = arg;
 }
 
@@ -152,7 +224,7 @@ static void
 add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const char *arg)
 {
 	if (cfg->nconds >= WATCHQ_MAX_WATCHES)
-		argp_failure(st, EXIT_USAGE, 0, "too many wait conditions");
+		errx(EXIT_USAGE, "too many wait conditions");
 	cfg->conds[cfg->nconds].kind = kind;
 	cfg->conds[cfg->nconds].arg = arg;
 	cfg->nconds++;
@@ -167,11 +239,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 
 	switch (key) {
 	case 'h':
-		argp_state_help(st, stdout, ARGP_HELP_STD_HELP);
-		break;
 	case OPT_USAGE:
-		argp_state_help(st, stdout, ARGP_HELP_USAGE | ARGP_HELP_EXIT_OK);
-		break;
+		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
+		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		    program_invocation_short_name);
+		exit(EXIT_OK);
 	case 'V':
 		printf("%s\n", argp_program_version);
 		exit(EXIT_OK);
@@ -183,20 +255,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 'j':
 		if (cfg->out == OUT_FORMAT)
-			argp_failure(st, EXIT_USAGE, 0, "--json and --format cannot be combined");
+			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		cfg->out = OUT_JSON;
 		break;
 	case OPT_FORMAT:
 		if (cfg->out == OUT_JSON)
-			argp_failure(st, EXIT_USAGE, 0, "--json and --format cannot be combined");
+			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		if (output_format_check(arg) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--format: unknown escape in '%s' (see watchq(1))", arg);
+			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))", escape_arg(arg));
 		cfg->out = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
 		if (*arg == '\0')
-			argp_failure(st, EXIT_USAGE, 0, "--timefmt: empty format");
+			errx(EXIT_USAGE, "--timefmt: empty format");
 		cfg->timefmt = arg;
 		break;
 	case 'T':
@@ -204,6 +276,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 'o':
 		cfg->output = arg;
+		break;
+	case OPT_JOURNAL:
+		cs->journal = true;
 		break;
 	case 'q':
 		cfg->quiet = true;
@@ -213,12 +288,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case 't':
 		if (parse_seconds(arg, &cfg->timeout) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--timeout: '%s' is not a number of seconds", arg);
+			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 		cfg->has_timeout = true;
 		break;
 	case 'n':
 		if (parse_count(arg, 1, 1000000000000LL, &n) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--count: '%s' is not a positive whole number", arg);
+			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
 		cfg->count = n;
 		break;
 	case OPT_FSTYPE: {
@@ -233,27 +308,27 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			cfg->fstypes[cnt++] = tok;
 		if (cnt == 0)
-			argp_failure(st, EXIT_USAGE, 0, "--fstype: empty list");
+			errx(EXIT_USAGE, "--fstype: empty list");
 		break;
 	}
 	case OPT_SOURCE:
 		if (*arg == '\0')
-			argp_failure(st, EXIT_USAGE, 0, "--source: empty device");
+			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
 		break;
 	case OPT_BACKEND:
 		cfg->backend = NULL;
 		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
-			argp_failure(st, EXIT_USAGE, 0, "--backend: unknown backend '%s' (%s)", arg,
+			errx(EXIT_USAGE, "--backend: unknown backend '%s' (%s)", escape_arg(arg),
 			    backend_names(NULL));
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
-			argp_failure(st, EXIT_USAGE, 0, "--interval: '%s' is not a number of seconds of at least 0.001", arg);
+			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
 		break;
 	case OPT_QUEUE_SIZE:
 		if (parse_count(arg, 1, 512, &n) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--queue-size: '%s' is not a whole number from 1 to 512", arg);
+			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
 		break;
 	case OPT_MOUNT:
@@ -282,76 +357,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_SPACE_BELOW:
 		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
-			argp_failure(st, EXIT_USAGE, 0, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", arg);
+			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
 		cfg->has_space = true;
 		break;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
 		break;
+	case ARGP_KEY_ERROR:
+		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
+		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static void
-add_watch(struct config *cfg, enum ev_type type, const char *target)
-{
-	struct watch *w;
-	struct stat stb;
-
-	if (cfg->nwatches >= WATCHQ_MAX_WATCHES)
-		errx(EXIT_USAGE, "too many watches: at most %d targets", WATCHQ_MAX_WATCHES);
-	w = &cfg->watches[cfg->nwatches];
-	w->type = type;
-	w->target = target;
-	w->tag = (int)cfg->nwatches;
-	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
-		if (errno == EINVAL)
-			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", target);
-		err(EXIT_USAGE, "%s", target);
-	}
-	if (type == EV_MOUNT || type == EV_SB) {
-		if ((w->path = path_canon(target)) == NULL)
-			err(EXIT_USAGE, "%s", target);
-		if (type == EV_MOUNT && (stat(w->path, &stb) < 0 || !S_ISDIR(stb.st_mode)))
-			errx(EXIT_USAGE, "%s: not a directory", target);
-	}
-	cfg->nwatches++;
-}
-
-/* A source word with no target after it: its default target, or an error. */
-static void
-end_source(struct config *cfg, const struct source_kind *k, bool had_target)
-{
-	if (k == NULL || had_target)
-		return;
-	if (k->default_target == NULL)
-		errx(EXIT_USAGE, "%s needs at least one PATH", k->word);
-	add_watch(cfg, k->type, k->default_target);
-}
-
-/* Turn the positional words after "wait" (if any) into watches. */
-static void
-parse_sources(struct config *cfg, char **args, size_t nargs)
-{
-	const struct source_kind *k = NULL, *next;
-	bool had_target = true;
-	size_t i;
-
-	for (i = 0; i < nargs; i++) {
-		if ((next = source_kind_find(args[i])) != NULL) {
-			end_source(cfg, k, had_target);
-			k = next;
-			had_target = false;
-			continue;
-		}
-		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", args[i], source_words());
-		add_watch(cfg, k->type, args[i]);
-		had_target = true;
-	}
-	end_source(cfg, k, had_target);
 }
 
 static void
@@ -378,18 +397,20 @@ apply_events(struct config *cfg, struct cli_state *cs)
 		for (i = 0; i < nlist; i++) {
 			char *copy = xstrdup(list[i]), *tok, *save = NULL;
 
-			if (*copy == '\0')
+			if (copy[strspn(copy, ",")] == '\0')
 				errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
 			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				int r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 
 				if (r < 0)
-					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", tok);
+					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
 				if (r == 0)
-					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", tok);
+					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
+				if (!cfg->initial && strcmp(tok, "present") == 0)
+					errx(EXIT_USAGE, "event 'present' comes only with --initial");
 				if (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0) {
 					if (remove)
-						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", tok);
+						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
 					meta_asked = true;
 				}
 			}
@@ -419,51 +440,36 @@ cli_cond_option(enum cond_kind kind)
 	return names[kind];
 }
 
-/* Key conditions look in one keyring, which is then watched like a keys TARGET. */
-static void
-check_key_condition(struct config *cfg, struct cond *c, const char *keyring, bool *watched)
+/* Whether a watch the user named is of type. */
+static bool
+watches_type(const struct config *cfg, enum ev_type type)
 {
-	char *colon;
+	size_t i;
 
-	c->type = xstrdup(c->arg);
-	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_cond_option(c->kind), c->arg);
-	*colon = '\0';
-	c->desc = colon + 1;
-	if (!*watched) {
-		add_watch(cfg, EV_KEY, keyring);
-		*watched = true;
-	}
-	c->keyring = cfg->watches[cfg->nwatches - 1].key;
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == type && !cfg->watches[i].internal)
+			return true;
+	return false;
 }
 
+/* An option that changes nothing for what is watched and printed is a mistake, said as one. */
 static void
-check_conditions(struct config *cfg, const char *keyring)
+check_applies(const struct config *cfg)
 {
-	bool watched = false;
-	size_t i;
-	struct cond *c;
-
-	for (i = 0; i < cfg->nconds; i++) {
-		c = &cfg->conds[i];
-		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
-			check_key_condition(cfg, c, keyring ? keyring : "@s", &watched);
-			continue;
-		}
-		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
-			c->path = path_canon_lenient(c->arg);
-		else
-			c->path = path_canon(c->arg);
-		if (c->path == NULL)
-			err(EXIT_USAGE, "%s", c->arg);
-		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
-		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
-			add_watch(cfg, EV_SB, c->arg);
-			cfg->watches[cfg->nwatches - 1].internal = true;
-		}
-	}
-	if (keyring && !watched)
-		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
+	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
+		errx(EXIT_USAGE, "--space-below applies to sb");
+	if (cfg->fstypes && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--fstype applies to mounts");
+	if (cfg->source_dev && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--source applies to mounts");
+	if (cfg->initial && !watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--initial applies to mounts");
+	if (cfg->recursive && !watches_type(cfg, EV_KEY))
+		errx(EXIT_USAGE, "--recursive applies to keys");
+	if (cfg->timestamps && cfg->out != OUT_TEXT)
+		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
+	if (cfg->timefmt && !cfg->timestamps && !(cfg->out == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
+		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
 /* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
@@ -496,7 +502,7 @@ check_backend(const struct config *cfg)
 void
 cli_parse(struct config *cfg, int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
+	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
@@ -507,13 +513,16 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		argv[0] = program_invocation_short_name;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out = OUT_TEXT;
-	cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	cfg->backend = NULL;
 	cfg->interval = 1.0;
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	argp_parse(&argp, argc, argv, ARGP_NO_HELP, NULL, &cs);
+	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
+	if (cs.journal && (cfg->out != OUT_TEXT || cfg->output))
+		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
+	if (cs.journal)
+		cfg->out = OUT_JOURNAL;
 
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
@@ -534,34 +543,29 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		if (cs.ninclude == 0 && cfg->nconds == 0)
 			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
 		if (cfg->nconds > 0 && cs.nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", args[0]);
+			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
 		if (cs.ninclude > 0 && cs.nargs == 0)
 			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
 		cfg->wait_event = cs.ninclude > 0;
 		if (cfg->wait_event && cfg->count == 0)
 			cfg->count = 1;
-		check_conditions(cfg, cs.keyring);
-	} else if (cs.nargs == 0) {
-		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
+		cli_watch_conditions(cfg, cs.keyring);
 	}
-	parse_sources(cfg, args, cs.nargs);
+	cli_watch_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)
 		if (cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY)
 			cfg->sources |= 1u << EV_MOUNT;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
-		errx(EXIT_USAGE, "--space-below applies to sb");
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
+	check_applies(cfg);
 	check_backend(cfg);
-	for (i = 0; i < cfg->nwatches && cfg->watches[i].type != EV_KEY; i++)
-		;
-	if (cfg->recursive && i == cfg->nwatches)
-		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->source_dev)
 		cfg->source_real = path_canon(cfg->source_dev);
 	apply_events(cfg, &cs);
+	if (cfg->timefmt == NULL)
+		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	free(cs.args);

@@ -26,6 +26,7 @@ enum out_format {
 	OUT_TEXT,
 	OUT_JSON,
 	OUT_FORMAT,
+	OUT_JOURNAL,	/* --journal: sd_journal_send, not fd */
 };
 
 struct watch {

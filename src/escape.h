@@ -6,13 +6,13 @@
 
 #include "buf.h"
 
-/* Length of the valid UTF-8 sequence starting at p (at most n bytes), 0 if none. */
-size_t utf8_seq_len(const unsigned char *p, size_t n);
-/* Append s for a text column: backslash as \\, space, control bytes and invalid UTF-8 as \xHH (undo with printf %b). */
+/* Append s for a text column: backslash as \\; space, control bytes, invalid UTF-8 and the bytes of C1, bidi and line-separator code points as \xHH (undo with printf %b). */
 void escape_text(struct buf *b, const char *s);
-/* Append s as a quoted JSON string, invalid UTF-8 bytes as U+FFFD; returns true if any byte was replaced. */
+/* s escaped as by escape_text() for an error message, errno kept for err(3); valid until four more calls. */
+const char *escape_arg(const char *s);
+/* Append s as a quoted JSON string, invalid UTF-8 bytes as U+FFFD, C1, bidi and line-separator code points as \uXXXX; returns true if any byte was replaced. */
 bool escape_json(struct buf *b, const char *s);
 /* Append the base64 (RFC 4648, padded) encoding of n bytes of p. */
-void base64_encode(struct buf *b, const void *p, size_t n);
+void escape_base64(struct buf *b, const void *p, size_t n);
 
 #endif

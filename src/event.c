@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "compat.h"
-#include "config.h"
 #include "event.h"
 
 _Static_assert(KEY_INSTANTIATED == KAPI_NOTIFY_KEY_INSTANTIATED && KEY_UPDATED == KAPI_NOTIFY_KEY_UPDATED &&
@@ -80,22 +79,4 @@ event_name(const struct event *ev)
 		if (n->type == ev->type && n->subtype == ev->subtype)
 			return n->name;
 	return "unknown";
-}
-
-void
-event_meta(struct sink *sink, const struct watch *w, const char *src_word, unsigned subtype,
-    const char *backend, const char *what)
-{
-	struct event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_META;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = src_word;
-	ev.u.meta.lost = -1;
-	ev.u.meta.backend = backend;
-	ev.u.meta.what = what;
-	sink->emit(sink, &ev);
 }

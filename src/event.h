@@ -111,13 +111,6 @@ struct event {
 	} u;
 };
 
-struct sink;
-struct watch;
-
-/* Emit a meta event (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w of source src_word ("mounts"). */
-void event_meta(struct sink *sink, const struct watch *w, const char *src_word, unsigned subtype,
-    const char *backend, const char *what);
-
 /* Name of a source type as printed in the first column ("mount", "meta"). */
 const char *event_type_name(enum ev_type type);
 /* "rw", "ro" or "emergency_ro". */

@@ -15,6 +15,7 @@
 #include "filter.h"
 #include "loop.h"
 #include "output.h"
+#include "output_journal.h"
 #include "removal.h"
 #include "source.h"
 #include "stop.h"
@@ -45,7 +46,10 @@ run_emit(struct sink *sink, struct event *ev)
 		int w = output_event(&r->out, ev);
 
 		if (w < 0) {
-			warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? r->cfg->output : "");
+			if (r->cfg->out == OUT_JOURNAL)
+				warn("journald (%s)", output_journal_socket);
+			else
+				warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
@@ -259,7 +263,7 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0))
+	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.nconds > 0;
@@ -267,11 +271,13 @@ main(int argc, char **argv)
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);
 	if ((code = output_open(&run.out, &cfg, &stop)) < 0)
-		err(EXIT_ERROR, "%s", cfg.output);
+		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
+	if (cfg.out == OUT_JOURNAL && output_journal_check() < 0)
+		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
 	if (code == 0)
 		code = run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
-		warn("%s", cfg.output);
+		warn("%s", escape_arg(cfg.output));
 		code = EXIT_ERROR;
 	}
 	cli_free(&cfg);

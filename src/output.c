@@ -8,6 +8,10 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
+#include "output_journal.h"
 
 #define READER_RETRY_MS	10	/* how often a FIFO without a reader is tried again */
 
@@ -40,7 +44,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
 	o->stop = stop;
-	o->fd = STDOUT_FILENO;
+	o->fd = cfg->out == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output) {
 		if ((r = open_output(o, cfg->output)) != 0)
 			return r;
@@ -49,24 +53,6 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	if (fstat(o->fd, &stb) == 0)
 		o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	return 0;
-}
-
-void
-output_time(struct buf *b, const struct timespec *ts, const char *fmt)
-{
-	struct tm tm;
-	char s[256];
-	time_t t = ts->tv_sec;
-	size_t n;
-
-	if (localtime_r(&t, &tm) == NULL)
-		return;
-	/* The user's --timefmt is the format, by design. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	n = strftime(s, sizeof(s), fmt, &tm);
-#pragma GCC diagnostic pop
-	buf_add(b, s, n);
 }
 
 /*
@@ -118,6 +104,11 @@ output_event(struct output *o, const struct event *ev)
 	case OUT_TEXT:
 		output_text(&o->line, ev, o->cfg);
 		break;
+	case OUT_JOURNAL:
+		buf_adds(&o->line, "MESSAGE=");
+		output_text(&o->line, ev, o->cfg);
+		o->line.data[--o->line.len] = '\0';	/* the newline */
+		return output_journal_send(&o->line, ev);
 	}
 	return write_all(o, o->line.data, o->line.len);
 }

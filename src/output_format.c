@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "output.h"
+#include "output_format.h"
 
 static const char format_escapes[] = "seEwtpofdOriIkKyT%";
 
@@ -18,6 +18,17 @@ output_format_check(const char *fmt)
 		p++;
 	}
 	return 0;
+}
+
+bool
+output_format_uses(const char *fmt, char c)
+{
+	const char *p;
+
+	for (p = fmt; *p; p++)
+		if (*p == '%' && *++p == c)
+			return true;
+	return false;
 }
 
 static void
@@ -111,7 +122,7 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 			}
 			break;
 		case 'T':
-			output_time(b, &ev->time, timefmt);
+			buf_addtime(b, &ev->time, timefmt);
 			break;
 		case '%':
 			buf_addc(b, '%');

@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "output.h"
+#include "output_text.h"
 #include "quota_nl.h"
 
 static void
@@ -118,7 +118,7 @@ void
 output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 {
 	if (cfg->timestamps) {
-		output_time(b, &ev->time, cfg->timefmt);
+		buf_addtime(b, &ev->time, cfg->timefmt);
 		buf_addc(b, ' ');
 	}
 	buf_adds(b, event_type_name(ev->type));

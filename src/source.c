@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "source.h"
 #include "util.h"
@@ -151,6 +152,24 @@ source_backend_name(const struct source *src)
 	return src->backend ? src->backend : src->be->name;
 }
 
+/* Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w. */
+static void
+emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
+{
+	struct event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = EV_META;
+	ev.subtype = subtype;
+	ev.tag = w->tag;
+	ev.watch = w->target;
+	ev.watch_source = source_word(src->be->type);
+	ev.u.meta.lost = -1;
+	ev.u.meta.backend = src->be->name;
+	ev.u.meta.what = what;
+	src->sink->emit(src->sink, &ev);
+}
+
 void
 source_loss(struct source *src)
 {
@@ -158,8 +177,7 @@ source_loss(struct source *src)
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive && !src->watches[i].w->internal)
-			event_meta(src->sink, src->watches[i].w, source_word(src->be->type), META_LOSS,
-			    src->be->name, NULL);
+			emit_meta(src, src->watches[i].w, META_LOSS, NULL);
 }
 
 void
@@ -169,7 +187,7 @@ source_gone(struct source *src, struct source_watch *sw, const char *what)
 		return;
 	sw->alive = false;
 	if (!sw->w->internal)
-		event_meta(src->sink, sw->w, source_word(src->be->type), META_REMOVAL, src->be->name, what);
+		emit_meta(src, sw->w, META_REMOVAL, what);
 }
 
 struct source_watch *
@@ -191,4 +209,26 @@ source_live(const struct source *src)
 	for (i = 0; i < src->nwatches; i++)
 		n += src->watches[i].alive && !src->watches[i].w->internal;
 	return n;
+}
+
+int
+source_read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const void *buf, size_t n), void *ctx)
+{
+	ssize_t n;
+	int bad = 0;
+
+	for (;;) {
+		n = read(fd, buf, size);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return bad;
+			return -1;
+		}
+		if (n == 0)
+			return bad;
+		if (each(ctx, buf, (size_t)n) < 0)
+			bad = 1;
+	}
 }

@@ -256,7 +256,7 @@ drain_fanotify(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	switch (read_ready(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf), decode, src)) {
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf), decode, src)) {
 	case -1:
 		return -1;
 	case 1:

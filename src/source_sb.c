@@ -70,7 +70,7 @@ note(const struct source *src, const struct sbw *s, const char *what, const char
 	if (src->cfg->quiet)
 		return;
 	escape_text(&b, s->w->target);
-	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, s->info.fstype, what, why ? ": " : "", why ? why : "");
+	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, escape_arg(s->info.fstype), what, why ? ": " : "", why ? why : "");
 	buf_free(&b);
 }
 
@@ -82,6 +82,7 @@ ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
 	ev->subtype = subtype;
 	ev->tag = s->w->tag;
 	ev->watch = s->w->target;
+	ev->watch_source = source_word(EV_SB);
 	ev->u.sb.path = s->info.target;
 	ev->u.sb.fstype = s->info.fstype;
 	ev->u.sb.device = s->info.device;

@@ -1,8 +1,6 @@
 #include <err.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util.h"
 
@@ -46,26 +44,4 @@ xstrdup(const char *s)
 	if (d == NULL)
 		err(1, "strdup");
 	return d;
-}
-
-int
-read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const void *buf, size_t n), void *ctx)
-{
-	ssize_t n;
-	int bad = 0;
-
-	for (;;) {
-		n = read(fd, buf, size);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return bad;
-			return -1;
-		}
-		if (n == 0)
-			return bad;
-		if (each(ctx, buf, (size_t)n) < 0)
-			bad = 1;
-	}
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+/* The allocate-or-exit family keeps C's conventional x names: the one exception to "a file exports its own prefix". */
+
 /* Allocate or exit with a message: the only allocation failure policy. */
 void *xmalloc(size_t n);
 /* Zeroed allocation of n elements of size sz, or exit. */
@@ -11,8 +13,5 @@ void *xcalloc(size_t n, size_t sz);
 void *xreallocarray(void *p, size_t n, size_t sz);
 /* Duplicate a NUL-terminated string (NULL stays NULL), or exit. */
 char *xstrdup(const char *s);
-
-/* Read a non-blocking fd until it is empty, handing each read to each(ctx, buf, n); -1 with errno set on a read error, 1 if each() ever returned < 0 (a record it could not trust), else 0. */
-int read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const void *buf, size_t n), void *ctx);
 
 #endif

@@ -27,15 +27,16 @@ load helper
 	[[ "$output" =~ ^watchq\ [0-9] ]]
 }
 
-# usage_error ARGS...: watchq exits 64 with one stderr line naming the problem ($1 is a pattern).
+# usage_error TEXT ARGS...: watchq exits 64 with one stderr line, containing TEXT, naming the problem.
 usage_error() {
 	local pattern=$1
 	shift
 	run --separate-stderr "$WATCHQ" "$@"
 	[ "$status" -eq 64 ] || { echo "status $status for $*: $stderr"; return 1; }
 	[ -z "$output" ]
-	[[ "$stderr" == *$pattern* ]] || { echo "stderr: $stderr"; return 1; }
+	[[ "$stderr" == *"$pattern"* ]] || { echo "stderr: $stderr"; return 1; }
 	[[ "${stderr_lines[0]}" == watchq:* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "more than one line: $stderr"; return 1; }
 }
 
 @test "no SOURCE is a usage error" {
@@ -47,7 +48,11 @@ usage_error() {
 }
 
 @test "an unknown option is a usage error" {
-	usage_error "unrecognized option" --frobnicate mounts /
+	usage_error "unknown option '--frobnicate' (see watchq --help)" --frobnicate mounts /
+	usage_error "unknown option '-z'" -qz mounts /
+	usage_error "option '--timeout' needs SECONDS" mounts / --timeout
+	usage_error "option '--json' takes no argument" --json=yes mounts /
+	usage_error "ambiguous option '--ke'" wait --ke user:a
 }
 
 @test "an unknown event name is a usage error" {
@@ -141,4 +146,103 @@ usage_error() {
 	run --separate-stderr "$WATCHQ" -o "$T/no/such/dir/file" mounts /
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"$T/no/such/dir/file: No such file or directory"* ]]
+}
+
+@test "options that do not apply are usage errors" {
+	usage_error "event 'present' comes only with --initial" -e present mounts /
+	usage_error "--initial applies to mounts" --initial keys
+	usage_error "--initial applies to mounts" --initial sb /
+	usage_error "--fstype applies to mounts" --fstype ext4 keys
+	usage_error "--source applies to mounts" --source /dev/sda sb /
+	usage_error "--backend=poll does not serve sb" --backend=poll sb /
+	usage_error "--backend=fanotify does not serve keys" --backend=fanotify keys
+	usage_error "-T applies to text output" -T --json mounts /
+	usage_error "-T applies to text output" -T --format %e mounts /
+	usage_error "--timefmt applies to -T and to %T in --format" --timefmt %s --json mounts /
+	usage_error "--timefmt applies to -T and to %T in --format" --timefmt %s --format %e mounts /
+	usage_error "--timefmt applies to -T and to %T in --format" --timefmt %s mounts /
+	usage_error "-e: empty event list" -e , mounts /
+	usage_error "-E: empty event list" -E ,, mounts /
+}
+
+@test "--key and --no-key read the --keyring, which must be a keyring" {
+	command -v keyctl >/dev/null || skip "keyctl not installed"
+	run --separate-stderr keyctl session - bash -c '
+		k=$(keyctl add user wq-plain x @s)
+		"$1" wait --key user:a --keyring "$k" 2>&1; echo "status $?"
+		"$1" wait --no-key user:a --keyring %user:wq-plain 2>&1; echo "status $?"' _ "$WATCHQ"
+	[[ "${lines[0]}" == "watchq: --keyring "*": not a keyring" ]]
+	[ "${lines[1]}" = "status 64" ]
+	[ "${lines[2]}" = "watchq: --keyring %user:wq-plain: not a keyring" ]
+	[ "${lines[3]}" = "status 64" ]
+}
+
+@test "a --key after a --writable reads the same keyring as the first" {
+	command -v keyctl >/dev/null || skip "keyctl not installed"
+	run --separate-stderr keyctl session - bash -c '
+		r=$(keyctl newring wq-ring @s)
+		keyctl add user a 1 "$r" >/dev/null
+		keyctl add user c 1 "$r" >/dev/null
+		"$1" -q -t 5 wait --key user:a --writable / --key user:c --keyring "$r"; echo "key $?"
+		"$1" -q -t 0.2 wait --no-key user:x --writable / --no-key user:c --keyring "$r"; echo "no-key $?"' _ "$WATCHQ"
+	[ "${lines[0]}" = "key 0" ]
+	[ "${lines[1]}" = "no-key 2" ]
+}
+
+@test "error messages escape what they echo: no forged line" {
+	usage_error 'nope\x0awatchq:\x20forged: No such file' mounts "$T/nope"$'\n''watchq: forged'
+	usage_error "unknown source 'a\\xc2\\x9b2J'" $'a\xc2\x9b2J'
+	usage_error "unknown event '\\xe2\\x80\\xaemount'" -e $'\xe2\x80\xaemount' mounts /
+	usage_error "unknown option '--a\\x0awatchq:\\x20x'" $'--a\nwatchq: x' mounts /
+	run --separate-stderr "$WATCHQ" -o "$T/no/dir"$'\n''watchq: x' mounts /
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *'dir\x0awatchq:\x20x: No such file or directory' ]]
+}
+
+@test "text output escapes C1 and bidi controls; JSON keeps the exact bytes" {
+	need_root
+	local csi=$'\xc2\x9b' rlo=$'\xe2\x80\xae'
+	mkdir "$T/a${csi}2J" "$T/b${rlo}x"
+	start_watchq -n 2 mounts "$T"
+	mount -t tmpfs wq-a "$T/a${csi}2J"
+	mount -t tmpfs wq-b "$T/b${rlo}x"
+	wait "$WQ_PID"
+	[ "$(sed -n 1p "$T/out")" = "mount mount $T/a\\xc2\\x9b2J tmpfs wq-a" ]
+	[ "$(sed -n 2p "$T/out")" = "mount mount $T/b\\xe2\\x80\\xaex tmpfs wq-b" ]
+	run --separate-stderr "$WATCHQ" -q -t 0.1 --initial -j -e present mounts "$T"
+	[ "$(printf '%s\n' "$output" | jq -r .path | sort | sed -n 2p)" = "$T/a${csi}2J" ]
+	[ "$(printf '%s\n' "$output" | jq -r .path | sort | sed -n 3p)" = "$T/b${rlo}x" ]
+	[[ "$output" == *'\u009b2J'* ]]
+	[[ "$output" == *'\u202ex'* ]]
+}
+
+@test "a --timefmt longer than 255 bytes is not cut to nothing" {
+	need_root
+	local long
+	long=$(printf 'x%.0s' $(seq 300))
+	start_watchq -n 1 -T --timefmt "${long}%Y" mounts "$T"
+	mkdir "$T/m"
+	mount -t tmpfs wq "$T/m"
+	wait "$WQ_PID"
+	[[ "$(cat "$T/out")" == "${long}"[0-9][0-9][0-9][0-9]" mount mount $T/m tmpfs wq" ]]
+}
+
+@test "%E names the watched source of every source's events" {
+	need_root
+	run --separate-stderr "$WATCHQ" -q -n 1 --space-below 1E --format '%s|%e|%E|%w' sb "$T"
+	[ "$status" -eq 0 ]
+	[ "$output" = "sb|lowspace|sb|$T" ]
+	mkdir "$T/m"
+	start_watchq -n 1 --format '%s|%e|%E|%w' mounts "$T"
+	mount -t tmpfs wq "$T/m"
+	wait "$WQ_PID"
+	[ "$(cat "$T/out")" = "mount|mount|mounts|$T" ]
+	command -v keyctl >/dev/null || skip "keyctl not installed"
+	run --separate-stderr keyctl session - bash -c '
+		"$1" -n 1 --interval 0.05 --format "%s|%e|%E|%w" keys @s 2>"$2/kerr" & p=$!
+		until grep -q "^watchq: watching" "$2/kerr"; do sleep 0.05; done
+		keyctl add user wq-e x @s >/dev/null
+		wait $p' _ "$WATCHQ" "$T"
+	[ "$output" = "key|linked|keys|@s" ]
 }

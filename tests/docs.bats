@@ -5,17 +5,27 @@ load helper
 
 ROOT=$BATS_TEST_DIRNAME/..
 
-# complete_bash WORDS...: the candidates bash completion offers for the last word.
+# complete_bash WORDS...: the candidates bash completion offers for the last word
+# (sorted, each as often as offered); the line is WORDS joined by spaces, or $LINE.
 complete_bash() {
 	local f=/usr/share/bash-completion/bash_completion
 	[ -r "$f" ] || skip "bash-completion not installed"
 	bash -c '
-		. "$1"; . "$2"; shift 2
+		. "$1"; . "$2"; COMP_LINE=$3; shift 3
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		COMP_LINE=${COMP_LINE:-$*}; COMP_POINT=${#COMP_LINE}
 		_watchq watchq "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 		printf "%s\n" "${COMPREPLY[@]}"
-	' _ "$f" "$ROOT/completions/watchq.bash" "$@" | sort -u
+	' _ "$f" "$ROOT/completions/watchq.bash" "${LINE:-}" "$@" | sort
+}
+
+# complete_bash_line LINE: the candidates for the end of LINE, its words split
+# as bash splits them for completion (at blanks, "=" and ":" words of their own).
+complete_bash_line() {
+	local words
+	read -ra words <<<"$(printf '%s' "$1" | sed 's/[=:]/ & /g')"
+	[[ $1 == *[\ =:] ]] && words+=('')
+	LINE=$1 complete_bash "${words[@]}"
 }
 
 # complete_zsh LINE: the candidates zsh's completion system offers at the end of LINE.
@@ -59,7 +69,7 @@ complete_fish() {
 		sed 's/ ([a-z]*;.*//' | grep -o '\*[a-z_]*\*' | tr -d '*' | sort -u)
 	[ "$(echo "$names" | wc -l)" -ge 21 ]
 	for ev in $names; do
-		run --separate-stderr "$WATCHQ" -q -t 0 --space-below 1% -e "$ev" mounts / keys @s sb /
+		run --separate-stderr "$WATCHQ" -q -t 0 --initial --space-below 1% -e "$ev" mounts / keys @s sb /
 		[ "$status" -ne 64 ] || { echo "-e $ev: $stderr"; false; }
 	done
 	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
@@ -98,6 +108,30 @@ complete_fish() {
 	[[ "$output" == *@s* && "$output" == *@us* ]]
 }
 
+@test "bash completion: --opt=VALUE, wait once, each path once" {
+	run complete_bash_line 'watchq --backend='
+	[ "$(echo "$output" | tr '\n' ' ')" = "auto fanotify mountinfo poll watch-queue " ]
+	run complete_bash_line 'watchq --backend=m'
+	[ "$output" = mountinfo ]
+	run complete_bash_line 'watchq sb / --event=e'
+	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
+	run complete_bash_line 'watchq mounts / --exclude-event=unmount,mo'
+	[[ "$output" == *unmount,move_from* ]]
+	run complete_bash_line 'watchq --fstype=tmp'
+	[[ "$output" == *tmpfs* ]]
+	run complete_bash_line 'watchq wait '
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
+	run complete_bash_line 'watchq mounts / '
+	[[ "$output" != *wait* ]]
+	run complete_bash_line 'watchq sb /s'
+	[ "$(echo "$output" | grep -cx /sys)" -eq 1 ]
+	[ -z "$(echo "$output" | uniq -d)" ]
+	run complete_bash_line 'watchq mounts /s'
+	[ -z "$(echo "$output" | uniq -d)" ]
+	run complete_bash_line 'watchq wait --unmount /s'
+	[ "$(echo "$output" | grep -cx /sys)" -eq 1 ]
+}
+
 @test "bash completion offers named keyrings as %keyring:NAME" {
 	command -v keyctl >/dev/null || skip "keyutils not installed"
 	run --separate-stderr keyctl session - bash -c '
@@ -129,6 +163,11 @@ complete_fish() {
 	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
 	run complete_zsh 'watchq wait --unm'
 	[ "$output" = --unmount ]
+	# Wait conditions only after wait; wait only once.
+	run complete_zsh 'watchq --'
+	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
+	run complete_zsh 'watchq wait '
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
 }
 
 @test "fish completion: sources, options, events per source, targets" {
@@ -146,6 +185,41 @@ complete_fish() {
 	[[ "$output" == */proc* ]]
 	run complete_fish 'watchq keys @u'
 	[[ "$output" == *@us* ]]
+	# Wait conditions only after wait; wait only once.
+	run complete_fish 'watchq --'
+	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
+	run complete_fish 'watchq mounts / --'
+	[[ "$output" != *--no-key* && "$output" != *--keyring* && "$output" != *--writable* ]]
+	run complete_fish 'watchq wait --'
+	[[ "$output" == *--mount* && "$output" == *--key* && "$output" == *--keyring* ]]
+	run complete_fish 'watchq wait '
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
+}
+
+@test "source words and backends: --help, the man page and all three completions follow the tables" {
+	# --help prints them from the tables in src/source.c.
+	backends=$("$WATCHQ" --help | sed -n 's/^ *--backend=NAME *//p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
+	sources=$("$WATCHQ" --help | tr '\n' ' ' | grep -o 'SOURCE is .*; several' |
+		grep -o '\(is\|,\|or\) [a-z]*' | awk '{print $2}' | sort | tr '\n' ' ')
+	[ "$backends" = "auto fanotify mountinfo poll watch-queue " ]
+	[ "$sources" = "keys mounts sb " ]
+	# The man page: the --backend entry, the BACKENDS entries, the SOURCES entries.
+	man_backends=$(sed -n '/^\*--backend\*=/,/^$/p' "$ROOT/watchq.1.scd" | grep -o '\*[a-z-]*\*' | tr -d '*' |
+		grep -vx -- '--backend\|auto' | sort -u | tr '\n' ' ')
+	[ "auto $man_backends" = "$backends" ]
+	for be in $man_backends; do
+		sed -n '/^# BACKENDS/,/^# EXIT/p' "$ROOT/watchq.1.scd" | grep -q "^\*$be\* (" ||
+			{ echo "BACKENDS lacks $be"; false; }
+	done
+	man_sources=$(sed -n '/^# SOURCES/,/^# EVENTS/p' "$ROOT/watchq.1.scd" | grep -o '^\*[a-z]*\*' | tr -d '*' | sort | tr '\n' ' ')
+	[ "$man_sources" = "$sources" ]
+	# The completions, driven as each shell drives them.
+	[ "$(complete_bash watchq --backend '' | tr '\n' ' ')" = "$backends" ]
+	[ "$(complete_fish 'watchq --backend ' | tr '\n' ' ')" = "$backends" ]
+	[ "$(complete_zsh 'watchq --backend ' | sort | tr '\n' ' ')" = "$backends" ]
+	[ "$(complete_bash watchq '' | tr '\n' ' ')" = "${sources}wait " ]
+	[ "$(complete_fish 'watchq ' | tr '\n' ' ')" = "${sources}wait " ]
+	[ "$(complete_zsh 'watchq ' | sort | tr '\n' ' ')" = "${sources}wait " ]
 }
 
 @test "--help and --usage begin like the man page synopsis" {
@@ -168,7 +242,6 @@ complete_fish() {
 	PATH=$ROOT:$PATH unshare -m --propagation private keyctl session - bash -c '
 		for d in /srv /mnt /media; do mount -t tmpfs readme "$d"; done
 		mkdir /mnt/backup /media/usb
-		keyctl add user token secret @s >/dev/null
 		while IFS= read -r cmd; do
 			status=0
 			timeout 2 bash -c "$cmd" >/dev/null 2>"$1.err" || status=$?
@@ -212,7 +285,7 @@ complete_fish() {
 	[ "$dev" = wqdev ]
 }
 
-@test "examples/fs-health: low space, then the filesystem gone" {
+@test "examples/fs-health: low space, then the filesystem gone (exit 3); watchq's failure is its status" {
 	need_root
 	command -v jq >/dev/null || skip "jq not installed"
 	mkdir "$T/small"
@@ -222,9 +295,13 @@ complete_fish() {
 	pid=$!
 	wait_until grep -q '^LOWSPACE' "$T/health"
 	umount "$T/small"
-	wait $pid
+	status=0
+	wait $pid || status=$?
+	[ "$status" -eq 3 ]
 	[ "$(sed -n 1p "$T/health")" = "LOWSPACE $T/small: $(( 2097152 - 1900 * 1024 )) bytes left" ]
 	[ "$(sed -n 2p "$T/health")" = "GONE $T/small" ]
+	PATH=$ROOT:$PATH run "$ROOT/examples/fs-health" "$T/nonexistent"
+	[ "$status" -eq 64 ]
 }
 
 @test "inotifywait does not report a mount on a watched directory (README's comparison)" {

@@ -17,3 +17,22 @@ load helper
 	[ "$status" -eq 0 ]
 	[ -z "$(find "$T/root" -type f)" ]
 }
+
+@test "make deps installs what make and make check need; make deps-full adds the heavy set" {
+	cd "$BATS_TEST_DIRNAME/.."
+	quick=$(make -s -n deps | sed 's/^@*tests\/install-deps //')
+	full=$(make -s -n deps-full | sed 's/^@*tests\/install-deps //')
+	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils; do
+		[[ " $quick " == *" $p "* ]] || { echo "deps lacks $p"; false; }
+	done
+	for p in qemu-system-x86 linux-source-6.1 valgrind gnuplot-nox clang libclang-rt-14-dev libelf-dev; do
+		[[ " $quick " != *" $p "* ]] || { echo "deps has heavy $p"; false; }
+		[[ " $full " == *" $p "* ]] || { echo "deps-full lacks $p"; false; }
+	done
+	for p in $quick; do
+		[[ " $full " == *" $p "* ]] || { echo "deps-full lacks $p of deps"; false; }
+	done
+	# The README names both, and the CI installs both.
+	grep -q '`make deps-full`' README.md
+	grep -qx 'make deps-full' .ci/run
+}

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -13,6 +15,18 @@ one_line(const struct buf *b)
 {
 	if (b->len == 0 || b->data[b->len - 1] != '\n' || memchr(b->data, '\n', b->len - 1))
 		abort();
+}
+
+/* No raw C1 control (UTF-8 c2 80 to c2 9f): escaped strings cannot drive a terminal. */
+static void
+no_c1(const struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < b->len; i++)
+		if ((unsigned char)b->data[i] == 0xc2 && (unsigned char)b->data[i + 1] >= 0x80 &&
+		    (unsigned char)b->data[i + 1] <= 0x9f)
+			abort();
 }
 
 int
@@ -33,7 +47,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cut)
 		memmove(str, str + 1, size - flen);	/* skip the NUL between the two parts */
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.timefmt = "%H:%M:%S";
+	/* Sometimes the format is also the --timefmt: any length, any conversion. */
+	cfg.timefmt = size % 5 ? "%H:%M:%S" : fmt;
 	cfg.timestamps = size & 1;
 	for (t = 0; t < EV__NTYPES; t++) {
 		memset(&ev, 0, sizeof(ev));
@@ -72,10 +87,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			buf_reset(&b);
 		}
 		output_text(&b, &ev, &cfg);
-		one_line(&b);
+		if (cfg.timefmt != fmt) {
+			one_line(&b);
+			no_c1(&b);
+		}
 		buf_reset(&b);
 		output_json(&b, &ev);
 		one_line(&b);
+		no_c1(&b);
 		buf_reset(&b);
 	}
 	buf_free(&b);

@@ -18,6 +18,17 @@ static const struct { const char *in, *text, *json; int replaced; } cases[] = {
 	{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"", 0 },
 	{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", 1 },
 	{ "", "", "\"\"", 0 },
+	/* C1 controls: CSI (U+009B) would start an escape sequence on a terminal. */
+	{ "a\xc2\x9b" "2J", "a\\xc2\\x9b2J", "\"a\\u009b2J\"", 0 },
+	{ "\xc2\x80\xc2\x9f\xc2\xa0", "\\xc2\\x80\\xc2\\x9f\xc2\xa0", "\"\\u0080\\u009f\xc2\xa0\"", 0 },
+	/* Bidi embeddings, overrides, isolates and marks; line separators. */
+	{ "\xe2\x80\xae" "txt", "\\xe2\\x80\\xaetxt", "\"\\u202etxt\"", 0 },
+	{ "\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", "\\xe2\\x80\\xaa\\xe2\\x81\\xa6\\xe2\\x81\\xa9",
+	    "\"\\u202a\\u2066\\u2069\"", 0 },
+	{ "\xe2\x80\x8f\xe2\x80\xa8\xd8\x9c", "\\xe2\\x80\\x8f\\xe2\\x80\\xa8\\xd8\\x9c", "\"\\u200f\\u2028\\u061c\"", 0 },
+	/* Neighbours that are ordinary text. */
+	{ "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", "\\xe2\\x80\\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
+	    "\"\\u2029\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\"", 0 },
 };
 
 static const struct { const char *in, *out; } b64[] = {
@@ -43,9 +54,13 @@ main(void)
 	}
 	for (i = 0; i < sizeof(b64) / sizeof(b64[0]); i++) {
 		buf_reset(&b);
-		base64_encode(&b, b64[i].in, strlen(b64[i].in));
+		escape_base64(&b, b64[i].in, strlen(b64[i].in));
 		CHECK_STR(b.data ? b.data : "", b64[i].out);
 	}
+	/* Error messages: the same escaping, one line whatever the argument holds. */
+	CHECK_STR(escape_arg("/a\nwatchq: forged"), "/a\\x0awatchq:\\x20forged");
+	CHECK_STR(escape_arg("\xc2\x9b"), "\\xc2\\x9b");
+	CHECK_STR(escape_arg(""), "");
 	buf_free(&b);
 	return unit_done("test_escape");
 }

@@ -1,7 +1,9 @@
 /* Formatters: text columns, JSON fields, --format escapes. */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output_format.h"
+#include "output_json.h"
+#include "output_text.h"
 #include "unit.h"
 
 static struct event
@@ -114,6 +116,41 @@ main(void)
 	CHECK(output_format_check("%q") == -1, "unknown escape");
 	CHECK(output_format_check("%") == -1, "trailing percent");
 	CHECK(output_format_check("100%%") == 0, "percent escape");
+	CHECK(output_format_uses("%e %T", 'T') && !output_format_uses("%e %%T", 'T'), "%%T used, %%%%T not");
+
+	/* A time format of any length; an empty expansion stays empty. */
+	{
+		char fmt[600];
+		struct buf want = { 0 };
+
+		memset(fmt, 'x', 500);
+		strcpy(fmt + 500, "%Y");
+		buf_reset(&b);
+		ev = mount_ev(MOUNT_MOUNT);
+		buf_addtime(&b, &ev.time, fmt);
+		buf_add(&want, fmt, 500);
+		buf_adds(&want, "2023");
+		CHECK_STR(b.data, want.data);
+		buf_free(&want);
+		buf_reset(&b);
+		buf_adds(&b, "[");
+		buf_addtime(&b, &ev.time, "");
+		buf_adds(&b, "]");
+		CHECK_STR(b.data, "[]");
+	}
+
+	/* Text escapes terminal controls in every string; JSON keeps the code point. */
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_MOUNT);
+	ev.u.mount.path = "/srv/\xc2\x9b" "31m";
+	output_text(&b, &ev, &cfg);
+	CHECK(strstr(b.data, "/srv/\\xc2\\x9b31m ") != NULL, "%s", b.data);
+	buf_reset(&b);
+	output_format(&b, "%p", "%Y", &ev);
+	CHECK_STR(b.data, "/srv/\\xc2\\x9b31m\n");
+	buf_reset(&b);
+	output_json(&b, &ev);
+	CHECK(strstr(b.data, "\"path\":\"/srv/\\u009b31m\"") != NULL && strstr(b.data, "_b64") == NULL, "%s", b.data);
 	buf_free(&b);
 	return unit_done("test_output");
 }

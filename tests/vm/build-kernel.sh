@@ -7,7 +7,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/kernel.config
 tarball=/usr/src/linux-source-6.1.tar.xz
-[ -r "$tarball" ] || { echo "build-kernel: $tarball missing (make deps installs linux-source-6.1)" >&2; exit 69; }
+[ -r "$tarball" ] || { echo "build-kernel: $tarball missing (make deps-full installs linux-source-6.1)" >&2; exit 69; }
 
 srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || stat -c %s "$tarball")
 key=$( { cat "$fragment"; echo "$srcver"; } | sha256sum | cut -c1-16)

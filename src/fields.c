@@ -1,0 +1,170 @@
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "fields.h"
+#include "quota_nl.h"
+
+/* The walk of one event: fields go to fn one at a time. */
+struct walk {
+	void (*fn)(void *ctx, const struct field *f);
+	void *ctx;
+};
+
+/* A string field; NULL is unknown. */
+static void
+put_str(struct walk *w, const char *name, const char *s)
+{
+	struct field f = { .name = name, .kind = s ? FIELD_STR : FIELD_NULL, .v.s = s };
+
+	w->fn(w->ctx, &f);
+}
+
+/* A string field the record has only when s is set (old_path: moves only). */
+static void
+put_opt(struct walk *w, const char *name, const char *s)
+{
+	if (s)
+		put_str(w, name, s);
+}
+
+static void
+put_int(struct walk *w, const char *name, long long i)
+{
+	struct field f = { .name = name, .kind = FIELD_INT, .v.i = i };
+
+	w->fn(w->ctx, &f);
+}
+
+static void
+put_uint(struct walk *w, const char *name, unsigned long long u)
+{
+	struct field f = { .name = name, .kind = FIELD_UINT, .v.u = u };
+
+	w->fn(w->ctx, &f);
+}
+
+static void
+put_bool(struct walk *w, const char *name, bool b)
+{
+	struct field f = { .name = name, .kind = FIELD_BOOL, .v.b = b };
+
+	w->fn(w->ctx, &f);
+}
+
+static void
+put_null(struct walk *w, const char *name)
+{
+	put_str(w, name, NULL);
+}
+
+/* RFC 3339 in UTC with microseconds. */
+static void
+put_time(struct walk *w, const struct timespec *ts)
+{
+	struct tm tm;
+	char s[64];
+	time_t sec = ts->tv_sec;
+	size_t n;
+
+	if (gmtime_r(&sec, &tm) == NULL)
+		tm = (struct tm){ .tm_mday = 1, .tm_year = 70 };
+	n = strftime(s, sizeof(s) - 16, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(s + n, 16, ".%06uZ", (unsigned)(ts->tv_nsec / 1000 % 1000000));
+	put_str(w, "time", s);
+}
+
+static void
+walk_mount(struct walk *w, const struct ev_mount_fields *m)
+{
+	put_uint(w, "mount_id", m->mount_id);
+	put_uint(w, "parent_id", m->parent_id);
+	put_opt(w, "path", m->path);
+	put_opt(w, "old_path", m->old_path);
+	put_opt(w, "fstype", m->fstype);
+	put_opt(w, "device", m->device);
+	put_opt(w, "options", m->options);
+	put_opt(w, "old_options", m->old_options);
+	put_bool(w, "readonly", m->readonly);
+}
+
+static void
+walk_key(struct walk *w, const struct ev_key_fields *k)
+{
+	if (k->keyring)
+		put_int(w, "keyring", k->keyring);
+	else
+		put_null(w, "keyring");
+	put_int(w, "key", k->key);
+	put_opt(w, "type", k->type);
+	put_opt(w, "description", k->description);
+	put_int(w, "aux", k->aux);
+}
+
+static void
+walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
+{
+	put_opt(w, "path", s->path);
+	put_opt(w, "fstype", s->fstype);
+	put_opt(w, "device", s->device);
+	switch (subtype) {
+	case SB_ERROR:
+		put_int(w, "error", s->error);
+		put_str(w, "error_name", strerrorname_np(s->error));
+		put_uint(w, "count", s->count);
+		break;
+	case SB_READONLY:
+		put_bool(w, "readonly", s->ro != SB_RO_RW);
+		put_str(w, "state", event_sb_ro_name(s->ro));
+		put_str(w, "old_state", event_sb_ro_name(s->old_ro));
+		break;
+	case SB_EDQUOT:
+		put_str(w, "quota_type", quota_type_name(s->quota_type));
+		put_uint(w, "id", s->id);
+		put_uint(w, "caused_id", s->caused_id);
+		put_str(w, "warning", s->warning);
+		break;
+	case SB_LOWSPACE:
+		put_bool(w, "low", s->low);
+		put_uint(w, "avail", s->avail);
+		put_uint(w, "size", s->size);
+		put_uint(w, "threshold", s->threshold);
+		break;
+	}
+}
+
+static void
+walk_meta(struct walk *w, const struct event *ev)
+{
+	const struct ev_meta_fields *m = &ev->u.meta;
+
+	put_opt(w, "watch_source", ev->watch_source);
+	if (ev->subtype == META_LOSS) {
+		if (m->lost >= 0)
+			put_int(w, "lost", m->lost);
+		else
+			put_null(w, "lost");
+	}
+	put_opt(w, "backend", m->backend);
+	put_opt(w, "what", m->what);
+}
+
+void
+fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f), void *ctx)
+{
+	struct walk w = { fn, ctx };
+
+	put_time(&w, &ev->time);
+	put_str(&w, "source", event_type_name(ev->type));
+	put_str(&w, "event", event_name(ev));
+	put_opt(&w, "watch", ev->watch);
+	put_int(&w, "tag", ev->tag);
+	if (ev->type == EV_MOUNT)
+		walk_mount(&w, &ev->u.mount);
+	else if (ev->type == EV_KEY)
+		walk_key(&w, &ev->u.key);
+	else if (ev->type == EV_SB)
+		walk_sb(&w, ev->subtype, &ev->u.sb);
+	else if (ev->type == EV_META)
+		walk_meta(&w, ev);
+}

@@ -1,0 +1,16 @@
+#ifndef WATCHQ_OUTPUT_FORMAT_H
+#define WATCHQ_OUTPUT_FORMAT_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "event.h"
+
+/* Append ev formatted with the %-escapes of fmt (%T in strftime format timefmt), then a newline. */
+void output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev);
+/* 0 if every %-escape of fmt is known, -1 otherwise. */
+int output_format_check(const char *fmt);
+/* Whether fmt uses the %-escape c (a known fmt). */
+bool output_format_uses(const char *fmt, char c);
+
+#endif

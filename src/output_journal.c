@@ -1,0 +1,142 @@
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+
+/* No CODE_FILE, CODE_LINE, CODE_FUNC: they would name this file, not the event. */
+#define SD_JOURNAL_SUPPRESS_LOCATION
+#include <systemd/sd-journal.h>
+
+#include "buf.h"
+#include "fields.h"
+#include "output_journal.h"
+
+const char output_journal_socket[] = "/run/systemd/journal/socket";
+
+/* Items of an entry: MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the WATCHQ_ fields (fewer than 40). */
+#define JOURNAL_MAX_ITEMS	64
+
+/* Priority by event: errors first, then what may need a look, then losses of events; others LOG_INFO. */
+static const struct {
+	enum ev_type type;
+	unsigned subtype;
+	int priority;
+} priorities[] = {
+	{ EV_SB, SB_ERROR, LOG_ERR },
+	{ EV_SB, SB_READONLY, LOG_WARNING },
+	{ EV_SB, SB_EDQUOT, LOG_WARNING },
+	{ EV_SB, SB_LOWSPACE, LOG_WARNING },
+	{ EV_META, META_LOSS, LOG_WARNING },
+	{ EV_META, META_REMOVAL, LOG_NOTICE },
+};
+
+static int
+priority(const struct event *ev)
+{
+	size_t i;
+
+	/* A filesystem back to writable or above its threshold is good news. */
+	if (ev->type == EV_SB && ((ev->subtype == SB_READONLY && ev->u.sb.ro == SB_RO_RW) ||
+	    (ev->subtype == SB_LOWSPACE && !ev->u.sb.low)))
+		return LOG_NOTICE;
+	for (i = 0; i < sizeof(priorities) / sizeof(priorities[0]); i++)
+		if (priorities[i].type == ev->type && priorities[i].subtype == ev->subtype)
+			return priorities[i].priority;
+	return LOG_INFO;
+}
+
+/* The entry being built: "NAME=value" items back to back in b, item i ending at end[i]. */
+struct entry {
+	struct buf *b;
+	size_t end[JOURNAL_MAX_ITEMS];
+	size_t n;
+};
+
+/* The item just appended ends here; past the bound it is taken back (the walker never gets there). */
+static void
+entry_end(struct entry *e)
+{
+	if (e->n < JOURNAL_MAX_ITEMS)
+		e->end[e->n++] = e->b->len;
+	else
+		e->b->data[e->b->len = e->end[e->n - 1]] = '\0';
+}
+
+/* WATCHQ_NAME=value; an unknown value (JSON's null) is no field at all: the journal has no null. */
+static void
+journal_field(void *ctx, const struct field *f)
+{
+	struct entry *e = ctx;
+	const char *p;
+
+	if (f->kind == FIELD_NULL)
+		return;
+	buf_adds(e->b, "WATCHQ_");
+	for (p = f->name; *p; p++)
+		buf_addc(e->b, (char)toupper((unsigned char)*p));
+	buf_addc(e->b, '=');
+	switch (f->kind) {
+	case FIELD_NULL:
+		break;
+	case FIELD_STR:
+		buf_adds(e->b, f->v.s);
+		break;
+	case FIELD_INT:
+		buf_addf(e->b, "%lld", f->v.i);
+		break;
+	case FIELD_UINT:
+		buf_addf(e->b, "%llu", f->v.u);
+		break;
+	case FIELD_BOOL:
+		buf_adds(e->b, f->v.b ? "true" : "false");
+		break;
+	}
+	entry_end(e);
+}
+
+int
+output_journal_check(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, r, saved;
+
+	memcpy(sa.sun_path, output_journal_socket, sizeof(output_journal_socket));
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return r;
+}
+
+int
+output_journal_send(struct buf *b, const struct event *ev)
+{
+	struct entry e = { .b = b };
+	struct iovec iov[JOURNAL_MAX_ITEMS];
+	struct stat stb;
+	size_t i, start;
+	int r;
+
+	entry_end(&e);
+	buf_addf(b, "PRIORITY=%d", priority(ev));
+	entry_end(&e);
+	buf_addf(b, "SYSLOG_IDENTIFIER=%s", program_invocation_short_name);
+	entry_end(&e);
+	fields_walk(ev, journal_field, &e);
+	for (i = 0, start = 0; i < e.n; start = e.end[i++])
+		iov[i] = (struct iovec){ b->data + start, e.end[i] - start };
+	if ((r = sd_journal_sendv(iov, (int)e.n)) < 0) {
+		errno = -r;
+		return -1;
+	}
+	/* libsystemd drops an entry without a word when the socket is missing: say so, if only after the fact. */
+	if (stat(output_journal_socket, &stb) < 0 && errno == ENOENT)
+		return -1;
+	return 0;
+}

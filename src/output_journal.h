@@ -1,0 +1,15 @@
+#ifndef WATCHQ_OUTPUT_JOURNAL_H
+#define WATCHQ_OUTPUT_JOURNAL_H
+
+#include "buf.h"
+#include "event.h"
+
+/* Where journald takes native entries (sd_journal_send(3) writes there). */
+extern const char output_journal_socket[];
+
+/* 0 if journald listens on output_journal_socket, -1 with errno set (ENOENT, ECONNREFUSED: not running). */
+int output_journal_check(void);
+/* Send ev as one journal entry; b holds its MESSAGE= item and takes the rest; 0 or -1 with errno set (ENOENT: journald's socket is gone). */
+int output_journal_send(struct buf *b, const struct event *ev);
+
+#endif

@@ -1,0 +1,237 @@
+#!/usr/bin/env bats
+# watchq --journal against a real systemd-journald, started by this file as a
+# plain process over a tmpfs on /run (and /var/log/journal) in the suite's mount
+# namespace; and the example unit, checked by systemd-analyze verify.
+load helper
+
+JOURNALD=${JOURNALD:-/lib/systemd/systemd-journald}
+SOCKET=/run/systemd/journal/socket
+ROOT=$BATS_TEST_DIRNAME/..
+
+teardown_file() {
+	local pid
+
+	if pid=$(cat "$BATS_FILE_TMPDIR/journald.pid" 2>/dev/null); then
+		kill "$pid" 2>/dev/null || true
+		wait_until journald_gone "$pid" || true
+	fi
+	if [ -e "$BATS_FILE_TMPDIR/log-mounted" ]; then
+		umount -l /var/log/journal
+	fi
+	if [ -e "$BATS_FILE_TMPDIR/run-mounted" ]; then
+		umount -l /run
+	fi
+}
+
+journald_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# journald_up: it listens, and has answered a request to write out what it got.
+journald_up() {
+	[ -S "$SOCKET" ] && journalctl --sync 2>/dev/null
+}
+
+# need_journald: a systemd-journald of this file's own is running (started
+# again if a test stopped it), or the test is skipped with the reason.
+need_journald() {
+	need_root
+	[ -x "$JOURNALD" ] || skip "systemd-journald not installed ($JOURNALD)"
+	command -v journalctl >/dev/null || skip "journalctl not installed"
+	command -v jq >/dev/null || skip "jq not installed"
+	if [ ! -e "$BATS_FILE_TMPDIR/run-mounted" ]; then
+		mount -t tmpfs watchq-run /run || skip "cannot mount a tmpfs on /run"
+		touch "$BATS_FILE_TMPDIR/run-mounted"
+		# journald writes there once asked to flush; keep the host's journal out of reach.
+		if [ -d /var/log/journal ]; then
+			mount -t tmpfs watchq-journal /var/log/journal
+			touch "$BATS_FILE_TMPDIR/log-mounted"
+		fi
+	fi
+	if ! kill -0 "$(cat "$BATS_FILE_TMPDIR/journald.pid" 2>/dev/null)" 2>/dev/null; then
+		"$JOURNALD" >"$BATS_FILE_TMPDIR/journald.log" 2>&1 3>&- &
+		echo $! >"$BATS_FILE_TMPDIR/journald.pid"
+		wait_until journald_up || skip "systemd-journald did not start here: $(cat "$BATS_FILE_TMPDIR/journald.log")"
+	fi
+}
+
+# stop_journald: end it as a crash would, its socket left behind.
+stop_journald() {
+	local pid
+
+	pid=$(cat "$BATS_FILE_TMPDIR/journald.pid")
+	kill -KILL "$pid"
+	wait_until journald_gone "$pid"
+}
+
+# entries MATCH...: the entries that match, as JSON lines, once journald has written out all it got.
+entries() {
+	journalctl --sync && journalctl -q --no-pager -o json "$@"
+}
+
+# start_more NAME ARGS...: another watchq in the background, stdout to $T/NAME, ready; its pid joins $MORE.
+start_more() {
+	local name=$1
+
+	shift
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} "$@" >"$T/$name" 2>"$T/$name.err" 3>&- &
+	MORE="${MORE:-} $!"
+	wait_until grep -q '^watchq: watching' "$T/$name.err"
+}
+
+# finish_more: wait for each of $MORE; each must exit 0.
+finish_more() {
+	local pid
+
+	for pid in $MORE; do
+		wait "$pid"
+	done
+	MORE=
+}
+
+@test "--journal: an entry per event, MESSAGE the text line, a WATCHQ_ field per JSON field" {
+	need_journald
+	mkdir "$T/a" "$T/b"
+	start_more json --json -n 4 mounts "$T"
+	start_more journal --journal -n 4 mounts "$T"
+	[ ! -s "$T/journal" ]
+	start_watchq -n 4 mounts "$T"
+	mount -t tmpfs wqdev "$T/a"
+	mount -o remount,ro "$T/a"
+	mount --move "$T/a" "$T/b"
+	umount "$T/b"
+	finish_watchq
+	finish_more
+	[ "$WQ_STATUS" -eq 0 ]
+	[ ! -s "$T/journal" ]
+	entries WATCHQ_WATCH="$T" >"$T/entries"
+	[ "$(wc -l <"$T/entries")" -eq 4 ]
+	# MESSAGE: what the text output prints, line for line.
+	[ "$(jq -r .MESSAGE "$T/entries")" = "$(cat "$T/out")" ]
+	jq -e -s 'all(.PRIORITY == "6" and .SYSLOG_IDENTIFIER == "watchq" and
+		(.WATCHQ_TIME | test("^20[0-9-]{8}T[0-9:]{8}\\.[0-9]{6}Z$")))' "$T/entries"
+	# Every other field: the JSON object's, name in upper case after WATCHQ_, value as JSON prints it.
+	jq -e -n --slurpfile e "$T/entries" --slurpfile j "$T/json" '
+		($j | length) == 4 and
+		([range(4)] | all(. as $i |
+			($j[$i] | del(.time) | with_entries(select(.value != null)) |
+				with_entries(.key |= "WATCHQ_" + ascii_upcase) | map_values(tostring)) ==
+			($e[$i] | with_entries(select(.key | startswith("WATCHQ_"))) | del(.WATCHQ_TIME))))'
+	[ "$(journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount)" = "$(sed -n 4p "$T/out")" ]
+}
+
+@test "--journal: an unknown value (JSON's null) is no field" {
+	need_journald
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	# A key's own update: no keyring (null), on either key backend.
+	timeout 20 keyctl session - bash -c '
+		id=$(keyctl add user watchq-journal-null x @s)
+		"$1" -j -n 1 --interval 0.1 keys "$id" >"$2/json" 2>"$2/json.err" 3>&- &
+		"$1" --journal -n 1 --interval 0.1 keys "$id" 2>"$2/journal.err" 3>&- &
+		until grep -q "^watchq: watching" "$2/json.err" && grep -q "^watchq: watching" "$2/journal.err"; do
+			sleep 0.05
+		done
+		keyctl update "$id" "a new size: polling sees it"
+		wait' _ "$WATCHQ" "$T"
+	jq -e '.event == "updated" and .keyring == null' "$T/json"
+	entries WATCHQ_KEY="$(jq .key "$T/json")" >"$T/entries"
+	[ "$(wc -l <"$T/entries")" -eq 1 ]
+	jq -e 'has("WATCHQ_KEYRING") | not' "$T/entries"
+	jq -e '.WATCHQ_EVENT == "updated" and .WATCHQ_DESCRIPTION == "watchq-journal-null"' "$T/entries"
+}
+
+@test "--journal: priorities: sb error 3, read-only 4, back to writable 5, removal 5" {
+	need_journald
+	make_ext4 "" errors=continue
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	start_watchq --journal sb "$T/fs"
+	[[ "$(backend_used)" == fanotify,* ]] || skip "no fanotify error events here: $(cat "$T/err")"
+	echo watchq-test >"/sys/fs/ext4/$LOOPNAME/trigger_fs_error"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T/fs" | wc -l)" -ge 1 ]'
+	mount -o remount,ro "$T/fs"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T/fs" | wc -l)" -ge 2 ]'
+	mount -o remount,rw "$T/fs"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T/fs" | wc -l)" -ge 3 ]'
+	umount "$T/fs"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	entries WATCHQ_WATCH="$T/fs" >"$T/entries"
+	[ "$(jq -r '[.WATCHQ_EVENT, .WATCHQ_STATE // "-", .PRIORITY] | join(" ")' "$T/entries")" = "$(printf '%s\n' \
+		'error - 3' 'readonly ro 4' 'readonly rw 5' 'removal - 5')" ]
+	[ "$(jq -r 'select(.WATCHQ_EVENT == "error") | .MESSAGE' "$T/entries")" = "sb error $T/fs ext4 $LOOPDEV EUCLEAN count=1" ]
+}
+
+@test "--journal: hostile paths: MESSAGE one escaped line, WATCHQ_PATH the exact bytes" {
+	need_journald
+	p=$(printf '%s/new\nline "quote" back\\slash c1\x85\xc2\x85 end' "$T")
+	mkdir "$p"
+	start_more text -n 2 mounts "$T"
+	start_watchq --journal -n 2 mounts "$T"
+	mount -t tmpfs 'dev"\' "$p"
+	umount "$p"
+	finish_watchq
+	finish_more
+	[ "$WQ_STATUS" -eq 0 ]
+	entries WATCHQ_WATCH="$T" >"$T/entries"
+	# MESSAGE, byte for byte: the text lines, each event on one line.
+	[ "$(wc -l <"$T/text")" -eq 2 ]
+	journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" | cmp - "$T/text"
+	# Not UTF-8, WATCHQ_PATH comes as an array of bytes in journalctl's JSON, and raw with -o cat.
+	bytes=$(printf '%s' "$p" | od -An -v -tu1 | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+	jq -e -s --argjson b "[$bytes]" 'map(.WATCHQ_PATH == $b) == [true, true]' "$T/entries"
+	journalctl -q --no-pager -o cat --output-fields=WATCHQ_PATH WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount >"$T/path"
+	printf '%s\n' "$p" | cmp - "$T/path"
+	jq -e -s 'map(.WATCHQ_DEVICE) == ["dev\"\\", "dev\"\\"]' "$T/entries"
+}
+
+@test "--journal without journald: one line, exit 69, before any watch" {
+	need_root
+	run --separate-stderr unshare -m sh -c 'mount -t tmpfs wq /run && exec "$0" --journal mounts /' "$WATCHQ"
+	[ "$status" -eq 69 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ "$stderr" = "watchq: --journal: no journald listens on $SOCKET: No such file or directory" ]
+	[ -z "$output" ]
+}
+
+@test "--journal: journald gone while watching: exit 1 with one line, socket left or removed" {
+	need_journald
+	mkdir "$T/a"
+	start_watchq --journal mounts "$T"
+	stop_journald
+	mount -t tmpfs wq "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 1 ]
+	[ "$(cat "$T/err")" = "$(printf '%s\n' "watchq: watching mounts $T (backend $(backend_used))" \
+		"watchq: journald ($SOCKET): Connection refused")" ]
+	# Without its socket, libsystemd drops an entry without a word; watchq says so.
+	need_journald
+	start_watchq --journal mounts "$T"
+	stop_journald
+	rm "$SOCKET"
+	umount "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 1 ]
+	[ "$(tail -n 1 "$T/err")" = "watchq: journald ($SOCKET): No such file or directory" ]
+}
+
+@test "--journal with --json, --format or --output: a usage error" {
+	for opts in "--journal --json" "-j --journal" "--format=%e --journal" "--journal -o $T/x"; do
+		run --separate-stderr "$WATCHQ" $opts mounts /
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: --journal cannot be combined with --json, --format or --output" ]
+	done
+	[ ! -e "$T/x" ]
+}
+
+@test "examples/watchq-mounts.service: systemd-analyze verify is clean" {
+	need_root
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+	# Its ExecStart= and man page must exist: install into a tmpfs over /usr/local, in a namespace of its own.
+	run unshare -m --propagation private sh -c '
+		mount -t tmpfs wq /usr/local &&
+		make -s -C "$0" install >/dev/null &&
+		systemd-analyze verify "$0/examples/watchq-mounts.service"' "$ROOT"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	grep -qx 'ExecStart=/usr/local/bin/watchq --journal mounts /' "$ROOT/examples/watchq-mounts.service"
+}
