@@ -6,9 +6,10 @@
  *   driver populate DIR N
  *   driver run DIR PAIRS PACE_HZ WAIT_MS READY MATCH -- CMD...
  *
- * run prints: cpu_us delivered performed p50_us p99_us maxrss_kb losses by_id tree_cpu_us
- * (by_id: delivered lines that do not name the path, e.g. a mount gone before it
- * could be looked at)
+ * run prints: cpu_us delivered performed p50_us p99_us maxrss_kb losses by_id tree_cpu_us transient
+ * (by_id: delivered lines that do not name the path; transient: mounts that a
+ * "transient ... count=N" line says came and went unread, each standing for two
+ * events, a mount and its unmount)
  * PACE_HZ 0 is a burst (no waiting); otherwise operations are paced and the
  * latency from mount(2)/umount(2) returning to the watcher's line is measured.
  * READY is a string the watcher prints on stderr once watching ("" = wait 0.5 s);
@@ -68,7 +69,7 @@ struct watcher {
 	size_t len;
 	const char *match;
 	const char *path;
-	long lines, losses, by_id;
+	long lines, losses, by_id, transient;
 };
 
 /* Read what is there; count complete lines that name the event path. */
@@ -77,7 +78,7 @@ pump(struct watcher *w, int timeout_ms)
 {
 	struct pollfd p = { w->out, POLLIN, 0 };
 	ssize_t n;
-	char *nl;
+	char *nl, *c;
 
 	if (poll(&p, 1, timeout_ms) <= 0)
 		return;
@@ -88,7 +89,9 @@ pump(struct watcher *w, int timeout_ms)
 	w->buf[w->len] = '\0';
 	while ((nl = memchr(w->buf, '\n', w->len)) != NULL) {
 		*nl = '\0';
-		if (strstr(w->buf, w->match)) {
+		if (strstr(w->buf, " transient ") && (c = strstr(w->buf, "count=")) != NULL) {
+			w->transient += atol(c + 6);
+		} else if (strstr(w->buf, w->match)) {
 			w->lines++;
 			w->by_id += strstr(w->buf, w->path) == NULL;
 		} else if (strstr(w->buf, "loss"))
@@ -231,11 +234,11 @@ main(int argc, char **argv)
 			pump(&w, (int)((1e6 / hz - (double)(now_us() - t0)) / 1000) + 1);
 	}
 	/* Let the watcher catch up: stop after 1 s without a new line. */
-	for (quiet = now_us(); now_us() - quiet < 1000000 && w.lines < performed; ) {
-		long before = w.lines;
+	for (quiet = now_us(); now_us() - quiet < 1000000 && w.lines + 2 * w.transient < performed; ) {
+		long before = w.lines + w.transient;
 
 		pump(&w, 100);
-		if (w.lines > before)
+		if (w.lines + w.transient > before)
 			quiet = now_us();
 	}
 	rss = peak_rss_kb(w.pid);
@@ -244,8 +247,9 @@ main(int argc, char **argv)
 	while (wait4(w.pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	qsort(lat, nlat, sizeof(*lat), cmp_ll);
-	printf("%lld %ld %ld %lld %lld %ld %ld %ld %lld\n", cpu1 - cpu0,
+	printf("%lld %ld %ld %lld %lld %ld %ld %ld %lld %ld\n", cpu1 - cpu0,
 	    w.lines, performed, nlat ? lat[nlat / 2] : -1, nlat ? lat[(nlat * 99) / 100] : -1, rss, w.losses, w.by_id,
-	    (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	    (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,
+	    w.transient);
 	return 0;
 }

@@ -50,7 +50,8 @@ static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
     "several sources may follow one another. Events of mounts: mount "
-    "(new_mount), unmount, move, move_from, move_to, readonly, setattr; "
+    "(new_mount), unmount, move, move_from, move_to, readonly, setattr, "
+    "transient; "
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
     "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
     "lowspace. loss and removal are always delivered.\n\n"
@@ -566,6 +567,9 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	apply_events(cfg, &cs);
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
+	/* A transient record says what could not be seen; it is never a change that ends a wait. */
+	if (cfg->wait_event && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
+		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	free(cs.args);

@@ -20,6 +20,7 @@ const struct event_name event_names[] = {
 	{ "move_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
 	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
 	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
+	{ "transient", EV_MOUNT, MOUNT_TRANSIENT, 0, 0 },
 	{ "instantiated", EV_KEY, KEY_INSTANTIATED, 0, 0 },
 	{ "updated", EV_KEY, KEY_UPDATED, 0, 0 },
 	{ "linked", EV_KEY, KEY_LINKED, 0, 0 },
@@ -48,6 +49,12 @@ const char *
 event_type_name(enum ev_type type)
 {
 	return (unsigned)type < EV__NTYPES ? type_names[type] : "unknown";
+}
+
+bool
+event_is_summary(const struct event *ev)
+{
+	return ev->type == EV_META || (ev->type == EV_MOUNT && ev->subtype == MOUNT_TRANSIENT);
 }
 
 const char *
@@ -80,3 +87,4 @@ event_name(const struct event *ev)
 			return n->name;
 	return "unknown";
 }
+

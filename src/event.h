@@ -2,6 +2,7 @@
 #define WATCHQ_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -29,6 +30,7 @@ enum ev_mount {
 	MOUNT_MOVE,
 	MOUNT_READONLY,
 	MOUNT_SETATTR,
+	MOUNT_TRANSIENT,	/* mounts that came and went before they could be read: counted, never placed */
 };
 
 /* The kernel's key notification subtypes, value for value: records pass through unchanged (checked in event.c). */
@@ -56,7 +58,10 @@ enum ev_sb {
 #define EV_INFO_MOVE_MASK	(EV_INFO_MOVE_FROM | EV_INFO_MOVE_TO)
 
 struct ev_mount_fields {
-	uint64_t mount_id, parent_id;
+	uint64_t mount_id, parent_id;	/* the reusable ids findmnt shows */
+	uint64_t unique_id;		/* the 64-bit unique id; 0: unknown */
+	const uint64_t *ids;		/* transient: the unique ids of the mounts */
+	size_t count;			/* transient: how many */
 	const char *path, *old_path;	/* old_path: moves only */
 	const char *fstype, *device;
 	const char *options, *old_options;	/* old_options: setattr only */
@@ -111,6 +116,8 @@ struct event {
 	} u;
 };
 
+/* Whether ev says what watchq could not see (meta records, transient mounts) rather than a change: it never counts towards --count or wait -e. */
+bool event_is_summary(const struct event *ev);
 /* Name of a source type as printed in the first column ("mount", "meta"). */
 const char *event_type_name(enum ev_type type);
 /* "rw", "ro" or "emergency_ro". */

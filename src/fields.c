@@ -74,10 +74,33 @@ put_time(struct walk *w, const struct timespec *ts)
 	put_str(w, "time", s);
 }
 
+/* Mounts known only by their unique ids: every other field is unknown. */
 static void
-walk_mount(struct walk *w, const struct ev_mount_fields *m)
+walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
+	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path", "fstype", "device",
+	    "options", "readonly" };
+	struct field f = { .name = "unique_ids", .kind = FIELD_UINTS, .v.list = { m->ids, m->count } };
+	size_t i;
+
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		put_null(w, unknown[i]);
+	put_uint(w, "count", m->count);
+	w->fn(w->ctx, &f);
+}
+
+static void
+walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
+{
+	if (subtype == MOUNT_TRANSIENT) {
+		walk_transient(w, m);
+		return;
+	}
 	put_uint(w, "mount_id", m->mount_id);
+	if (m->unique_id)
+		put_uint(w, "unique_id", m->unique_id);
+	else
+		put_null(w, "unique_id");
 	put_uint(w, "parent_id", m->parent_id);
 	put_opt(w, "path", m->path);
 	put_opt(w, "old_path", m->old_path);
@@ -160,7 +183,7 @@ fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f)
 	put_opt(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
 	if (ev->type == EV_MOUNT)
-		walk_mount(&w, &ev->u.mount);
+		walk_mount(&w, ev->subtype, &ev->u.mount);
 	else if (ev->type == EV_KEY)
 		walk_key(&w, &ev->u.key);
 	else if (ev->type == EV_SB)

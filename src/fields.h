@@ -2,6 +2,8 @@
 #define WATCHQ_FIELDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "event.h"
 
@@ -12,6 +14,7 @@ enum field_kind {
 	FIELD_INT,
 	FIELD_UINT,
 	FIELD_BOOL,
+	FIELD_UINTS,	/* a list of numbers: v.list */
 };
 
 /* One named field of an event, as JSON and the journal both carry it. */
@@ -23,6 +26,10 @@ struct field {
 		long long i;
 		unsigned long long u;
 		bool b;
+		struct {
+			const uint64_t *v;
+			size_t n;
+		} list;
 	} v;
 };
 

@@ -58,7 +58,7 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 	}
-	if (ev->type == EV_META)
+	if (event_is_summary(ev))
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;

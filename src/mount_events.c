@@ -5,7 +5,7 @@
 #include "path.h"
 
 static bool
-wanted(const struct config *cfg, const struct mnt_entry *e)
+wanted(const struct config *cfg, const struct mounttab_entry *e)
 {
 	char **t;
 	bool listed = false;
@@ -52,16 +52,12 @@ opts_differ_beyond_ro(const char *a, const char *b)
 }
 
 static void
-fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mnt_entry *e)
+fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mounttab_entry *e)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->type = EV_MOUNT;
-	ev->subtype = subtype;
-	ev->tag = w->tag;
-	ev->watch = w->target;
-	ev->watch_source = "mounts";
-	ev->u.mount.mount_id = e->id;
-	ev->u.mount.parent_id = e->parent_id;
+	source_event_init(ev, EV_MOUNT, subtype, w);
+	ev->u.mount.mount_id = e->mount_id;
+	ev->u.mount.parent_id = e->parent_mount_id;
+	ev->u.mount.unique_id = e->unique_id;
 	ev->u.mount.path = e->target;
 	ev->u.mount.fstype = e->fstype;
 	ev->u.mount.device = e->source;
@@ -71,24 +67,23 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mnt
 
 static void
 change_for_watch(const struct config *cfg, struct sink *sink, const struct watch *w,
-    const struct mnt_change *ch)
+    const struct mounttab_change *ch)
 {
 	struct event ev;
 	bool in_old, in_new;
 
 	switch (ch->kind) {
-	case MNT_CH_MOUNT:
-	case MNT_CH_UNMOUNT: {
-		const struct mnt_entry *e = ch->new ? ch->new : ch->old;
+	case MOUNTTAB_MOUNT:
+	case MOUNTTAB_UNMOUNT: {
+		const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
 
-		/* A mount known only by its id (gone before it could be looked at) concerns every watch. */
-		if ((e->target[0] && !path_within(w->path, e->target)) || !wanted(cfg, e))
+		if (!path_within(w->path, e->target) || !wanted(cfg, e))
 			return;
-		fill(&ev, w, ch->kind == MNT_CH_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
+		fill(&ev, w, ch->kind == MOUNTTAB_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
 		sink->emit(sink, &ev);
 		return;
 	}
-	case MNT_CH_MOVE:
+	case MOUNTTAB_MOVE:
 		in_old = path_within(w->path, ch->old->target);
 		in_new = path_within(w->path, ch->new->target);
 		if ((!in_old && !in_new) || !wanted(cfg, ch->new))
@@ -98,7 +93,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		ev.info = in_old && in_new ? 0 : in_old ? EV_INFO_MOVE_FROM : EV_INFO_MOVE_TO;
 		sink->emit(sink, &ev);
 		return;
-	case MNT_CH_REMOUNT:
+	case MOUNTTAB_REMOUNT:
 		if (!path_within(w->path, ch->new->target) || !wanted(cfg, ch->new))
 			return;
 		if (ch->old->readonly != ch->new->readonly) {
@@ -115,7 +110,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 }
 
 void
-mount_events_change(struct source *src, const struct mnt_change *ch)
+mount_events_change(struct source *src, const struct mounttab_change *ch)
 {
 	size_t i;
 
@@ -124,8 +119,26 @@ mount_events_change(struct source *src, const struct mnt_change *ch)
 			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch);
 }
 
+void
+mount_events_transient(struct source *src, const uint64_t *ids, size_t n)
+{
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++) {
+		const struct watch *w = src->watches[i].w;
+
+		if (!src->watches[i].alive || w->internal)
+			continue;
+		source_event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w);
+		ev.u.mount.ids = ids;
+		ev.u.mount.count = n;
+		src->sink->emit(src->sink, &ev);
+	}
+}
+
 static void
-present_one(void *p, const struct mnt_entry *e)
+present_one(void *p, const struct mounttab_entry *e)
 {
 	struct source *src = p;
 	struct event ev;

@@ -5,7 +5,7 @@
 #include "util.h"
 
 bool
-mnt_opts_has(const char *opts, const char *opt)
+mounttab_opts_has(const char *opts, const char *opt)
 {
 	size_t n, len = strlen(opt);
 
@@ -18,15 +18,27 @@ mnt_opts_has(const char *opts, const char *opt)
 }
 
 bool
-mnt_opts_readonly(const char *opts)
+mounttab_opts_readonly(const char *opts)
 {
-	return mnt_opts_has(opts, "ro");
+	return mounttab_opts_has(opts, "ro");
 }
 
+/*
+ * Tokens the joined options leave out: ro and rw, said once up front, and
+ * mand, which statmount(2) cannot report (its sb_flags carry only the
+ * read-only, sync, dirsync and lazytime flags) and which has had no effect
+ * since Linux 5.15; without it both backends give one option string.
+ */
 static bool
-is_rw_token(const char *p, size_t n)
+left_out(const char *p, size_t n)
 {
-	return n == 2 && (!strncmp(p, "rw", 2) || !strncmp(p, "ro", 2));
+	static const char *const tokens[] = { "rw", "ro", "mand" };
+	size_t i;
+
+	for (i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
+		if (n == strlen(tokens[i]) && strncmp(p, tokens[i], n) == 0)
+			return true;
+	return false;
 }
 
 static char *
@@ -37,7 +49,7 @@ append_tokens(char *o, const char *opts)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if (n > 0 && !is_rw_token(p, n)) {
+		if (n > 0 && !left_out(p, n)) {
 			*o++ = ',';
 			memcpy(o, p, n);
 			o += n;
@@ -62,14 +74,14 @@ join_options(bool readonly, const char *vfs, const char *fs)
 	return out;
 }
 
-struct mnt_entry *
-mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
+struct mounttab_entry *
+mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
     const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts)
 {
-	struct mnt_entry *e = xcalloc(1, sizeof(*e));
+	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
-	e->id = id;
-	e->parent_id = parent_id;
+	e->id = e->mount_id = id;
+	e->parent_id = e->parent_mount_id = parent_id;
 	e->dev = dev;
 	e->target = xstrdup(target ? target : "");
 	e->source = xstrdup(source ? source : "");
@@ -77,13 +89,13 @@ mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
 	e->root = xstrdup(root ? root : "");
 	e->vfs_opts = xstrdup(vfs_opts ? vfs_opts : "");
 	e->fs_opts = xstrdup(fs_opts ? fs_opts : "");
-	e->readonly = mnt_opts_readonly(e->vfs_opts) || mnt_opts_readonly(e->fs_opts);
+	e->readonly = mounttab_opts_readonly(e->vfs_opts) || mounttab_opts_readonly(e->fs_opts);
 	e->options = join_options(e->readonly, e->vfs_opts, e->fs_opts);
 	return e;
 }
 
 void
-mnt_entry_free(struct mnt_entry *e)
+mounttab_entry_free(struct mounttab_entry *e)
 {
 	if (e == NULL)
 		return;
@@ -95,6 +107,18 @@ mnt_entry_free(struct mnt_entry *e)
 	free(e->fs_opts);
 	free(e->options);
 	free(e);
+}
+
+struct mounttab_entry *
+mounttab_entry_at(const struct mounttab_entry *e, const char *target)
+{
+	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target, e->source, e->fstype,
+	    e->root, e->vfs_opts, e->fs_opts);
+
+	c->mount_id = e->mount_id;
+	c->parent_mount_id = e->parent_mount_id;
+	c->unique_id = e->unique_id;
+	return c;
 }
 
 static size_t
@@ -112,7 +136,7 @@ mounttab_clear(struct mounttab *t)
 	size_t i;
 
 	for (i = 0; i < t->cap; i++)
-		mnt_entry_free(t->slot[i]);
+		mounttab_entry_free(t->slot[i]);
 	free(t->slot);
 	t->slot = NULL;
 	t->cap = t->count = 0;
@@ -128,7 +152,7 @@ find_slot(const struct mounttab *t, uint64_t id)
 	return i;
 }
 
-struct mnt_entry *
+struct mounttab_entry *
 mounttab_find(const struct mounttab *t, uint64_t id)
 {
 	if (t->cap == 0)
@@ -139,7 +163,7 @@ mounttab_find(const struct mounttab *t, uint64_t id)
 static void
 grow(struct mounttab *t)
 {
-	struct mnt_entry **old = t->slot;
+	struct mounttab_entry **old = t->slot;
 	size_t oldcap = t->cap, i;
 
 	t->cap = oldcap ? oldcap * 2 : 64;
@@ -151,7 +175,7 @@ grow(struct mounttab *t)
 }
 
 void
-mounttab_insert(struct mounttab *t, struct mnt_entry *e)
+mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 {
 	size_t i;
 
@@ -159,16 +183,16 @@ mounttab_insert(struct mounttab *t, struct mnt_entry *e)
 		grow(t);
 	i = find_slot(t, e->id);
 	if (t->slot[i])
-		mnt_entry_free(t->slot[i]);
+		mounttab_entry_free(t->slot[i]);
 	else
 		t->count++;
 	t->slot[i] = e;
 }
 
-struct mnt_entry *
+struct mounttab_entry *
 mounttab_remove(struct mounttab *t, uint64_t id)
 {
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 	size_t i, j, k;
 
 	if (t->cap == 0)
@@ -214,7 +238,7 @@ depth(const char *path)
 static int
 cmp_shallow(const void *a, const void *b)
 {
-	const struct mnt_entry *x = *(struct mnt_entry *const *)a, *y = *(struct mnt_entry *const *)b;
+	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a, *y = *(struct mounttab_entry *const *)b;
 	size_t dx = depth(x->target), dy = depth(y->target);
 
 	if (dx != dy)
@@ -229,10 +253,10 @@ cmp_deep(const void *a, const void *b)
 }
 
 /* The entries of t in order; caller frees the array. */
-static struct mnt_entry **
+static struct mounttab_entry **
 sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t *n)
 {
-	struct mnt_entry **v = xcalloc(t->count, sizeof(*v));
+	struct mounttab_entry **v = xcalloc(t->count, sizeof(*v));
 	size_t i;
 
 	*n = 0;
@@ -243,11 +267,90 @@ sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t 
 	return v;
 }
 
+static bool
+opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
+{
+	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
+}
+
+/* Whether e lies below the mount with id top, by parent ids (a cycle or a missing parent ends the walk). */
+static bool
+below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
+{
+	size_t hops;
+
+	for (hops = 0; hops <= t->count && e && e->parent_id != e->id; hops++) {
+		if (e->parent_id == top)
+			return true;
+		e = mounttab_find(t, e->parent_id);
+	}
+	return false;
+}
+
+/*
+ * A moved mount takes the mounts on it along, and only those: a mount stacked
+ * under the moved one, or on the mount it covered, has another parent and
+ * stays where it is although its path starts with the old one.
+ */
+static void
+move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry *top,
+    mounttab_change_fn *fn, void *ctx)
+{
+	size_t i, n = strlen(from), cnt = 0;
+	struct mounttab_entry **v = xcalloc(t->count + 1, sizeof(*v));
+	uint64_t *ids = xcalloc(t->count + 1, sizeof(*ids));
+	struct mounttab_entry *old, *new;
+	struct mounttab_change ch;
+	char *target;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && t->slot[i] != top && below(t, t->slot[i], top->id) &&
+		    strncmp(t->slot[i]->target, from, n) == 0)
+			v[cnt++] = t->slot[i];
+	qsort(v, cnt, sizeof(*v), cmp_shallow);
+	for (i = 0; i < cnt; i++)
+		ids[i] = v[i]->id;
+	free(v);
+	for (i = 0; i < cnt; i++) {
+		old = mounttab_find(t, ids[i]);
+		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
+		strcpy(target, top->target);
+		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ? old->target + n + 1 :
+		    old->target + n);
+		new = mounttab_entry_at(old, target);
+		free(target);
+		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, new };
+		fn(ctx, &ch);
+		mounttab_insert(t, new);
+	}
+	free(ids);
+}
+
 void
-mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_entry *e), void *ctx)
+mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn, void *ctx)
+{
+	struct mounttab_entry *old = mounttab_remove(t, e->id);
+	struct mounttab_change ch;
+
+	if (strcmp(old->target, e->target) != 0) {
+		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, e };
+		fn(ctx, &ch);
+	}
+	if (opts_changed(old, e)) {
+		ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, old, e };
+		fn(ctx, &ch);
+	}
+	mounttab_insert(t, e);
+	if (strcmp(old->target, e->target) != 0)
+		move_submounts(t, old->target, e, fn, ctx);
+	mounttab_entry_free(old);
+}
+
+void
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
 {
 	size_t n, i;
-	struct mnt_entry **v = sorted(t, cmp_shallow, &n);
+	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);
 
 	for (i = 0; i < n; i++)
 		fn(ctx, v[i]);
@@ -262,18 +365,18 @@ mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_e
  * look like a move here; only the fanotify backend's 64-bit ids tell them apart.)
  */
 static bool
-same_mount(const struct mnt_entry *a, const struct mnt_entry *b)
+same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
 {
 	return a->dev == b->dev && strcmp(a->root, b->root) == 0 &&
 	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
 }
 
 void
-mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, void *ctx)
+mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx)
 {
-	struct mnt_entry **v, *o, *n;
+	struct mounttab_entry **v, *o, *n;
 	size_t cnt, i;
-	struct mnt_change ch;
+	struct mounttab_change ch;
 
 	for (i = 0; i < new->cap; i++)
 		if (new->slot[i])
@@ -288,7 +391,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 			n->mark = true;
 			continue;
 		}
-		ch = (struct mnt_change){ MNT_CH_UNMOUNT, o, NULL };
+		ch = (struct mounttab_change){ MOUNTTAB_UNMOUNT, o, NULL };
 		fn(ctx, &ch);
 	}
 	free(v);
@@ -299,7 +402,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 			continue;
 		n = mounttab_find(new, o->id);
 		if (strcmp(o->target, n->target) != 0) {
-			ch = (struct mnt_change){ MNT_CH_MOVE, o, n };
+			ch = (struct mounttab_change){ MOUNTTAB_MOVE, o, n };
 			fn(ctx, &ch);
 		}
 	}
@@ -308,8 +411,8 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 		if (!o->mark)
 			continue;
 		n = mounttab_find(new, o->id);
-		if (strcmp(o->vfs_opts, n->vfs_opts) != 0 || strcmp(o->fs_opts, n->fs_opts) != 0) {
-			ch = (struct mnt_change){ MNT_CH_REMOUNT, o, n };
+		if (opts_changed(o, n)) {
+			ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, o, n };
 			fn(ctx, &ch);
 		}
 	}
@@ -318,7 +421,7 @@ mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, voi
 	for (i = 0; i < cnt; i++) {
 		if (v[i]->mark)
 			continue;
-		ch = (struct mnt_change){ MNT_CH_MOUNT, NULL, v[i] };
+		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, v[i] };
 		fn(ctx, &ch);
 	}
 	free(v);

@@ -7,8 +7,10 @@
 #include <sys/types.h>
 
 /* One mount as the cache knows it; every string is owned and non-NULL. */
-struct mnt_entry {
-	uint64_t id, parent_id;
+struct mounttab_entry {
+	uint64_t id, parent_id;		/* the cache's keys: 64-bit unique ids where the backend has them */
+	uint64_t mount_id, parent_mount_id;	/* the reusable ids of mountinfo and findmnt */
+	uint64_t unique_id;		/* the 64-bit unique id, 0 where unknown */
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
@@ -19,47 +21,51 @@ struct mnt_entry {
 
 /* The mount-table cache: a hash of entries keyed by mount id. */
 struct mounttab {
-	struct mnt_entry **slot;
+	struct mounttab_entry **slot;
 	size_t cap, count;
 };
 
-enum mnt_change_kind {
-	MNT_CH_UNMOUNT,
-	MNT_CH_MOVE,
-	MNT_CH_REMOUNT,
-	MNT_CH_MOUNT,
+enum mounttab_change_kind {
+	MOUNTTAB_UNMOUNT,
+	MOUNTTAB_MOVE,
+	MOUNTTAB_REMOUNT,
+	MOUNTTAB_MOUNT,
 };
 
-struct mnt_change {
-	enum mnt_change_kind kind;
-	const struct mnt_entry *old, *new;	/* old: NULL for mount; new: NULL for unmount */
+struct mounttab_change {
+	enum mounttab_change_kind kind;
+	const struct mounttab_entry *old, *new;	/* old: NULL for mount; new: NULL for unmount */
 };
 
-typedef void mnt_change_fn(void *ctx, const struct mnt_change *ch);
+typedef void mounttab_change_fn(void *ctx, const struct mounttab_change *ch);
 
-/* Build an entry from its fields (strings copied; NULL becomes ""); derives options and readonly. */
-struct mnt_entry *mnt_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
+/* Build an entry from its fields (strings copied; NULL becomes ""); derives options and readonly; mount_id and parent_mount_id start as id and parent_id. */
+struct mounttab_entry *mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
     const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts);
 /* Free an entry. */
-void mnt_entry_free(struct mnt_entry *e);
+void mounttab_entry_free(struct mounttab_entry *e);
+/* A copy of e mounted at target instead. */
+struct mounttab_entry *mounttab_entry_at(const struct mounttab_entry *e, const char *target);
 /* Whether a comma-separated options string (or NULL) has the token opt. */
-bool mnt_opts_has(const char *opts, const char *opt);
+bool mounttab_opts_has(const char *opts, const char *opt);
 /* Whether an options string has the token ro. */
-bool mnt_opts_readonly(const char *opts);
+bool mounttab_opts_readonly(const char *opts);
 
 /* Free every entry and the table itself; it may be reused after. */
 void mounttab_clear(struct mounttab *t);
 /* Entry with this id, or NULL. */
-struct mnt_entry *mounttab_find(const struct mounttab *t, uint64_t id);
+struct mounttab_entry *mounttab_find(const struct mounttab *t, uint64_t id);
 /* Insert e, taking ownership; an entry with the same id is freed. */
-void mounttab_insert(struct mounttab *t, struct mnt_entry *e);
+void mounttab_insert(struct mounttab *t, struct mounttab_entry *e);
 /* Take the entry with this id out of the table and return it (NULL if none). */
-struct mnt_entry *mounttab_remove(struct mounttab *t, uint64_t id);
+struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 /* Whether some mount has exactly this target. */
 bool mounttab_has_target(const struct mounttab *t, const char *target);
 /* Call fn for each entry, parents before children (by path depth, then id). */
-void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mnt_entry *e), void *ctx);
+void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx);
+/* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose submounts (by parent id, never by path) move along, and an option change. */
+void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn, void *ctx);
 /* Report how old became new, in the order unmounts (deepest first), moves, remounts, mounts (shallowest first). */
-void mounttab_diff(struct mounttab *old, struct mounttab *new, mnt_change_fn *fn, void *ctx);
+void mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx);
 
 #endif

@@ -41,7 +41,8 @@ field(struct buf *b, const char *s)
 void
 output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev)
 {
-	const struct ev_mount_fields *m = ev->type == EV_MOUNT ? &ev->u.mount : NULL;
+	/* A transient record knows no mount's fields: its escapes print nothing. */
+	const struct ev_mount_fields *m = ev->type == EV_MOUNT && ev->subtype != MOUNT_TRANSIENT ? &ev->u.mount : NULL;
 	const struct ev_sb_fields *sb = ev->type == EV_SB ? &ev->u.sb : NULL;
 	const char *p;
 

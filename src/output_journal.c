@@ -71,10 +71,21 @@ static void
 journal_field(void *ctx, const struct field *f)
 {
 	struct entry *e = ctx;
+	struct field one;
 	const char *p;
+	size_t i;
 
 	if (f->kind == FIELD_NULL)
 		return;
+	/* A list is the same field once per element, as the journal allows. */
+	if (f->kind == FIELD_UINTS) {
+		one = (struct field){ .name = f->name, .kind = FIELD_UINT };
+		for (i = 0; i < f->v.list.n; i++) {
+			one.v.u = f->v.list.v[i];
+			journal_field(ctx, &one);
+		}
+		return;
+	}
 	buf_adds(e->b, "WATCHQ_");
 	for (p = f->name; *p; p++)
 		buf_addc(e->b, (char)toupper((unsigned char)*p));
@@ -93,6 +104,8 @@ journal_field(void *ctx, const struct field *f)
 		break;
 	case FIELD_BOOL:
 		buf_adds(e->b, f->v.b ? "true" : "false");
+		break;
+	case FIELD_UINTS:
 		break;
 	}
 	entry_end(e);

@@ -9,6 +9,7 @@ static void
 json_field(void *ctx, const struct field *f)
 {
 	struct buf *b = ctx;
+	size_t i;
 
 	/* The first field opens the object: no comma before it. */
 	if (b->data[b->len - 1] != '{')
@@ -33,6 +34,12 @@ json_field(void *ctx, const struct field *f)
 		break;
 	case FIELD_BOOL:
 		buf_adds(b, f->v.b ? "true" : "false");
+		break;
+	case FIELD_UINTS:
+		buf_addc(b, '[');
+		for (i = 0; i < f->v.list.n; i++)
+			buf_addf(b, "%s%llu", i ? "," : "", (unsigned long long)f->v.list.v[i]);
+		buf_addc(b, ']');
 		break;
 	}
 }

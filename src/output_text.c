@@ -33,6 +33,9 @@ text_mount(struct buf *b, const struct event *ev)
 		col(b, m->old_options);
 		buf_addc(b, ')');
 		break;
+	case MOUNT_TRANSIENT:
+		buf_addf(b, " - - - count=%zu", m->count);
+		break;
 	default:
 		col(b, m->path);
 		col(b, m->fstype);

@@ -21,9 +21,9 @@
 enum sb_ro
 sb_info_ro_of(const char *fs_opts)
 {
-	if (mnt_opts_has(fs_opts, "emergency_ro"))
+	if (mounttab_opts_has(fs_opts, "emergency_ro"))
 		return SB_RO_EMERGENCY;
-	return mnt_opts_readonly(fs_opts) ? SB_RO_RO : SB_RO_RW;
+	return mounttab_opts_readonly(fs_opts) ? SB_RO_RO : SB_RO_RW;
 }
 
 static void
@@ -35,7 +35,7 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 	out->fstype = xstrdup(fstype ? fstype : "");
 	out->device = xstrdup(device ? device : "");
 	out->ro = sb_info_ro_of(fs_opts);
-	out->errors_ro = mnt_opts_has(fs_opts, "errors=remount-ro");
+	out->errors_ro = mounttab_opts_has(fs_opts, "errors=remount-ro");
 }
 
 /* Kernels before 6.8: find the mount by its old id in /proc/self/mountinfo. */
@@ -74,8 +74,8 @@ int
 sb_info_get(struct sb_info *out, const char *path)
 {
 	struct statx stx;
-	struct kmount km = { 0 };
-	struct mnt_entry *e;
+	struct statmount_buf km = { 0 };
+	struct mounttab_entry *e;
 
 	memset(out, 0, sizeof(*out));
 	if (statx(AT_FDCWD, path, 0, STATX_MNT_ID | KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0)
@@ -86,12 +86,12 @@ sb_info_get(struct sb_info *out, const char *path)
 	}
 	if (!(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
 		return from_mountinfo(out, (int)stx.stx_mnt_id);
-	e = kmount_stat(&km, stx.stx_mnt_id);
-	kmount_free(&km);
+	e = statmount_one(&km, stx.stx_mnt_id);
+	statmount_free(&km);
 	if (e == NULL)
 		return -1;
 	fill(out, e->dev, e->target, e->fstype, e->source, e->fs_opts);
-	mnt_entry_free(e);
+	mounttab_entry_free(e);
 	return 0;
 }
 

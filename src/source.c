@@ -158,16 +158,22 @@ emit_meta(struct source *src, const struct watch *w, unsigned subtype, const cha
 {
 	struct event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_META;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = source_word(src->be->type);
+	source_event_init(&ev, EV_META, subtype, w);
 	ev.u.meta.lost = -1;
 	ev.u.meta.backend = src->be->name;
 	ev.u.meta.what = what;
 	src->sink->emit(src->sink, &ev);
+}
+
+void
+source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->subtype = subtype;
+	ev->tag = w->tag;
+	ev->watch = w->target;
+	ev->watch_source = source_word(w->type);
 }
 
 void

@@ -87,6 +87,8 @@ void source_close(struct source *src);
 
 /* The backend name the readiness line and meta records name. */
 const char *source_backend_name(const struct source *src);
+/* Clear ev and set its type, subtype and watch w (tag, target, and w's source word). */
+void source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w);
 /* Send a loss record to every live watch the user named. */
 void source_loss(struct source *src);
 /* Watch sw went away: mark it dead and, unless a wait condition added it, report its removal saying what went. */

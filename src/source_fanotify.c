@@ -1,19 +1,22 @@
 /*
  * Mount source for Linux 6.15+: fanotify mount-namespace events
- * (FAN_MNT_ATTACH/DETACH, one per mount, never merged) name each mount by its
- * 64-bit unique id; statmount(2) describes an attached mount, the cache
- * describes a detached one. Cost per event is O(1) in the size of the table.
+ * (FAN_MNT_ATTACH/DETACH; a move is one record with both bits) name each
+ * mount by its 64-bit unique id; statmount(2) describes an attached mount,
+ * the cache describes a detached one. Cost per event is O(1) in the size of
+ * the table. A mount that is gone before statmount(2) could read it is known
+ * by its id alone: it is counted in a transient record, never placed at a path.
  *
- * fanotify says nothing of remounts and attribute changes. For readonly and
- * setattr events the /proc/self/mountinfo POLLPRI signal is kept as a hint: a
- * signal that no attach or detach explains (within SETTLE) can only be such a
- * change, so the mounts inside the watched subtrees are re-statmount'ed then.
- * A signal that coincides with topology events may hide one, so a re-scan is
- * owed, and is paid when the source has been idle for IDLE, or once as many
- * events have gone by as the last re-scan cost statmounts: amortised, a
- * re-scan adds at most one statmount per event, whatever the size of the
- * table. A remount of a mount that is unmounted before the re-scan is paid is
- * not seen (as with mountinfo, whose reads merge what happens between them).
+ * fanotify says nothing of remounts and attribute changes, but every change
+ * of the table raises POLLPRI on /proc/self/mountinfo, so a signal may stand
+ * for one. When the watched subtrees hold at most PROMPT_MAX mounts, each
+ * signal re-statmounts them at once. Above that, a signal makes a re-scan
+ * owed, paid when the source has been idle for IDLE, or once RATIO times as
+ * many events have gone by as the last re-scan cost statmounts: amortised, a
+ * re-scan adds at most 1/RATIO statmount per event, whatever the size of the
+ * table. While one is owed the signal is not polled: it could say nothing
+ * new, and each change then wakes watchq once. A remount of a mount that is
+ * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
+ * it, and its unmount reports the options watchq last reported.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,22 +35,24 @@
 #include "statmount.h"
 #include "util.h"
 
-#define SETTLE_NS	5000000L	/* how late a topology event may follow its signal */
+#define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
+#define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
 
 enum { FD_FAN, FD_TIMER, FD_MOUNTINFO };
 
 struct fan {
 	struct mounttab tab;
-	struct kmount km;
+	struct statmount_buf sm;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
-	bool settling;			/* a mountinfo signal waits for SETTLE */
-	bool explained;			/* topology events came with that signal */
-	bool owed;			/* a re-scan is owed */
+	bool owed;			/* a re-scan is owed (large subtrees only) */
 	bool lost_mounts;		/* a detach or move since the last removal check */
-	unsigned long long since_signal, since_scan;
-	size_t scan_cost;		/* mounts the last re-scan looked at */
+	int signal_fd;			/* the mountinfo fd, also while it is not polled */
+	unsigned long long since_scan;	/* events since the last re-scan */
+	size_t scan_cost;		/* watched mounts the last re-scan looked at */
+	uint64_t *transient;		/* ids of this drain's mounts gone before they could be read */
+	size_t ntransient, transient_cap;
 	struct timespec last_event;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
@@ -72,90 +77,91 @@ arm(struct source *src, long long ns)
 }
 
 static void
-emit(struct source *src, enum mnt_change_kind kind, const struct mnt_entry *old, const struct mnt_entry *new)
+on_change(void *p, const struct mounttab_change *ch)
 {
-	struct mnt_change ch = { kind, old, new };
+	struct source *src = p;
+	struct fan *f = src->priv;
 
-	mount_events_change(src, &ch);
+	if (ch->kind == MOUNTTAB_MOVE || ch->kind == MOUNTTAB_UNMOUNT)
+		f->lost_mounts = true;
+	mount_events_change(src, ch);
 }
 
-/* What is known of a mount statmount can no longer see: its id. */
-static struct mnt_entry *
-stub(uint64_t id)
-{
-	return mnt_entry_new(id, 0, 0, "", "", "", "", "", "");
-}
-
-/* A moved mount takes its submounts along: rewrite their paths and report each. */
 static void
-move_children(struct source *src, const char *from, const char *to)
+add_transient(struct fan *f, uint64_t id)
+{
+	if (f->ntransient == f->transient_cap) {
+		f->transient_cap = f->transient_cap ? f->transient_cap * 2 : 64;
+		f->transient = xreallocarray(f->transient, f->transient_cap, sizeof(*f->transient));
+	}
+	f->transient[f->ntransient++] = id;
+}
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One transient record for the drain: each id once (its attach and its detach both named it). */
+static void
+flush_transient(struct source *src)
 {
 	struct fan *f = src->priv;
-	size_t i, n = strlen(from), cnt = 0;
-	uint64_t *ids = xcalloc(f->tab.count, sizeof(*ids));
-	struct mnt_entry *old, *new;
-	struct buf b = { 0 };
+	size_t i, n = 0;
 
-	for (i = 0; i < f->tab.cap; i++) {
-		old = f->tab.slot[i];
-		if (old && strncmp(old->target, from, n) == 0 && old->target[n] == '/')
-			ids[cnt++] = old->id;
-	}
-	for (i = 0; i < cnt; i++) {
-		old = mounttab_find(&f->tab, ids[i]);
-		buf_reset(&b);
-		buf_adds(&b, to);
-		buf_adds(&b, old->target + n);
-		new = mnt_entry_new(old->id, old->parent_id, old->dev, b.data, old->source,
-		    old->fstype, old->root, old->vfs_opts, old->fs_opts);
-		emit(src, MNT_CH_MOVE, old, new);
-		mounttab_insert(&f->tab, new);
-	}
-	buf_free(&b);
-	free(ids);
+	if (f->ntransient == 0)
+		return;
+	qsort(f->transient, f->ntransient, sizeof(*f->transient), cmp_id);
+	for (i = 0; i < f->ntransient; i++)
+		if (n == 0 || f->transient[n - 1] != f->transient[i])
+			f->transient[n++] = f->transient[i];
+	mount_events_transient(src, f->transient, n);
+	f->ntransient = 0;
 }
 
 static void
 on_attach(struct source *src, uint64_t id)
 {
 	struct fan *f = src->priv;
-	struct mnt_entry *old = mounttab_find(&f->tab, id), *new, *s;
+	struct mounttab_entry *new = statmount_one(&f->sm, id);
+	struct mounttab_change ch;
 
-	if ((new = kmount_stat(&f->km, id)) == NULL) {
+	if (new == NULL) {
 		/*
-		 * Gone before we could look; its detach record follows. A new mount is
-		 * reported by its id now; a known one that moved and went will be
-		 * reported unmounted from where the cache has it.
+		 * Gone before we could look; its detach record follows. A known
+		 * mount that moved and went is reported unmounted from where the
+		 * cache has it; an unknown one is transient.
 		 */
-		if (old == NULL) {
-			s = stub(id);
-			emit(src, MNT_CH_MOUNT, NULL, s);
-			mnt_entry_free(s);
-		}
+		if (mounttab_find(&f->tab, id) == NULL)
+			add_transient(f, id);
 		return;
 	}
-	if (old == NULL) {
-		emit(src, MNT_CH_MOUNT, NULL, new);
-	} else if (strcmp(old->target, new->target) != 0) {
-		f->lost_mounts = true;
-		emit(src, MNT_CH_MOVE, old, new);
-		move_children(src, old->target, new->target);
+	if (mounttab_find(&f->tab, id) == NULL) {
+		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
+		on_change(src, &ch);
+		mounttab_insert(&f->tab, new);
+		return;
 	}
-	/* An attach of a mount the first read already saw is not news, nor a move back to where it was. */
-	mounttab_insert(&f->tab, new);
+	/* A move, or an attach the first read already saw: report what differs from what was reported. */
+	mounttab_update(&f->tab, new, on_change, src);
 }
 
 static void
 on_detach(struct source *src, uint64_t id)
 {
 	struct fan *f = src->priv;
-	struct mnt_entry *old = mounttab_remove(&f->tab, id);
+	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
+	struct mounttab_change ch = { MOUNTTAB_UNMOUNT, old, NULL };
 
-	if (old == NULL)
-		old = stub(id);
-	f->lost_mounts = true;
-	emit(src, MNT_CH_UNMOUNT, old, NULL);
-	mnt_entry_free(old);
+	if (old == NULL) {
+		add_transient(f, id);
+		return;
+	}
+	on_change(src, &ch);
+	mounttab_entry_free(old);
 }
 
 static void
@@ -170,42 +176,11 @@ on_record(void *p, const struct fan_rec *r)
 	}
 	if (!r->has_id || f->overflow)
 		return;		/* after an overflow the resync will tell */
-	f->since_signal++;
 	f->since_scan++;
-	clock_gettime(CLOCK_MONOTONIC, &f->last_event);
-	/* A move is one record with both bits: an attach of a mount the cache knows. */
 	if (r->mask & FAN_MNT_ATTACH)
 		on_attach(src, r->mnt_id);
 	else if (r->mask & FAN_MNT_DETACH)
 		on_detach(src, r->mnt_id);
-}
-
-static void
-on_change(void *p, const struct mnt_change *ch)
-{
-	struct source *src = p;
-
-	emit(src, ch->kind, ch->old, ch->new);
-}
-
-/* After lost events: say so, then report the difference between the cache and a fresh table. */
-static int
-resync(struct source *src)
-{
-	struct fan *f = src->priv;
-	struct mounttab fresh = { 0 };
-
-	source_loss(src);
-	if (kmount_read_table(&f->km, &fresh) < 0) {
-		mounttab_clear(&fresh);
-		return -1;
-	}
-	mounttab_diff(&f->tab, &fresh, on_change, src);
-	mounttab_clear(&f->tab);
-	f->tab = fresh;
-	f->overflow = false;
-	f->lost_mounts = true;
-	return 0;
 }
 
 static bool
@@ -219,30 +194,98 @@ watched(const struct source *src, const char *path)
 	return false;
 }
 
-/* Re-statmount every cached mount in a watched subtree and report option changes. */
+/* How many cached mounts lie in a watched subtree. */
+static size_t
+count_watched(const struct source *src)
+{
+	const struct fan *f = src->priv;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->tab.cap; i++)
+		n += f->tab.slot[i] && watched(src, f->tab.slot[i]->target);
+	return n;
+}
+
+/* After lost events: say so, then report the difference between the cache and a fresh table. */
+static int
+resync(struct source *src)
+{
+	struct fan *f = src->priv;
+	struct mounttab fresh = { 0 };
+
+	source_loss(src);
+	f->ntransient = 0;	/* the resync accounts for them */
+	if (statmount_read_table(&f->sm, &fresh) < 0) {
+		mounttab_clear(&fresh);
+		return -1;
+	}
+	mounttab_diff(&f->tab, &fresh, on_change, src);
+	mounttab_clear(&f->tab);
+	f->tab = fresh;
+	f->overflow = false;
+	f->lost_mounts = true;
+	f->scan_cost = count_watched(src);
+	return 0;
+}
+
+/* Re-statmount every cached mount in a watched subtree and report what changed since it was last reported. */
 static void
 rescan(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
-	uint64_t *ids = xcalloc(f->tab.count, sizeof(*ids));
-	struct mnt_entry *old, *new;
+	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
+	struct mounttab_entry *old, *new;
 
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			ids[cnt++] = f->tab.slot[i]->id;
 	for (i = 0; i < cnt; i++) {
-		old = mounttab_find(&f->tab, ids[i]);
-		if ((new = kmount_stat(&f->km, ids[i])) == NULL)
-			continue;	/* its detach event is on the way */
-		if (strcmp(old->vfs_opts, new->vfs_opts) != 0 || strcmp(old->fs_opts, new->fs_opts) != 0)
-			emit(src, MNT_CH_REMOUNT, old, new);
-		mounttab_insert(&f->tab, new);
+		/* Gone: its detach record is on the way. */
+		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
+			continue;
+		if ((new = statmount_one(&f->sm, ids[i])) != NULL)
+			mounttab_update(&f->tab, new, on_change, src);
 	}
 	free(ids);
-	f->owed = false;
 	f->since_scan = 0;
 	f->scan_cost = cnt;
+}
+
+/* Re-scan now; the signal is polled again and consumed first, so a change after that raises it anew. */
+static void
+pay(struct source *src)
+{
+	struct fan *f = src->priv;
+	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
+
+	if (f->owed) {
+		f->owed = false;
+		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
+		while (poll(&p, 1, 0) < 0 && errno == EINTR)
+			;
+	}
+	rescan(src);
+}
+
+/*
+ * Whether the mountinfo signal is up for readonly or setattr. Polling
+ * consumes it: the loop's poll did when it woke us for fd i, our own does
+ * here; false while it is not polled.
+ */
+static bool
+signalled(struct source *src, size_t i)
+{
+	struct fan *f = src->priv;
+	struct pollfd p = { src->pfd[FD_MOUNTINFO].fd, POLLPRI, 0 };
+
+	if (p.fd < 0 || !f->want_attrs)
+		return false;
+	if (i == FD_MOUNTINFO)
+		return true;
+	while (poll(&p, 1, 0) < 0 && errno == EINTR)
+		;
+	return p.revents & (POLLPRI | POLLERR);
 }
 
 static int
@@ -251,10 +294,13 @@ decode(void *ctx, const void *buf, size_t n)
 	return fan_decode(buf, n, on_record, ctx);
 }
 
+/* Whichever fd woke us, take both the records and the signal: one wake-up per change. */
 static int
-drain_fanotify(struct source *src)
+on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
+	bool signal = signalled(src, i);
+	unsigned long long before = f->since_scan;
 
 	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf), decode, src)) {
 	case -1:
@@ -263,8 +309,23 @@ drain_fanotify(struct source *src)
 		f->overflow = true;	/* a record we cannot trust: treat as lost */
 		break;
 	}
-	if (f->overflow && resync(src) < 0)
-		return -1;
+	if (f->overflow) {
+		if (resync(src) < 0)
+			return -1;
+	} else {
+		flush_transient(src);
+	}
+	if (f->since_scan != before)
+		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
+	if (!signal && !f->owed)
+		return 0;
+	if (f->scan_cost <= PROMPT_MAX || f->since_scan >= RATIO * f->scan_cost) {
+		pay(src);
+	} else if (!f->owed) {
+		f->owed = true;
+		src->pfd[FD_MOUNTINFO].fd = -1;
+		arm(src, IDLE_NS);
+	}
 	return 0;
 }
 
@@ -277,38 +338,13 @@ on_timer(struct source *src)
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
-	if (f->settling) {
-		f->settling = false;
-		if (!f->explained && f->since_signal == 0) {
-			rescan(src);
-			return;
-		}
-		f->owed = true;
-	}
 	if (!f->owed)
 		return;
 	idle = ns_since(&f->last_event);
-	if (idle >= IDLE_NS || f->since_scan >= f->scan_cost)
-		rescan(src);
+	if (idle >= IDLE_NS)
+		pay(src);
 	else
 		arm(src, IDLE_NS - idle);
-}
-
-static void
-on_signal(struct source *src)
-{
-	struct fan *f = src->priv;
-
-	if (!f->want_attrs)
-		return;		/* the wake-up alone serves wait --readonly/--writable */
-	if (!f->settling) {
-		f->explained = f->since_signal > 0;
-		f->settling = true;
-		arm(src, SETTLE_NS);
-	} else {
-		f->explained = f->explained || f->since_signal > 0;
-	}
-	f->since_signal = 0;
 }
 
 static int
@@ -316,18 +352,10 @@ fan_drain(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
-	switch (i) {
-	case FD_FAN:
-		if (drain_fanotify(src) < 0)
-			return -1;
-		break;
-	case FD_TIMER:
+	if (i == FD_TIMER)
 		on_timer(src);
-		break;
-	case FD_MOUNTINFO:
-		on_signal(src);
-		break;
-	}
+	else if (on_wake(src, i) < 0)
+		return -1;
 	/* A watched directory can only vanish with a mount that went away or moved. */
 	if (f->lost_mounts)
 		mount_events_removals(src);
@@ -369,7 +397,8 @@ fan_open(struct source *src)
 
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
-	if (kmount_probe() < 0)
+	f->signal_fd = -1;
+	if (statmount_probe() < 0)
 		return unavailable(src);
 	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
@@ -387,16 +416,15 @@ fan_open(struct source *src)
 		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
 			need_signal = true;
 	if (f->want_attrs || need_signal) {
-		src->pfd[FD_MOUNTINFO] = (struct pollfd){ open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
-		if (src->pfd[FD_MOUNTINFO].fd < 0)
+		f->signal_fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC);
+		src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
+		if (f->signal_fd < 0)
 			return -1;
 	}
 	/* The mark is in place: whatever changes from here on is queued. */
-	if (kmount_read_table(&f->km, &f->tab) < 0)
+	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
-	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
-			f->scan_cost++;
+	f->scan_cost = count_watched(src);
 	return 0;
 }
 
@@ -415,12 +443,15 @@ fan_close(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0)
+		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO)
 			close(src->pfd[i].fd);
 	src->nfds = 0;
 	if (f) {
+		if (f->signal_fd >= 0)
+			close(f->signal_fd);
 		mounttab_clear(&f->tab);
-		kmount_free(&f->km);
+		statmount_free(&f->sm);
+		free(f->transient);
 		free(f);
 	}
 	src->priv = NULL;

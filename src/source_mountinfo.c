@@ -46,7 +46,7 @@ read_table(struct mounttab *t)
 
 		if (id < 0)
 			continue;
-		mounttab_insert(t, mnt_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
+		mounttab_insert(t, mounttab_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
 		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
 		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
 		    mnt_fs_get_fs_options(fs)));
@@ -90,7 +90,7 @@ read_stable(int fd, struct mounttab *t)
 }
 
 static void
-on_change(void *p, const struct mnt_change *ch)
+on_change(void *p, const struct mounttab_change *ch)
 {
 	mount_events_change(p, ch);
 }

@@ -38,7 +38,7 @@ sys_listmount(uint64_t last, uint64_t *ids, size_t n)
 }
 
 int
-kmount_probe(void)
+statmount_probe(void)
 {
 	/* A NULL buffer: EFAULT means the call exists. */
 	if (sys_statmount(KAPI_LSMT_ROOT, 0, NULL, 0) < 0 && errno == ENOSYS)
@@ -65,18 +65,13 @@ vfs_options(struct buf *b, uint64_t attr)
 		buf_adds(b, ",nodev");
 	if (attr & KAPI_MOUNT_ATTR_NOEXEC)
 		buf_adds(b, ",noexec");
-	switch (attr & KAPI_MOUNT_ATTR__ATIME) {
-	case KAPI_MOUNT_ATTR_NOATIME:
+	/* mountinfo: noatime, then nodiratime whatever the atime mode, then relatime; strictatime shows nothing. */
+	if ((attr & KAPI_MOUNT_ATTR__ATIME) == KAPI_MOUNT_ATTR_NOATIME)
 		buf_adds(b, ",noatime");
-		break;
-	case KAPI_MOUNT_ATTR_STRICTATIME:
-		break;
-	default:
-		if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
-			buf_adds(b, ",nodiratime");
+	if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
+		buf_adds(b, ",nodiratime");
+	if ((attr & KAPI_MOUNT_ATTR__ATIME) == KAPI_MOUNT_ATTR_RELATIME)
 		buf_adds(b, ",relatime");
-		break;
-	}
 	if (attr & KAPI_MOUNT_ATTR_NOSYMFOLLOW)
 		buf_adds(b, ",nosymfollow");
 	if (attr & KAPI_MOUNT_ATTR_IDMAP)
@@ -100,12 +95,11 @@ sb_options(struct buf *b, uint32_t flags, const char *own)
 	}
 }
 
-struct mnt_entry *
-kmount_stat(struct kmount *km, uint64_t id)
+/* statmount(2) mount id with mask into km's buffer; the record, or NULL with errno set (ENOENT: gone). */
+static struct kapi_statmount *
+stat_into(struct statmount_buf *km, uint64_t id, uint64_t mask)
 {
 	struct kapi_statmount *sm;
-	struct buf vfs = { 0 }, fs = { 0 };
-	struct mnt_entry *e;
 
 	if (km->size == 0) {
 		km->size = 16384;
@@ -113,7 +107,7 @@ kmount_stat(struct kmount *km, uint64_t id)
 	}
 	for (;;) {
 		memset(km->buf, 0, sizeof(struct kapi_statmount));
-		if (sys_statmount(id, STAT_MASK, km->buf, km->size) == 0)
+		if (sys_statmount(id, mask, km->buf, km->size) == 0)
 			break;
 		if (errno == EINTR)
 			continue;
@@ -129,25 +123,59 @@ kmount_stat(struct kmount *km, uint64_t id)
 	}
 	/* The kernel NUL-terminates each string; make sure the last one ends in the buffer. */
 	((char *)km->buf)[sm->size - 1] = '\0';
-	vfs_options(&vfs, sm->mnt_attr);
-	sb_options(&fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
-	e = mnt_entry_new(sm->mnt_id, sm->mnt_parent_id == sm->mnt_id ? 0 : sm->mnt_parent_id,
+	return sm;
+}
+
+/* The per-mount and superblock option lists of sm into vfs and fs (reset first). */
+static void
+options_of(const struct kapi_statmount *sm, struct buf *vfs, struct buf *fs)
+{
+	buf_reset(vfs);
+	buf_reset(fs);
+	vfs_options(vfs, sm->mnt_attr);
+	sb_options(fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
+}
+
+struct mounttab_entry *
+statmount_one(struct statmount_buf *km, uint64_t id)
+{
+	struct kapi_statmount *sm;
+	struct mounttab_entry *e;
+
+	if ((sm = stat_into(km, id, STAT_MASK)) == NULL)
+		return NULL;
+	options_of(sm, &km->vfs, &km->fs);
+	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id,
 	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
 	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
 	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
-	    vfs.data, fs.data);
-	buf_free(&vfs);
-	buf_free(&fs);
+	    km->vfs.data, km->fs.data);
+	e->mount_id = sm->mnt_id_old;
+	e->parent_mount_id = sm->mnt_parent_id_old;
+	e->unique_id = sm->mnt_id;
 	return e;
 }
 
 int
-kmount_read_table(struct kmount *km, struct mounttab *t)
+statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e)
+{
+	struct kapi_statmount *sm;
+
+	/* Neither the path nor the type nor the source: the options alone are cheap to read. */
+	if ((sm = stat_into(km, e->id, KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC |
+	    KAPI_STATMOUNT_MNT_OPTS)) == NULL)
+		return -1;
+	options_of(sm, &km->vfs, &km->fs);
+	return strcmp(km->vfs.data, e->vfs_opts) == 0 && strcmp(km->fs.data, e->fs_opts) == 0;
+}
+
+int
+statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 {
 	uint64_t ids[LIST_STEP], last = 0;
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 	long n, i;
 
 	/* LSMT_ROOT lists our root too, then every mount below it, by id. */
@@ -162,7 +190,7 @@ kmount_read_table(struct kmount *km, struct mounttab *t)
 			break;
 		for (i = 0; i < n; i++) {
 			/* A mount may go between listing and stat: it is simply not there any more. */
-			if ((e = kmount_stat(km, ids[i])) != NULL)
+			if ((e = statmount_one(km, ids[i])) != NULL)
 				mounttab_insert(t, e);
 			else if (errno != ENOENT)
 				return -1;
@@ -173,9 +201,11 @@ kmount_read_table(struct kmount *km, struct mounttab *t)
 }
 
 void
-kmount_free(struct kmount *km)
+statmount_free(struct statmount_buf *km)
 {
 	free(km->buf);
 	km->buf = NULL;
 	km->size = 0;
+	buf_free(&km->vfs);
+	buf_free(&km->fs);
 }

@@ -4,21 +4,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "mounttab.h"
 
-/* A reusable statmount(2) buffer. */
-struct kmount {
+/* A reusable statmount(2) buffer, and room for the option lists made from it. */
+struct statmount_buf {
 	void *buf;
 	size_t size;
+	struct buf vfs, fs;
 };
 
 /* Whether listmount(2)/statmount(2) exist (Linux 6.8); errno ENOSYS when not. */
-int kmount_probe(void);
+int statmount_probe(void);
 /* Read the whole table visible from our root into t (64-bit unique ids); -1 with errno set. */
-int kmount_read_table(struct kmount *km, struct mounttab *t);
+int statmount_read_table(struct statmount_buf *km, struct mounttab *t);
 /* statmount(2) one mount into a new entry; NULL with errno set (ENOENT: already gone). */
-struct mnt_entry *kmount_stat(struct kmount *km, uint64_t id);
+struct mounttab_entry *statmount_one(struct statmount_buf *km, uint64_t id);
+/* Whether the mount of e still has e's options: 1 yes, 0 no, -1 with errno set (ENOENT: gone); cheaper than statmount_one(). */
+int statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e);
 /* Release the buffer. */
-void kmount_free(struct kmount *km);
+void statmount_free(struct statmount_buf *km);
 
 #endif

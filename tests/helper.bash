@@ -70,8 +70,10 @@ wait_until() {
 # start_watchq ARGS...: run watchq in the background (on $WATCHQ_BACKEND if
 # set), stdout to $T/out, stderr to $T/err, and return once it says it is watching.
 start_watchq() {
-	# A readiness line left by an earlier watchq must not pass for this one's.
-	rm -f "$T/err"
+	# Empty them first: the child's own redirection truncates them only once it runs, and a
+	# readiness check before that would read the last run's lines.
+	: >"$T/out"
+	: >"$T/err"
 	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} "$@" >"$T/out" 2>"$T/err" &
 	WQ_PID=$!
 	wait_until ready_or_dead

@@ -4,6 +4,17 @@ load helper
 
 setup_file() {
 	export WATCHQ_BACKEND=${WATCHQ_BACKEND:-auto}
+	# Bursts a shell cannot make: the C driver, built once for the file.
+	export BURST=$BATS_FILE_TMPDIR/burst
+	cc -O2 -o "$BURST" "$BATS_TEST_DIRNAME/burst.c"
+}
+
+# sentinel DIR: mount a tmpfs "sentinel" on DIR/sentinel and wait for its line:
+# everything the kernel reported before it has been handled.
+sentinel() {
+	mkdir -p "$1/sentinel"
+	mount -t tmpfs sentinel "$1/sentinel"
+	wait_until grep -q "sentinel" "$T/out"
 }
 
 watch() {
@@ -486,4 +497,246 @@ mount mount $T/q/x tmpfs inner" ]
 	finish_watchq
 	kill "$reader" 2>/dev/null || true
 	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "a burst of mounts outside the watch: no mount or unmount lines, nothing made up" {
+	need_root
+	mkdir -p "$T/w" "$T/other"
+	watch --json mounts "$T/w"
+	"$BURST" pairs "$T/other" 2000
+	sentinel "$T/w"
+	stop_watchq
+	# Only the sentinel is a mount; whatever else came is transient, with nothing invented.
+	[ "$(jq -r 'select(.event != "transient") | .event + " " + .path' "$T/out")" = "mount $T/w/sentinel" ]
+	jq -e -s 'all(.[] | select(.event == "transient"); .path == null and .mount_id == null
+		and .unique_id == null and .parent_id == null and .options == null and .readonly == null
+		and .fstype == null and .device == null and .count == (.unique_ids | length) and .count > 0)' "$T/out"
+}
+
+@test "wait -e mount does not end on mounts outside the watch" {
+	need_root
+	mkdir -p "$T/w" "$T/other"
+	watch wait -t 1 -e mount mounts "$T/w"
+	"$BURST" pairs "$T/other" 2000
+	finish_watchq
+	[ "$WQ_STATUS" -eq 2 ]
+}
+
+@test "--fstype cannot drop real mounts for transient ones, nor let transient ones through as mounts" {
+	need_root
+	mkdir -p "$T/w/t" "$T/other"
+	watch --fstype notmpfs mounts "$T/w"
+	"$BURST" pairs "$T/other" 1000
+	mount -t tmpfs real "$T/w/t"
+	mkdir "$T/w/p"
+	mount -t proc proc "$T/w/p"
+	wait_until grep -q "^mount mount $T/w/p proc" "$T/out"
+	stop_watchq
+	[ "$(grep -v '^mount transient - - - count=[0-9]*$' "$T/out")" = "mount mount $T/w/p proc proc" ]
+}
+
+@test "every mount of a burst in the watch is delivered, transient, or lost with a loss record" {
+	need_root
+	mkdir -p "$T/w/m"
+	watch --json mounts "$T/w"
+	"$BURST" pairs "$T/w/m" 2000
+	sentinel "$T/w"
+	stop_watchq
+	mounts=$(jq -s '[.[] | select(.event == "mount" and .device == "burst")] | length' "$T/out")
+	unmounts=$(jq -s '[.[] | select(.event == "unmount" and .device == "burst")] | length' "$T/out")
+	transient=$(jq -s '[.[] | select(.event == "transient") | .count] | add // 0' "$T/out")
+	losses=$(jq -s '[.[] | select(.event == "loss")] | length' "$T/out")
+	echo "# $(backend_used): $mounts mounts, $unmounts unmounts, $transient transient, $losses losses" >&3
+	[ "$mounts" -eq "$unmounts" ]
+	if [ "$(backend_used)" = fanotify ] && [ "$losses" -eq 0 ]; then
+		[ $((mounts + transient)) -eq 2000 ]
+	fi
+}
+
+@test "wait -e transient is a usage error: transient mounts never end a wait" {
+	run --separate-stderr "$WATCHQ" wait -e transient mounts /
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == *"never end a wait"* ]]
+}
+
+@test "stacked mounts: moving the top leaves the mounts below where they are" {
+	need_root
+	mkdir -p "$T/w/m" "$T/w/n"
+	mount -t tmpfs L "$T/w/m"
+	mkdir "$T/w/m/sub"
+	mount -t tmpfs Y "$T/w/m/sub"
+	mount -t tmpfs X "$T/w/m"
+	watch mounts "$T/w"
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 2 --mount "$T/w/n/sub" 2>/dev/null &
+	w1=$!
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 2 --unmount "$T/w/m/sub" 2>/dev/null &
+	w2=$!
+	mount --move "$T/w/m" "$T/w/n"
+	wait_until lines_at_least 1
+	s1=0; wait "$w1" || s1=$?
+	s2=0; wait "$w2" || s2=$?
+	[ "$s1" -eq 2 ] && [ "$s2" -eq 2 ]
+	umount "$T/w/m/sub"
+	wait_until lines_at_least 2
+	umount "$T/w/n"
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount move $T/w/m -> $T/w/n
+mount unmount $T/w/m/sub tmpfs Y
+mount unmount $T/w/n tmpfs X" ]
+	findmnt -n "$T/w/m" >/dev/null
+}
+
+# shell_flips N: N times mount, remount,ro and umount $T/w/a back to back from
+# this shell, then check that watchq (watching $T/w) reported each flip.
+shell_flips() {
+	local i
+	mkdir -p "$T/w/a"
+	for i in $(seq "$1"); do
+		mount -t tmpfs flip "$T/w/a"
+		mount -o remount,ro "$T/w/a"
+		umount "$T/w/a"
+	done
+	sentinel "$T/w"
+	stop_watchq
+	[ "$(grep -c "^mount readonly $T/w/a ro (was rw)$" "$T/out")" -eq "$1" ]
+}
+
+@test "mount, remount,ro, umount back to back from a shell: every read-only flip is reported" {
+	need_root
+	mkdir -p "$T/w"
+	watch mounts "$T/w"
+	shell_flips 10
+}
+
+@test "with 300 mounts in the watch, back-to-back flips from a shell are all reported" {
+	need_root
+	mkdir -p "$T/w/many"
+	"$BURST" populate "$T/w/many" 300
+	watch mounts "$T/w"
+	shell_flips 3
+}
+
+@test "a burst of read-only flips of 200 mounts: each is reported" {
+	need_root
+	mkdir -p "$T/w/many"
+	"$BURST" populate "$T/w/many" 200
+	watch -e readonly mounts "$T/w"
+	"$BURST" flip "$T/w/many" 200
+	wait_until lines_at_least 200
+	stop_watchq
+	[ "$(grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$" "$T/out")" -eq 200 ]
+}
+
+@test "setattr's before state is the state last reported" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	watch mounts "$T"
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 1
+	mount -o remount,bind,nosuid "$T/a"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 1p "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(sed -n 2p "$T/out")" = "mount setattr $T/a ro,nosuid,relatime (was ro,relatime)" ]
+}
+
+# mountinfo_options PATH: the options of the mount on PATH as /proc/self/mountinfo
+# has them, joined as watchq joins them (ro/rw once, then per-mount, then superblock, no mand).
+mountinfo_options() {
+	awk -v p="$1" '$5 == p { for (i = 7; $i != "-"; i++); print $6 " " $(i + 3) }' /proc/self/mountinfo | tail -1 |
+		awk '{ n = split($1, v, ","); m = split($2, s, ","); ro = v[1] == "ro" || s[1] == "ro"
+			out = ro ? "ro" : "rw"
+			for (i = 2; i <= n; i++) out = out "," v[i]
+			for (i = 1; i <= m; i++) if (s[i] != "rw" && s[i] != "ro" && s[i] != "mand") out = out "," s[i]
+			print out }'
+}
+
+@test "options are mountinfo's, nodiratime and all, on both backends" {
+	need_root
+	mkdir -p "$T/w/a" "$T/w/b" "$T/w/c" "$T/w/d"
+	mount -t tmpfs -o noatime,size=1m wq "$T/w/a"
+	mount -t tmpfs -o strictatime,nodiratime wq "$T/w/b"
+	mount -t tmpfs -o mand,nosuid,nodev,noexec wq "$T/w/c" 2>/dev/null
+	mount -t tmpfs -o ro,sync,dirsync wq "$T/w/d"
+	watch --initial --json mounts "$T/w"
+	mount -o remount,bind,nodiratime "$T/w/a"
+	wait_until grep -q setattr "$T/out"
+	stop_watchq
+	for d in b c d; do
+		want=$(mountinfo_options "$T/w/$d")
+		got=$(jq -r "select(.event == \"present\" and .path == \"$T/w/$d\") | .options" "$T/out")
+		[ "$got" = "$want" ] || { echo "$d: $got != $want"; false; }
+		# findmnt joins the same lists; it keeps mand, which statmount cannot report.
+		[ "$got" = "$(findmnt -n -o OPTIONS "$T/w/$d" | sed 's/,mand//')" ]
+	done
+	# A change of nodiratime alone is a setattr, and its new options are mountinfo's.
+	jq_event setattr '.old_options == "rw,noatime,size=1024k" and .options == "'"$(mountinfo_options "$T/w/a")"'"'
+	[ "$(mountinfo_options "$T/w/a")" = "rw,noatime,nodiratime,size=1024k" ]
+}
+
+@test "--initial gives the same records on both backends" {
+	need_root
+	kernel_at_least 6 15 || skip "needs the fanotify backend (Linux 6.15)"
+	mkdir -p "$T/w/a" "$T/w/b"
+	mount -t tmpfs -o noatime,nodiratime wq "$T/w/a"
+	mount --bind "$T/w/a" "$T/w/b"
+	mount -o remount,bind,ro "$T/w/b"
+	for be in fanotify mountinfo; do
+		"$WATCHQ" --backend=$be --initial --json -t 0.2 mounts "$T/w" 2>/dev/null |
+			jq -c 'del(.time, .unique_id)' >"$T/$be" || true
+	done
+	[ -s "$T/fanotify" ]
+	diff "$T/fanotify" "$T/mountinfo"
+}
+
+@test "mount_id and parent_id join with findmnt -o ID,PARENT; unique_id is its own field" {
+	need_root
+	mkdir -p "$T/w/a" "$T/w/a/b"
+	mount -t tmpfs wq "$T/w/a"
+	mkdir "$T/w/a/b"
+	mount -t tmpfs wq "$T/w/a/b"
+	watch --initial --json mounts "$T/w"
+	mkdir -p "$T/w/c"
+	mount -t tmpfs wq "$T/w/c"
+	wait_until grep -q '"mount"' "$T/out"
+	stop_watchq
+	while read -r path id parent; do
+		[ "$(findmnt -n -o ID,PARENT "$path" | tail -1 | tr -s ' ' | sed 's/^ //')" = "$id $parent" ] ||
+			{ echo "$path: $id $parent"; findmnt -o ID,PARENT,TARGET "$path"; false; }
+	done < <(jq -r '[.path, .mount_id, .parent_id] | @tsv' "$T/out")
+	if [ "$(backend_used)" = fanotify ]; then
+		jq -e -s 'all(.[]; (.unique_id | type) == "number" and .unique_id != .mount_id)' "$T/out"
+	else
+		jq -e -s 'all(.[]; .unique_id == null)' "$T/out"
+	fi
+}
+
+@test "2,000 back-and-forth moves: moves are seen by their state, and the cache stays right" {
+	need_root
+	mkdir -p "$T/w/a" "$T/w/b"
+	mount -t tmpfs mover "$T/w/a"
+	watch mounts "$T/w"
+	"$BURST" moves "$T/w/a" "$T/w/b" 1000
+	umount "$T/w/a"
+	wait_until grep -q "^mount unmount" "$T/out"
+	stop_watchq
+	moves=$(grep -c '^mount move' "$T/out" || true)
+	echo "# $(backend_used): $moves of 2000 moves printed" >&3
+	[ "$moves" -le 2000 ]
+	[ "$(grep -v '^mount move' "$T/out")" = "mount unmount $T/w/a tmpfs mover" ]
+}
+
+@test "above 500 watched mounts, flips of mounts that stay are reported by the amortised re-scan" {
+	need_root
+	mkdir -p "$T/w/many"
+	"$BURST" populate "$T/w/many" 600
+	watch -e readonly mounts "$T/w"
+	mount -o remount,bind,ro "$T/w/many/5"
+	wait_until lines_at_least 1
+	"$BURST" flip "$T/w/many" 600
+	wait_until lines_at_least 600
+	stop_watchq
+	[ "$(sort -u "$T/out" | grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$")" -eq 600 ]
 }

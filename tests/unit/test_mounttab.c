@@ -9,7 +9,7 @@ struct log {
 };
 
 static void
-record(void *p, const struct mnt_change *ch)
+record(void *p, const struct mounttab_change *ch)
 {
 	static const char *const kind[] = { "U", "V", "R", "M" };
 	struct log *l = p;
@@ -22,7 +22,7 @@ record(void *p, const struct mnt_change *ch)
 static void
 add(struct mounttab *t, uint64_t id, const char *target, const char *src, const char *vfs, const char *fs)
 {
-	mounttab_insert(t, mnt_entry_new(id, 1, (dev_t)id, target, src, "tmpfs", "/", vfs, fs));
+	mounttab_insert(t, mounttab_entry_new(id, 1, (dev_t)id, target, src, "tmpfs", "/", vfs, fs));
 }
 
 int
@@ -30,7 +30,7 @@ main(void)
 {
 	struct mounttab a = { 0 }, b = { 0 };
 	struct log log = { "" };
-	struct mnt_entry *e;
+	struct mounttab_entry *e;
 	uint64_t i;
 
 	/* Insert, find, remove across growth and wrap-around. */
@@ -38,7 +38,7 @@ main(void)
 		add(&a, i * 64, "/x", "s", "rw", "rw");
 	CHECK(a.count == 1000, "count %zu", a.count);
 	for (i = 1; i <= 1000; i += 2)
-		mnt_entry_free(mounttab_remove(&a, i * 64));
+		mounttab_entry_free(mounttab_remove(&a, i * 64));
 	CHECK(a.count == 500, "count after remove %zu", a.count);
 	for (i = 1; i <= 1000; i++)
 		CHECK((mounttab_find(&a, i * 64) != NULL) == (i % 2 == 0), "find %llu", (unsigned long long)i);
@@ -46,11 +46,11 @@ main(void)
 	mounttab_clear(&a);
 
 	/* Options: effective ro first, rw/ro tokens of both lists folded. */
-	e = mnt_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,nosuid", "ro,size=1k");
+	e = mounttab_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,nosuid", "ro,size=1k");
 	CHECK(e->readonly, "sb ro makes the mount read-only");
 	CHECK_STR(e->options, "ro,nosuid,size=1k");
-	mnt_entry_free(e);
-	CHECK(mnt_opts_readonly("x,ro") && !mnt_opts_readonly("rox,rw") && !mnt_opts_readonly(""), "ro token");
+	mounttab_entry_free(e);
+	CHECK(mounttab_opts_readonly("x,ro") && !mounttab_opts_readonly("rox,rw") && !mounttab_opts_readonly(""), "ro token");
 
 	/* A diff: unmount deepest first, move, remount, mounts shallowest first. */
 	add(&a, 10, "/a", "s", "rw", "rw");
@@ -67,6 +67,29 @@ main(void)
 	mounttab_diff(&a, &b, record, &log);
 	CHECK_STR(log.s, "U:/a/b/c;U:/a/b;U:/reused;U:/a;V:/m>/n;R:/r>/r;M:/reused;M:/x;M:/x/y;");
 	CHECK(mounttab_has_target(&b, "/x/y") && !mounttab_has_target(&b, "/a"), "has_target");
+
+	/* mand is left out (statmount cannot report it), nodiratime kept. */
+	e = mounttab_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,noatime,nodiratime", "rw,mand,size=1k");
+	CHECK_STR(e->options, "rw,noatime,nodiratime,size=1k");
+	mounttab_entry_free(e);
+
+	/* A stack (L, Y on L, X over L): a move or an unmount of the top is that alone. */
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	log.s[0] = '\0';
+	add(&a, 60, "/w/m", "L", "rw", "rw");
+	mounttab_insert(&a, mounttab_entry_new(61, 60, 61, "/w/m/sub", "Y", "tmpfs", "/", "rw", "rw"));
+	mounttab_insert(&a, mounttab_entry_new(62, 60, 62, "/w/m", "X", "tmpfs", "/", "rw", "rw"));
+	add(&b, 60, "/w/m", "L", "rw", "rw");
+	mounttab_insert(&b, mounttab_entry_new(61, 60, 61, "/w/m/sub", "Y", "tmpfs", "/", "rw", "rw"));
+	mounttab_insert(&b, mounttab_entry_new(62, 1, 62, "/w/n", "X", "tmpfs", "/", "rw", "rw"));
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "V:/w/m>/w/n;");
+	log.s[0] = '\0';
+	mounttab_entry_free(mounttab_remove(&b, 62));
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "U:/w/m;");
+	CHECK(mounttab_has_target(&b, "/w/m") && mounttab_has_target(&b, "/w/m/sub"), "the stack below stays");
 
 	/* No change, no records. */
 	log.s[0] = '\0';

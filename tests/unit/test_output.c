@@ -19,12 +19,24 @@ mount_ev(unsigned subtype)
 	return ev;
 }
 
+static const uint64_t transient_ids[] = { 2147483650ULL, 2147483651ULL };
+/* A transient record in text, JSON and --format. */
+static const char *const transient_lines[] = {
+	"mount transient - - - count=2\n",
+	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"mount\",\"event\":\"transient\","
+	    "\"watch\":\"/w\",\"tag\":1,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
+	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"count\":2,"
+	    "\"unique_ids\":[2147483650,2147483651]}\n",
+	"transient [] [] []\n",
+};
+
 int
 main(void)
 {
 	struct config cfg = { .timefmt = "%Y" };
 	struct buf b = { 0 };
 	struct event ev;
+	int i;
 
 	setenv("TZ", "UTC", 1);
 
@@ -80,9 +92,23 @@ main(void)
 	ev.u.mount.old_path = "/srv/\xff";
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"source\":\"mount\",\"event\":\"move\","
-	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"parent_id\":7,\"path\":\"/srv/b\","
+	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
 	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
+
+	/* Transient mounts: a count and ids, every other field unknown. */
+	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
+		.watch_source = "mounts", .u.mount = { .ids = transient_ids, .count = 2 } };
+	for (i = 0; i < 3; i++) {
+		buf_reset(&b);
+		if (i == 0)
+			output_text(&b, &ev, &cfg);
+		else if (i == 1)
+			output_json(&b, &ev);
+		else
+			output_format(&b, "%e [%p] [%i] [%r]", "%Y", &ev);
+		CHECK_STR(b.data, transient_lines[i]);
+	}
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
