@@ -57,7 +57,8 @@ static const char doc[] =
     "lowspace. loss and removal are always delivered.\n\n"
     "Exit status: 0 condition met, --count reached or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
-    "error; 69 backend or source unavailable in this kernel.";
+    "error; 69 backend or source unavailable in this kernel; 128+N a wait "
+    "ended by signal N (SIGPIPE: its reader went away).";
 
 static const char args_doc[] =
     "SOURCE [TARGET...] [SOURCE [TARGET...]]...\n"

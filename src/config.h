@@ -17,6 +17,7 @@ enum exit_code {
 	EXIT_REMOVED = 3,
 	EXIT_USAGE = 64,
 	EXIT_UNAVAILABLE = 69,
+	EXIT_SIGNAL = 128,	/* + the signal's number: a wait ended by a signal, or SIGPIPE when its reader went away */
 };
 
 struct backend;

@@ -1,6 +1,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include "loop.h"
 #include "output.h"
 #include "output_journal.h"
+#include "removal.h"
 #include "source.h"
+#include "stop.h"
 #include "wait.h"
 
 /* The state of one run: what the sink does with each event, and how the run ends. */
@@ -25,6 +28,7 @@ struct run {
 	struct output out;
 	struct source src[EV__NTYPES];	/* those in use, in the order of source_kinds */
 	size_t nsrc;
+	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
 	bool silent;		/* state waits print no events */
@@ -39,16 +43,18 @@ run_emit(struct sink *sink, struct event *ev)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ev->time);
 	if (!r->silent) {
-		switch (output_event(&r->out, ev)) {
-		case 1:
-			r->status = EXIT_OK;
-			return;
-		case -1:
+		int w = output_event(&r->out, ev);
+
+		if (w < 0) {
 			if (r->cfg->out == OUT_JOURNAL)
 				warn("journald (%s)", output_journal_socket);
 			else
 				warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
 			r->status = EXIT_ERROR;
+			return;
+		}
+		if (w > 0) {
+			r->status = w;	/* the reader went away, or the run ended while waiting for it */
 			return;
 		}
 	}
@@ -153,52 +159,128 @@ std_fds(void)
 	return out_ok;
 }
 
+/*
+ * Follow the paths of every live watch (those a wait condition added too) for
+ * their removal, then ask their sources to look: a path gone before the
+ * re-arm is found by the look, one gone after it wakes the loop again.
+ */
+static void
+look_for_removals(struct run *r)
+{
+	const char *paths[WATCHQ_MAX_WATCHES];
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->nsrc; i++)
+		for (k = 0; k < r->src[i].nwatches && r->src[i].be->ops->removals; k++)
+			if (r->src[i].watches[k].alive && r->src[i].watches[k].w->path)
+				paths[n++] = r->src[i].watches[k].w->path;
+	removal_arm(&r->gone, paths, n);
+	for (i = 0; i < r->nsrc; i++)
+		if (r->src[i].be->ops->removals)
+			r->src[i].be->ops->removals(&r->src[i]);
+}
+
+static void
+on_removal(void *p)
+{
+	struct run *r = p;
+
+	if (removal_drain(&r->gone))
+		look_for_removals(r);
+}
+
+/* Watch until the run ends: its exit code. */
+static int
+run_watch(struct run *r, const struct stop *stop)
+{
+	const struct config *cfg = r->cfg;
+	struct loop loop = { .stop = stop, .out_fd = -1, .aux_fd = -1 };
+	struct stat stb;
+	size_t i;
+	int code;
+
+	if (fstat(r->out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
+		loop.out_fd = r->out.fd;
+	open_sources(r);
+	if (removal_open(&r->gone) < 0 && !cfg->quiet)
+		fprintf(stderr, "watchq: inotify: %s; a watched path removed is noticed at the next mount change\n",
+		    strerror(errno));
+	announce(cfg, r);
+	for (i = 0; i < r->nsrc; i++) {
+		if (cfg->initial && r->src[i].be->ops->present)
+			r->src[i].be->ops->present(&r->src[i]);
+		loop.src[loop.nsrc++] = &r->src[i];
+	}
+	look_for_removals(r);
+	loop.aux_fd = r->gone.fd;
+	loop.aux = on_removal;
+	loop.after = run_after;
+	loop.ctx = r;
+	code = run_after(r);
+	if (code < 0)
+		code = loop_run(&loop);
+	removal_close(&r->gone);
+	for (i = 0; i < r->nsrc; i++)
+		source_close(&r->src[i]);
+	return code;
+}
+
+/*
+ * A run ended by a signal, or by its reader going away, is a clean end for a
+ * monitor. A wait was not answered: it ends as if killed by that signal (the
+ * shell sees 128 + its number), so that `watchq wait ... && next` stops.
+ */
+static int
+end(int code, bool wait)
+{
+	sigset_t set;
+	int sig = code - EXIT_SIGNAL;
+
+	if (code <= EXIT_SIGNAL)
+		return code;
+	if (!wait)
+		return EXIT_OK;
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return code;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config cfg;
 	struct run run = { .sink = { run_emit }, .status = -1 };
-	struct loop loop = { .out_fd = -1 };
-	struct stat stb;
-	size_t i;
+	struct stop stop;
+	bool wait;
 	int code;
 
 	bool out_ok = std_fds();
 
+	/* From here on, a signal is read where the run can end cleanly. */
+	if (stop_open(&stop) < 0)
+		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, argc, argv);
 	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.nconds > 0;
-	if ((loop.sigfd = loop_signals()) < 0)
-		err(EXIT_ERROR, "signalfd");
-	if ((loop.has_deadline = cfg.has_timeout))
-		loop.deadline = loop_deadline(cfg.timeout);
-	if (output_open(&run.out, &cfg, loop.sigfd) < 0)
+	wait = cfg.wait;
+	if (cfg.has_timeout)
+		stop_set_timeout(&stop, cfg.timeout);
+	if ((code = output_open(&run.out, &cfg, &stop)) < 0)
 		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
 	if (cfg.out == OUT_JOURNAL && output_journal_check() < 0)
 		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
-	if (fstat(run.out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
-		loop.out_fd = run.out.fd;
-	open_sources(&run);
-	announce(&cfg, &run);
-	for (i = 0; i < run.nsrc; i++) {
-		if (cfg.initial && run.src[i].be->ops->present)
-			run.src[i].be->ops->present(&run.src[i]);
-		loop.src[loop.nsrc++] = &run.src[i];
-	}
-	loop.after = run_after;
-	loop.ctx = &run;
-	code = run_after(&run);
-	if (code < 0)
-		code = loop_run(&loop);
-	for (i = 0; i < run.nsrc; i++)
-		source_close(&run.src[i]);
+	if (code == 0)
+		code = run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
 		warn("%s", escape_arg(cfg.output));
 		code = EXIT_ERROR;
 	}
 	cli_free(&cfg);
-	close(loop.sigfd);
-	return code;
+	stop_close(&stop);
+	return end(code, wait);
 }

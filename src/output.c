@@ -1,31 +1,53 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loop.h"
 #include "output.h"
 #include "output_format.h"
 #include "output_json.h"
 #include "output_text.h"
 #include "output_journal.h"
 
+#define READER_RETRY_MS	10	/* how often a FIFO without a reader is tried again */
+
+/*
+ * open(2) of a FIFO blocks until a reader comes, deaf to the blocked signals:
+ * open it non-blocking instead, which fails with ENXIO while no reader has it
+ * open, and try again until one does or the run ends. Nothing signals a
+ * reader's arrival to a writer that has no open file, hence the retries.
+ */
+static int
+open_output(struct output *o, const char *path)
+{
+	int r;
+
+	for (;;) {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0666);
+		if (o->fd >= 0 || errno != ENXIO)
+			return o->fd < 0 ? -1 : 0;
+		if ((r = stop_wait(o->stop, -1, 0, READER_RETRY_MS)) != 0)
+			return r;
+	}
+}
+
 int
-output_open(struct output *o, const struct config *cfg, int sigfd)
+output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 {
 	struct stat stb;
+	int r;
 
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
-	o->sigfd = sigfd;
+	o->stop = stop;
 	o->fd = cfg->out == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output) {
-		o->fd = open(cfg->output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-		if (o->fd < 0)
-			return -1;
+		if ((r = open_output(o, cfg->output)) != 0)
+			return r;
 		o->own_fd = true;
 	}
 	if (fstat(o->fd, &stb) == 0)
@@ -34,9 +56,10 @@ output_open(struct output *o, const struct config *cfg, int sigfd)
 }
 
 /*
- * A reader that stops reading must not make watchq deaf to SIGTERM (blocked
- * for the signalfd): before each chunk of at most PIPE_BUF bytes, which a pipe
- * with room takes whole, wait for room or a signal in the loop module.
+ * A reader that stops reading must not hold the run past a signal (blocked
+ * for the signalfd) or the deadline: before each chunk of at most PIPE_BUF
+ * bytes, which a pipe with room takes whole, wait for room or the end of the
+ * run. A file we opened is non-blocking too (EAGAIN: wait again).
  */
 static int
 write_all(struct output *o, const char *p, size_t n)
@@ -48,15 +71,17 @@ write_all(struct output *o, const char *p, size_t n)
 	while (n > 0) {
 		chunk = n;
 		if (o->may_block) {
-			if ((r = loop_wait_output(o->fd, o->sigfd)) != 0)
+			if ((r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
 				return r;
 			if (chunk > PIPE_BUF)
 				chunk = PIPE_BUF;
 		}
 		w = write(o->fd, p, chunk);
 		if (w < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || (errno == EAGAIN && o->may_block))
 				continue;
+			if (errno == EPIPE)
+				return EXIT_SIGNAL + SIGPIPE;
 			return -1;
 		}
 		p += w;
@@ -85,14 +110,7 @@ output_event(struct output *o, const struct event *ev)
 		o->line.data[--o->line.len] = '\0';	/* the newline */
 		return output_journal_send(&o->line, ev);
 	}
-	switch (write_all(o, o->line.data, o->line.len)) {
-	case 0:
-		return 0;
-	case 1:
-		return 1;
-	default:
-		return errno == EPIPE ? 1 : -1;
-	}
+	return write_all(o, o->line.data, o->line.len);
 }
 
 int

@@ -39,27 +39,30 @@ each_attr(const unsigned char *p, size_t len, attr_fn *fn, void *ctx)
 	return 0;
 }
 
+struct warn_attrs {
+	struct quota_warning w;
+	unsigned seen;
+	bool bad;		/* an attribute shorter than its value */
+};
+
+/* The value of a u32 or u64 attribute; one too short for it makes the message bad. */
 static uint64_t
-attr_uint(const unsigned char *data, size_t len)
+attr_uint(struct warn_attrs *wa, const unsigned char *data, size_t len, size_t size)
 {
 	uint32_t v32;
 	uint64_t v64;
 
-	if (len >= sizeof(v64)) {
+	if (len < size) {
+		wa->bad = true;
+		return 0;
+	}
+	if (size == sizeof(v64)) {
 		memcpy(&v64, data, sizeof(v64));
 		return v64;
 	}
-	if (len >= sizeof(v32)) {
-		memcpy(&v32, data, sizeof(v32));
-		return v32;
-	}
-	return 0;
+	memcpy(&v32, data, sizeof(v32));
+	return v32;
 }
-
-struct warn_attrs {
-	struct quota_warning w;
-	unsigned seen;
-};
 
 static void
 warning_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
@@ -68,28 +71,31 @@ warning_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 
 	switch (type) {
 	case QUOTA_NL_A_QTYPE:
-		wa->w.qtype = (uint32_t)attr_uint(data, len);
+		wa->w.qtype = (uint32_t)attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_EXCESS_ID:
-		wa->w.id = attr_uint(data, len);
+		wa->w.id = attr_uint(wa, data, len, 8);
 		break;
 	case QUOTA_NL_A_WARNING:
-		wa->w.warning = (uint32_t)attr_uint(data, len);
+		wa->w.warning = (uint32_t)attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_DEV_MAJOR:
-		wa->w.major = (uint32_t)attr_uint(data, len);
+		wa->w.major = (uint32_t)attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_DEV_MINOR:
-		wa->w.minor = (uint32_t)attr_uint(data, len);
+		wa->w.minor = (uint32_t)attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_CAUSED_ID:
-		wa->w.caused_id = attr_uint(data, len);
+		wa->w.caused_id = attr_uint(wa, data, len, 8);
 		break;
 	default:
 		return;
 	}
 	wa->seen |= 1u << type;
 }
+
+/* fs/quota/netlink.c sends every attribute; a warning without its code or device names nothing. */
+#define QUOTA_NL_NEEDED	(1u << QUOTA_NL_A_WARNING | 1u << QUOTA_NL_A_DEV_MAJOR | 1u << QUOTA_NL_A_DEV_MINOR)
 
 int
 quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx)
@@ -104,15 +110,16 @@ quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx)
 		memcpy(&nh, p, sizeof(nh));
 		if (nh.nlmsg_len < sizeof(nh) || nh.nlmsg_len > len)
 			goto bad;
-		if (nh.nlmsg_type == GENL_ID_VFS_DQUOT && nh.nlmsg_len >= hl) {
+		if (nh.nlmsg_type == GENL_ID_VFS_DQUOT) {
+			if (nh.nlmsg_len < hl)
+				goto bad;
 			memcpy(&gh, p + NLMSG_HDRLEN, sizeof(gh));
 			memset(&wa, 0, sizeof(wa));
 			if (gh.cmd == QUOTA_NL_C_WARNING) {
-				if (each_attr(p + hl, nh.nlmsg_len - hl, warning_attr, &wa) < 0)
+				if (each_attr(p + hl, nh.nlmsg_len - hl, warning_attr, &wa) < 0 || wa.bad ||
+				    (wa.seen & QUOTA_NL_NEEDED) != QUOTA_NL_NEEDED)
 					goto bad;
-				/* A warning without its code or device says nothing usable. */
-				if ((wa.seen & (1u << QUOTA_NL_A_WARNING)) && (wa.seen & (1u << QUOTA_NL_A_DEV_MAJOR)))
-					fn(ctx, &wa.w);
+				fn(ctx, &wa.w);
 			}
 		}
 		step = NLMSG_ALIGN(nh.nlmsg_len);

@@ -22,6 +22,8 @@ struct source_ops {
 	void (*present)(struct source *src);
 	/* Whether wait condition c holds now (an enum wait_state), as this source sees it; NULL if it judges none. */
 	int (*check)(struct source *src, const struct cond *c);
+	/* Look again whether the object of each live watch still exists, reporting each gone (source_gone); NULL if its watches have no path. */
+	void (*removals)(struct source *src);
 	/* Release everything. */
 	void (*close)(struct source *src);
 };

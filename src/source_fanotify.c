@@ -470,5 +470,6 @@ const struct source_ops source_fanotify_ops = {
 	.drain = fan_drain,
 	.present = fan_present,
 	.check = fan_check,
+	.removals = mount_events_removals,
 	.close = fan_close,
 };

@@ -162,5 +162,6 @@ const struct source_ops source_mountinfo_ops = {
 	.drain = mi_drain,
 	.present = mi_present,
 	.check = mi_check,
+	.removals = mount_events_removals,
 	.close = mi_close,
 };

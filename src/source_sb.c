@@ -1,6 +1,7 @@
 /*
  * Superblock source: events about the filesystem holding each PATH.
- *   error     fanotify FAN_FS_ERROR on a filesystem mark (FID group, 5.16+)
+ *   error     fanotify FAN_FS_ERROR on a filesystem mark (FID group, 5.16+),
+ *             matched to watches by the superblock's device (see fserr.c)
  *   readonly  the superblock's read-only flag or ext4's emergency_ro option,
  *             re-read when /proc/self/mountinfo signals and after each error
  *             (ext4 sends the error before it turns read-only)
@@ -13,10 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fanotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
@@ -25,9 +24,9 @@
 #include "buf.h"
 #include "compat.h"
 #include "escape.h"
-#include "fan_decode.h"
+#include "fserr.h"
 #include "quota_nl.h"
-#include "sb_state.h"
+#include "sb_info.h"
 #include "source.h"
 #include "util.h"
 
@@ -40,7 +39,6 @@ struct sbw {
 	struct source_watch *sw;
 	const struct watch *w;
 	struct sb_info info;
-	int32_t fsid[2];
 	bool low;
 	bool errored;		/* an error was reported on info.dev while watched */
 };
@@ -48,6 +46,7 @@ struct sbw {
 struct sb_src {
 	struct sbw *ws;
 	size_t n;
+	struct fserr errs;		/* when pfd[FD_ERROR] is its fd */
 	bool want_error, want_ro, want_quota, want_space;
 	bool poll_ro;			/* no error events: emergency read-only is polled */
 	struct timespec recheck_until;	/* CLOCK_MONOTONIC; 0: no recheck window */
@@ -114,17 +113,31 @@ gone(struct source *src, struct sbw *s, const char *what)
 	source_gone(src, s->sw, what);
 }
 
-/* Watch s's filesystem for errors (if the error group exists) and remember its fsid. */
-static void
-follow(struct source *src, struct sbw *s)
+/*
+ * Look up the filesystem holding s's path into *out and, if mark and its
+ * device differs from s's, mark it for errors (-1 in *marked on failure):
+ * both of the one object the path names at that moment, pinned by an O_PATH
+ * fd that /proc/self/fd names.
+ */
+static int
+look(struct source *src, const struct sbw *s, struct sb_info *out, bool mark, int *marked)
 {
-	struct statfs sf;
+	struct sb_src *p = src->priv;
+	char pinned[32];
+	int pin, r, e;
 
-	if (statfs(s->w->path, &sf) == 0)
-		memcpy(s->fsid, &sf.f_fsid, sizeof(s->fsid));
-	if (src->pfd[FD_ERROR].fd >= 0)
-		(void)fanotify_mark(src->pfd[FD_ERROR].fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR,
-		    AT_FDCWD, s->w->path);
+	if ((pin = open(s->w->path, O_PATH | O_CLOEXEC)) < 0)
+		return -1;
+	snprintf(pinned, sizeof(pinned), "/proc/self/fd/%d", pin);
+	r = sb_info_get(out, pinned);
+	e = errno;
+	if (r == 0 && mark && out->dev != s->info.dev && src->pfd[FD_ERROR].fd >= 0) {
+		*marked = fserr_mark(&p->errs, pinned, out->dev);
+		e = errno;
+	}
+	close(pin);
+	errno = e;
+	return r;
 }
 
 /* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
@@ -133,10 +146,12 @@ recheck(struct source *src, struct sbw *s)
 {
 	struct sb_info now;
 	struct event ev;
+	int marked = 0;
 
 	if (!s->sw->alive)
 		return;
-	if (sb_info_get(&now, s->w->path) < 0) {
+	/* A wait condition follows whatever filesystem now holds its path, errors included. */
+	if (look(src, s, &now, s->w->internal, &marked) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			gone(src, s, "path removed");
 		return;
@@ -148,10 +163,8 @@ recheck(struct source *src, struct sbw *s)
 			gone(src, s, "filesystem unmounted");
 			return;
 		}
-		/* A wait condition follows whatever filesystem now holds its path, errors included. */
 		sb_info_free(&s->info);
 		s->info = now;
-		follow(src, s);
 		return;
 	}
 	now.ro = effective_ro(src->priv, &now);
@@ -195,6 +208,10 @@ check_space(struct source *src, struct sbw *s)
 	size = (uint64_t)sv.f_blocks * sv.f_frsize;
 	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
+		return;
+	/* Still the same filesystem after statvfs() read it? Not after an unmount, say. */
+	recheck(src, s);
+	if (!s->sw->alive)
 		return;
 	s->low = !s->low;
 	ev_init(&ev, s, SB_LOWSPACE);
@@ -258,28 +275,22 @@ loss(struct source *src)
 }
 
 static void
-on_fan(void *ctx, const struct fan_rec *r)
+on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 {
 	struct source *src = ctx;
 	struct sb_src *p = src->priv;
 	struct event ev;
 	size_t i;
 
-	if (r->mask & FAN_Q_OVERFLOW) {
-		loss(src);
-		return;
-	}
-	if (!(r->mask & FAN_FS_ERROR) || !r->has_fsid)
-		return;
 	for (i = 0; i < p->n; i++) {
 		struct sbw *s = &p->ws[i];
 
-		if (!s->sw->alive || memcmp(s->fsid, r->fsid, sizeof(s->fsid)) != 0)
+		if (!s->sw->alive || s->info.dev != dev)
 			continue;
 		s->errored = s->info.errors_ro;
 		ev_init(&ev, s, SB_ERROR);
-		ev.u.sb.error = r->has_error ? r->error : 0;
-		ev.u.sb.count = r->has_error ? r->error_count : 1;
+		ev.u.sb.error = r->error;
+		ev.u.sb.count = r->error_count;
 		src->sink->emit(src->sink, &ev);
 	}
 }
@@ -309,30 +320,18 @@ on_quota(void *ctx, const struct quota_warning *qw)
 static int
 drain_error(struct source *src)
 {
-	unsigned char buf[4096] __attribute__((aligned(8)));
-	ssize_t n;
-	bool any = false;
+	struct sb_src *p = src->priv;
 
-	for (;;) {
-		n = read(src->pfd[FD_ERROR].fd, buf, sizeof(buf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				break;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (fan_decode(buf, (size_t)n, on_fan, src) < 0)
-			loss(src);	/* a record we cannot trust */
-		any = true;
+	switch (fserr_drain(&p->errs, on_error, src)) {
+	case -1:
+		return -1;
+	case 1:
+		source_loss(src);	/* lost, or a record we cannot trust or attribute */
+		break;
 	}
 	/* ext4 reports the error before it turns read-only: look now and for a while. */
-	if (any) {
-		recheck_all(src);
-		start_window(src);
-	}
+	recheck_all(src);
+	start_window(src);
 	return 0;
 }
 
@@ -389,17 +388,13 @@ sb_drain(struct source *src, size_t i)
 	return 0;
 }
 
-/* The fanotify group for error events with a mark per filesystem; without it, read-only is polled. */
+/* The fanotify groups for error events; without them, read-only is polled. */
 static void
 open_errors(struct source *src)
 {
 	struct sb_src *p = src->priv;
-	bool any = false;
-	size_t i;
-	int fd;
 
-	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fserr_open(&p->errs) < 0) {
 		if (p->want_error && !src->cfg->quiet)
 			fprintf(stderr, "watchq: filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: %s; "
 			    "no error events\n", strerror(errno));
@@ -407,26 +402,26 @@ open_errors(struct source *src)
 			p->poll_ro = true;
 		return;
 	}
-	for (i = 0; i < p->n; i++) {
-		struct sbw *s = &p->ws[i];
-		bool quiet = s->w->internal || !p->want_error;
+	src->pfd[FD_ERROR] = (struct pollfd){ fserr_fd(&p->errs), POLLIN, 0 };
+}
 
-		if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR, AT_FDCWD, s->w->path) < 0) {
-			if (!quiet)
-				note(src, s, "cannot report errors", strerror(errno));
-			continue;
-		}
-		if (!quiet && !reports_errors(s->info.fstype))
-			note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
-		any = true;
+/* Whether s's filesystem was marked for errors, saying on stderr why not or that it never reports any. */
+static bool
+marked_note(struct source *src, const struct sbw *s, int marked, int why)
+{
+	const struct sb_src *p = src->priv;
+	bool quiet = s->w->internal || !p->want_error;
+
+	if (src->pfd[FD_ERROR].fd < 0)
+		return false;
+	if (marked < 0) {
+		if (!quiet)
+			note(src, s, "cannot report errors", strerror(why));
+		return false;
 	}
-	if (!any) {
-		close(fd);
-		if (p->want_ro)
-			p->poll_ro = true;
-		return;
-	}
-	src->pfd[FD_ERROR] = (struct pollfd){ fd, POLLIN, 0 };
+	if (!quiet && !reports_errors(s->info.fstype))
+		note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
+	return true;
 }
 
 static void
@@ -453,32 +448,45 @@ sb_open(struct source *src)
 	struct sb_src *p;
 	size_t i, k, announced;
 
+	bool any = false;
+	int marked;
+
 	p = src->priv = xcalloc(1, sizeof(*p));
+	p->errs.epfd = -1;
 	src->nfds = FD__N;
 	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
-	for (i = 0; i < src->nwatches; i++) {
-		struct sbw *s = &p->ws[p->n];
-		struct statfs sf;
-
-		s->sw = &src->watches[i];
-		s->w = s->sw->w;
-		if (sb_info_get(&s->info, s->w->path) < 0 || statfs(s->w->path, &sf) < 0)
-			return -1;
-		memcpy(s->fsid, &sf.f_fsid, sizeof(s->fsid));
-		p->n++;
-	}
 	announced = source_live(src);
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
 	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
-	if (p->want_error || p->want_ro)
-		open_errors(src);
-	if (p->want_quota)
-		open_quota(src);
+	/* Open before the first look: every mount change after it raises POLLPRI. */
 	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	if (p->want_error || p->want_ro)
+		open_errors(src);
+	for (i = 0; i < src->nwatches; i++) {
+		struct sbw *s = &p->ws[p->n];
+		struct sb_info now;
+
+		s->sw = &src->watches[i];
+		s->w = s->sw->w;
+		marked = 0;
+		if (look(src, s, &now, true, &marked) < 0)
+			return -1;
+		s->info = now;
+		p->n++;
+		any |= marked_note(src, s, marked, errno);
+	}
+	if (src->pfd[FD_ERROR].fd >= 0 && !any) {
+		fserr_close(&p->errs);
+		src->pfd[FD_ERROR].fd = -1;
+		if (p->want_ro)
+			p->poll_ro = true;
+	}
+	if (p->want_quota)
+		open_quota(src);
 	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
 	src->pfd[FD_TIMER].events = POLLIN;
@@ -505,6 +513,10 @@ sb_close(struct source *src)
 	struct sb_src *p = src->priv;
 	size_t i;
 
+	if (p && src->pfd[FD_ERROR].fd >= 0) {
+		fserr_close(&p->errs);
+		src->pfd[FD_ERROR].fd = -1;
+	}
 	for (i = 0; i < src->nfds; i++)
 		if (src->pfd[i].fd >= 0)
 			close(src->pfd[i].fd);
@@ -542,5 +554,6 @@ const struct source_ops source_sb_ops = {
 	.drain = sb_drain,
 	.present = NULL,
 	.check = sb_check,
+	.removals = recheck_all,
 	.close = sb_close,
 };

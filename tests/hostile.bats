@@ -65,14 +65,133 @@ without_proc() {
 99 mount $T/d99" ]
 }
 
-@test "SIGHUP and SIGINT end a watch cleanly (exit 0)" {
+@test "SIGINT, SIGTERM, SIGHUP: a monitor ends cleanly (0), a wait as if killed by the signal (128+N)" {
 	need_root
-	for sig in HUP INT; do
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	for sig in INT TERM HUP; do
 		start_watchq mounts "$T"
 		kill -$sig "$WQ_PID"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 0 ]
+		start_watchq wait --unmount "$T/a"
+		kill -$sig "$WQ_PID"
+		finish_watchq
+		[ "$WQ_STATUS" -eq $((128 + $(kill -l $sig))) ] || { echo "$sig: $WQ_STATUS"; false; }
+		start_watchq wait -e unmount mounts "$T"
+		kill -$sig "$WQ_PID"
+		finish_watchq
+		[ "$WQ_STATUS" -eq $((128 + $(kill -l $sig))) ]
 	done
+}
+
+@test "Ctrl-C on watchq wait --unmount X && next: next does not run" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	bash -c '"$1" wait --unmount "$2" 2>"$3/err" && echo PROCEEDED' _ "$WATCHQ" "$T/a" "$T" >"$T/out" &
+	sh_pid=$!
+	wait_until grep -q '^watchq: waiting' "$T/err"
+	kill -INT "$(pgrep -P "$sh_pid")"
+	st=0
+	wait "$sh_pid" || st=$?
+	[ "$st" -eq 130 ]
+	[ ! -s "$T/out" ]
+}
+
+@test "a reader that went away: a wait exits as if killed by SIGPIPE (141), a monitor ends cleanly (0)" {
+	need_root
+	run bash -c '"$1" -q -t 20 wait --mount "$2/none" | true; echo "${PIPESTATUS[0]}"' _ "$WATCHQ" "$T"
+	[ "$output" = 141 ]
+	run bash -c '"$1" -q -t 20 mounts "$2" | true; echo "${PIPESTATUS[0]}"' _ "$WATCHQ" "$T"
+	[ "$output" = 0 ]
+	run bash -c '"$1" -q --initial -t 20 mounts / | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$WATCHQ"
+	[ "$output" = 0 ]
+	# A wait -e whose reader leaves after the first event.
+	mkdir "$T/m" "$T/m/a" "$T/m/b"
+	bash -c '"$1" -t 20 -n 5 wait -e mount mounts "$2" 2>"$3/err" | head -n 1 >"$3/out"; echo "${PIPESTATUS[0]}" >"$3/st"' \
+		_ "$WATCHQ" "$T/m" "$T" &
+	wait_until grep -q '^watchq: watching' "$T/err"
+	mount -t tmpfs wq "$T/m/a"
+	wait_until [ -s "$T/st" ]
+	[ "$(cat "$T/st")" = 141 ]
+	[ "$(cat "$T/out")" = "mount mount $T/m/a tmpfs wq" ]
+}
+
+# has_signalfd PID: the process has made its signalfd (its signals are blocked from then on).
+has_signalfd() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'signalfd'
+}
+
+# ended PID: the process has exited (a zombie not yet waited for counts), so that a
+# regression fails wait_until instead of hanging the suite.
+ended() {
+	[ ! -e "/proc/$1" ] || [ "$(awk '{ print $3 }' "/proc/$1/stat")" = Z ]
+}
+
+@test "before ready, -o FIFO without a reader: a signal or --timeout ends the wait for one" {
+	need_root
+	mkfifo "$T/fifo"
+	for kind in monitor wait; do
+		if [ $kind = monitor ]; then args=(mounts "$T"); want=0; else args=(wait --mount "$T/none"); want=143; fi
+		"$WATCHQ" -o "$T/fifo" "${args[@]}" 2>"$T/err" &
+		WQ_PID=$!
+		wait_until has_signalfd "$WQ_PID"
+		kill -TERM "$WQ_PID"
+		wait_until ended "$WQ_PID"
+		finish_watchq
+		[ "$WQ_STATUS" -eq $want ] || { echo "$kind: $WQ_STATUS"; false; }
+		[ ! -s "$T/err" ]
+		run --separate-stderr timeout 10 "$WATCHQ" -t 0.3 -o "$T/fifo" "${args[@]}"
+		[ "$status" -eq 2 ]
+	done
+}
+
+# hold_fifo FIFO: a reader of the new FIFO that never reads, with a pipe of one page,
+# which one write fills; FIFO.full appears once a write is waiting there.
+hold_fifo() {
+	mkfifo "$1"
+	perl -e '
+		open(my $f, "+<", $ARGV[0]) or die "open: $!";
+		fcntl($f, 1031, 4096) or die "F_SETPIPE_SZ: $!";
+		open(my $r, ">", "$ARGV[0].ready") or die; close $r;
+		my $n = pack("L", 0);
+		until (ioctl($f, 0x541B, $n) && unpack("L", $n) > 0) { select(undef, undef, undef, 0.02) }
+		open($r, ">", "$ARGV[0].full") or die; close $r;
+		sleep 30;' "$1" &
+	HOLDERS+=($!)
+	wait_until [ -e "$1.ready" ]
+}
+
+@test "output blocked by a reader that stops reading: a signal or --timeout still ends the run" {
+	need_root
+	command -v perl >/dev/null || skip "perl missing"
+	HOLDERS=()
+	mkdir "$T/m" "$T/m/a" "$T/m/b"
+	# A monitor, blocked writing its --initial records: SIGTERM ends it cleanly.
+	hold_fifo "$T/f1"
+	start_watchq --json --initial -o "$T/f1" mounts /
+	wait_until [ -e "$T/f1.full" ]
+	kill -TERM "$WQ_PID"
+	wait_until ended "$WQ_PID"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	# A wait -e, blocked writing its events: SIGTERM ends it as if killed by it.
+	hold_fifo "$T/f2"
+	start_watchq --json -n 10 -o "$T/f2" wait -e mount mounts "$T/m"
+	mount -t tmpfs wq "$T/m/a"
+	mount -t tmpfs wq "$T/m/b"
+	wait_until [ -e "$T/f2.full" ]
+	kill -TERM "$WQ_PID"
+	wait_until ended "$WQ_PID"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 143 ]
+	# --timeout fires while blocked (timeout(1) only guards against a hang).
+	hold_fifo "$T/f3"
+	run --separate-stderr timeout 10 "$WATCHQ" -t 0.5 --json --initial -o "$T/f3" mounts /
+	[ "$status" -eq 2 ]
+	[ -e "$T/f3.full" ]
+	kill "${HOLDERS[@]}"
 }
 
 @test "no fd leaks into a child: every fd watchq opens is close-on-exec" {

@@ -69,6 +69,58 @@ trigger_error() {
 	[ "$status" -eq 0 ]
 }
 
+# twin_ext4 MOUNT_OPTS CLONE_MOUNT_OPTS: make_ext4, and a byte-for-byte copy of its
+# image (the same UUID, so the same fsid) mounted on $T/clone from $CLONEDEV ($CLONENAME).
+twin_ext4() {
+	make_ext4 "" "$1"
+	[ -e "/sys/fs/ext4/$LOOPNAME/trigger_fs_error" ] || skip "no trigger_fs_error in this kernel"
+	umount "$T/fs"
+	cp "$T/fs.img" "$T/clone.img"
+	mount -t ext4 ${1:+-o "$1"} "$LOOPDEV" "$T/fs"
+	mkdir "$T/clone"
+	mount -t ext4 -o "loop${2:+,$2}" "$T/clone.img" "$T/clone"
+	CLONEDEV=$(findmnt -n -o SOURCE "$T/clone")
+	CLONENAME=${CLONEDEV##*/}
+	[ "$(stat -f -c %i "$T/fs")" = "$(stat -f -c %i "$T/clone")" ]
+	[ "$(stat -c %d "$T/fs")" != "$(stat -c %d "$T/clone")" ]
+}
+
+@test "sb error on a cloned filesystem (same UUID and fsid) reaches its own watch only" {
+	twin_ext4 errors=continue errors=continue
+	start_watchq --json -e error sb "$T/fs" "$T/clone"
+	[[ "$(backend_used)" == fanotify,* ]] || skip "no fanotify error events here"
+	echo clone >"/sys/fs/ext4/$CLONENAME/trigger_fs_error"
+	wait_until lines_at_least 1
+	trigger_error
+	wait_until grep -q "\"watch\":\"$T/fs\"" "$T/out"
+	stop_watchq
+	[ "$(jq -c '[.watch, .device]' "$T/out")" = "[\"$T/clone\",\"$CLONEDEV\"]
+[\"$T/fs\",\"$LOOPDEV\"]" ]
+}
+
+@test "sb readonly: emergency read-only of a clone is not claimed for its twin" {
+	twin_ext4 errors=remount-ro errors=remount-ro
+	start_watchq -e readonly sb "$T/fs" "$T/clone"
+	echo clone >"/sys/fs/ext4/$CLONENAME/trigger_fs_error"
+	wait_until lines_at_least 1
+	mount -o remount,ro "$T/fs"
+	wait_until lines_at_least 2
+	stop_watchq
+	[[ "$(sed -n 1p "$T/out")" == "sb readonly $T/clone ext4 $CLONEDEV "*" (was rw)" ]]
+	[ "$(sed -n 2p "$T/out")" = "sb readonly $T/fs ext4 $LOOPDEV ro (was rw)" ]
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
+@test "wait --readonly E --writable F is not met by an error on F, E's clone" {
+	twin_ext4 errors=remount-ro errors=continue
+	start_watchq -t 1.5 wait --readonly "$T/fs" --writable "$T/clone"
+	echo clone >"/sys/fs/ext4/$CLONENAME/trigger_fs_error"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -t 5 wait --writable "$T/fs" --writable "$T/clone"
+	[ "$status" -eq 0 ]
+}
+
 @test "sb readonly follows remount ro and rw" {
 	make_ext4 "" ""
 	start_watchq sb "$T/fs"
@@ -215,4 +267,20 @@ trigger_error() {
 	[[ "$stderr" == *"emergency read-only state is polled every 1s"* ]]
 	run --separate-stderr nobody "$WATCHQ" -t 0.3 -e error sb /
 	[ "$status" -eq 69 ]
+}
+
+@test "sb: a watched path removed or renamed away is a removal, exit 3 at once" {
+	need_root
+	touch "$T/f"
+	start_watchq -t 20 sb "$T/f"
+	rm "$T/f"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal sb $T/f path removed" ]
+	mkdir -p "$T/a/b"
+	start_watchq -t 20 sb "$T/a/b"
+	mv "$T/a" "$T/c"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "meta removal sb $T/a/b path removed" ]
 }

@@ -153,3 +153,50 @@ load helper
 	run --separate-stderr "$WATCHQ" -t 0.2 wait -e unmount mounts "$T"
 	[ "$status" -eq 2 ]
 }
+
+# with_backends CMD...: run CMD once per mount backend this kernel has, with $BACKEND set.
+with_backends() {
+	local st
+	for BACKEND in fanotify mountinfo; do
+		st=0
+		"$WATCHQ" -q -t 0 --backend="$BACKEND" mounts / >/dev/null 2>&1 || st=$?
+		[ "$st" -ne 69 ] || continue
+		"$@"
+	done
+}
+
+# gone_at_once HOW: wait -e mount on $T/w/d, remove it by HOW, expect removal and 3
+# long before the timeout (no other activity wakes watchq).
+gone_at_once() {
+	mkdir -p "$T/w"
+	[ "$1" != unmount ] || mount -t tmpfs wq "$T/w"
+	mkdir "$T/w/d"
+	start_watchq --backend="$BACKEND" -t 20 wait -e mount mounts "$T/w/d"
+	case $1 in
+	rmdir) rmdir "$T/w/d" ;;
+	rename) mv "$T/w/d" "$T/w/e" ;;
+	parent) mv "$T/w" "$T/v" ;;
+	unmount) umount "$T/w" ;;
+	esac
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ] || { echo "$BACKEND $1: status $WQ_STATUS"; return 1; }
+	[ "$(cat "$T/out")" = "meta removal mounts $T/w/d watched directory is gone" ]
+	rm -rf "$T/v" "$T/w"
+}
+
+@test "wait -e on a directory removed (rmdir, renamed, a parent renamed, unmounted): removal and 3 at once, on both backends" {
+	need_root
+	with_backends gone_at_once rmdir
+	with_backends gone_at_once rename
+	with_backends gone_at_once parent
+	with_backends gone_at_once unmount
+}
+
+@test "wait --readonly on a directory removed exits 3 at once" {
+	need_root
+	mkdir "$T/d"
+	start_watchq -t 20 wait --readonly "$T/d"
+	rmdir "$T/d"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+}

@@ -80,6 +80,11 @@ error_records(struct got *g)
 	fid.len = 8;
 	memcpy(buf + 24, &fid, 4);
 	CHECK(decode(buf, 56, g) == -1, "fid info shorter than its fsid");
+	/* No FID info at all: decoded, but with no fsid the sb source counts it as lost. */
+	md.event_len = 36;
+	memcpy(buf, &md, 24);
+	memcpy(buf + 24, &err, 12);
+	CHECK(decode(buf, 36, g) == 0 && g->n == 1 && !g->r[0].has_fsid && g->r[0].has_error, "error without fid");
 }
 
 int

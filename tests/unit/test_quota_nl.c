@@ -63,6 +63,53 @@ decode(const void *buf, size_t len, struct got *g)
 	return quota_nl_decode(buf, len, collect, g);
 }
 
+/* Offset of attribute number i (0: QTYPE) in a message of warning(). */
+static size_t
+attr_at(int i)
+{
+	static const size_t sizes[] = { 4, 8, 4, 4, 4, 8 };
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr));
+	int k;
+
+	for (k = 0; k < i; k++)
+		off += NLA_ALIGN(NLA_HDRLEN + sizes[k]);
+	return off;
+}
+
+/* Messages that cannot be trusted: each an EPROTO (a loss for the source), never a warning. */
+static void
+malformed(unsigned char *b)
+{
+	struct got g;
+	uint16_t type = QUOTA_NL_A_PAD;
+	uint16_t len = NLA_HDRLEN + 2;
+	size_t n, m;
+
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	memcpy(b + attr_at(3) + 2, &type, 2);	/* DEV_MAJOR renamed: no device */
+	CHECK(decode(b, n, &g) == -1 && errno == EPROTO && g.n == 0, "warning without its device");
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	memcpy(b + attr_at(2) + 2, &type, 2);	/* no WARNING code */
+	CHECK(decode(b, n, &g) == -1 && g.n == 0, "warning without its code");
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	memcpy(b + attr_at(4), &len, 2);	/* DEV_MINOR of 2 bytes */
+	CHECK(decode(b, n, &g) == -1 && g.n == 0, "u32 attribute of 2 bytes");
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	len = NLA_HDRLEN + 4;
+	memcpy(b + attr_at(1), &len, 2);	/* EXCESS_ID of 4 bytes */
+	CHECK(decode(b, n, &g) == -1 && g.n == 0, "u64 attribute of 4 bytes");
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	m = warning(b + 256, QUOTA_NL_BSOFTWARN);
+	memmove(b + n, b + 256, m);
+	memcpy(b + n + attr_at(3) + 2, &type, 2);
+	CHECK(decode(b, n + m, &g) == -1 && g.n == 1 && g.w[0].warning == QUOTA_NL_BHARDWARN,
+	    "a good warning, then a bad one: the first delivered, then EPROTO");
+	n = warning(b, QUOTA_NL_BHARDWARN);
+	n = NLMSG_HDRLEN + 2;
+	memcpy(b, &(uint32_t){ (uint32_t)n }, 4);
+	CHECK(decode(b, n, &g) == -1 && g.n == 0, "VFS_DQUOT message shorter than its genetlink header");
+}
+
 int
 main(void)
 {
@@ -100,5 +147,6 @@ main(void)
 	memset(b, 0, 16);
 	b[0] = 4;
 	CHECK(decode(b, 16, &g) == -1, "nlmsg_len below its header");
+	malformed(b);
 	return unit_done("test_quota_nl");
 }

@@ -14,12 +14,12 @@
 
 #include "compat.h"
 #include "mounttab.h"
-#include "sb_state.h"
+#include "sb_info.h"
 #include "statmount.h"
 #include "util.h"
 
 enum sb_ro
-sb_ro_of(const char *fs_opts)
+sb_info_ro_of(const char *fs_opts)
 {
 	if (mounttab_opts_has(fs_opts, "emergency_ro"))
 		return SB_RO_EMERGENCY;
@@ -34,7 +34,7 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 	out->target = xstrdup(target ? target : "");
 	out->fstype = xstrdup(fstype ? fstype : "");
 	out->device = xstrdup(device ? device : "");
-	out->ro = sb_ro_of(fs_opts);
+	out->ro = sb_info_ro_of(fs_opts);
 	out->errors_ro = mounttab_opts_has(fs_opts, "errors=remount-ro");
 }
 

@@ -1,5 +1,5 @@
-#ifndef WATCHQ_SB_STATE_H
-#define WATCHQ_SB_STATE_H
+#ifndef WATCHQ_SB_INFO_H
+#define WATCHQ_SB_INFO_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,6 +21,6 @@ int sb_info_get(struct sb_info *out, const char *path);
 /* Release what sb_info_get() filled in. */
 void sb_info_free(struct sb_info *si);
 /* The read-only state that superblock options ("rw,errors=remount-ro,emergency_ro") describe. */
-enum sb_ro sb_ro_of(const char *fs_opts);
+enum sb_ro sb_info_ro_of(const char *fs_opts);
 
 #endif
