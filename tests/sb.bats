@@ -147,24 +147,29 @@ twin_ext4() {
 
 @test "sb lowspace: once below, once recovered, polled every --interval" {
 	need_root
-	mkdir "$T/small"
+	mkdir "$T/small" "$T/probe"
 	mount -t tmpfs -o size=4M wq "$T/small"
-	start_watchq --json --interval 0.05 --space-below 25% sb "$T/small"
+	mount -t tmpfs -o size=4M wq "$T/probe"
+	start_watchq --json --interval 0.05 --space-below 25% sb "$T/small" "$T/probe"
 	grep -q 'statvfs' "$T/err"
 	fallocate -l 3400K "$T/small/a"
 	wait_until lines_at_least 1
-	# Further down, and back up to just above the threshold (inside the hysteresis band): no event.
+	# Further down, then back up to just above the threshold, inside the hysteresis band
+	# (1 MiB to 1.1 MiB available): no step passes above the band, and no event is due.
 	fallocate -l 200K "$T/small/b"
-	rm "$T/small/b" "$T/small/a"
-	fallocate -l 3000K "$T/small/c"
-	sleep 0.3
-	rm "$T/small/c"
+	rm "$T/small/b"
+	fallocate -p -o 3000K -l 400K "$T/small/a"
+	[ $(($(stat -f -c '%a' "$T/small") * $(stat -f -c '%S' "$T/small"))) -gt 1048576 ]
+	# The probe's crossing is reported by a poll that also read small in the band.
+	fallocate -l 3400K "$T/probe/a"
 	wait_until lines_at_least 2
-	sleep 0.2
+	rm "$T/small/a"
+	wait_until lines_at_least 3
 	stop_watchq
-	[ "$(jq -s -c '[.[] | .low]' "$T/out")" = "[true,false]" ]
+	[ "$(jq -s -c --arg p "$T/probe" '[.[] | select(.watch != $p) | .low]' "$T/out")" = "[true,false]" ]
+	[ "$(jq -s -c --arg p "$T/probe" '[.[] | select(.watch == $p) | .low]' "$T/out")" = "[true]" ]
 	jq_event lowspace '.size == 4194304 and .threshold == 1048576 and .path != null'
-	jq -e -s '.[0].avail < 1048576 and .[1].avail == 4194304' "$T/out"
+	jq -e -s --arg p "$T/probe" '[.[] | select(.watch != $p)] | .[0].avail < 1048576 and .[1].avail == 4194304' "$T/out"
 }
 
 @test "sb lowspace with a SIZE, and already low at start" {
