@@ -53,6 +53,8 @@ struct fan {
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
 	uint64_t *transient;		/* ids of this drain's mounts gone before they could be read */
 	size_t ntransient, transient_cap;
+	uint64_t *unseen;		/* ids reported transient at their attach: their detach is owed, not news */
+	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
@@ -88,13 +90,34 @@ on_change(void *p, const struct mounttab_change *ch)
 }
 
 static void
+push_id(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = id;
+}
+
+static void
 add_transient(struct fan *f, uint64_t id)
 {
-	if (f->ntransient == f->transient_cap) {
-		f->transient_cap = f->transient_cap ? f->transient_cap * 2 : 64;
-		f->transient = xreallocarray(f->transient, f->transient_cap, sizeof(*f->transient));
+	push_id(&f->transient, &f->ntransient, &f->transient_cap, id);
+}
+
+/* Whether id's attach was already counted as transient (forgetting it: its detach comes once). */
+static bool
+take_unseen(struct fan *f, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < f->nunseen; i++) {
+		if (f->unseen[i] == id) {
+			f->unseen[i] = f->unseen[--f->nunseen];
+			return true;
+		}
 	}
-	f->transient[f->ntransient++] = id;
+	return false;
 }
 
 static int
@@ -135,8 +158,10 @@ on_attach(struct source *src, uint64_t id)
 		 * mount that moved and went is reported unmounted from where the
 		 * cache has it; an unknown one is transient.
 		 */
-		if (mounttab_find(&f->tab, id) == NULL)
+		if (mounttab_find(&f->tab, id) == NULL) {
 			add_transient(f, id);
+			push_id(&f->unseen, &f->nunseen, &f->unseen_cap, id);
+		}
 		return;
 	}
 	if (mounttab_find(&f->tab, id) == NULL) {
@@ -157,7 +182,9 @@ on_detach(struct source *src, uint64_t id)
 	struct mounttab_change ch = { MOUNTTAB_UNMOUNT, old, NULL };
 
 	if (old == NULL) {
-		add_transient(f, id);
+		/* Its attach may have been counted in an earlier drain's transient record. */
+		if (!take_unseen(f, id))
+			add_transient(f, id);
 		return;
 	}
 	on_change(src, &ch);
@@ -215,6 +242,7 @@ resync(struct source *src)
 
 	source_loss(src);
 	f->ntransient = 0;	/* the resync accounts for them */
+	f->nunseen = 0;
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -452,6 +480,7 @@ fan_close(struct source *src)
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
 		free(f->transient);
+		free(f->unseen);
 		free(f);
 	}
 	src->priv = NULL;
