@@ -79,6 +79,8 @@ output_event(struct output *o, const struct event *ev)
 		output_text(&o->line, ev, o->cfg);
 		break;
 	}
+	if (o->cfg->null && o->line.len > 0)	/* -0: every writer ends its record with one newline */
+		o->line.data[o->line.len - 1] = '\0';
 	switch (write_all(o, o->line.data, o->line.len)) {
 	case 0:
 		return 0;
