@@ -22,8 +22,8 @@ WARNINGS = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 WERROR_1 = -Werror
 WERROR = $(if $(CI),1,0)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS) \
-	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount) $(CFLAGS)
-ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount) -lkeyutils $(LDLIBS)
+	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount blkid) $(CFLAGS)
+ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount blkid) -lkeyutils $(LDLIBS)
 
 B = .build
 CORE = $(filter-out main,$(notdir $(basename $(wildcard src/*.c))))

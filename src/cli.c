@@ -51,10 +51,11 @@ static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
     "several sources may follow one another. Events of mounts: mount "
-    "(new_mount), unmount, move, move_from, move_to, readonly, setattr; "
+    "(new_mount), unmount (umount), move, move_from (moved_from), move_to "
+    "(moved_to), readonly, setattr, remount (readonly and setattr); "
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
     "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
-    "lowspace. loss and removal are always delivered.\n\n"
+    "lowspace. loss and removal are always delivered. Names ignore case.\n\n"
     "Exit status: 0 condition met, --count reached or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel.";
@@ -81,7 +82,7 @@ static const struct argp_option options[] = {
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
-	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source", 3 },
+	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source (LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
