@@ -56,7 +56,7 @@ usage_error() {
 }
 
 @test "an unknown event name is a usage error" {
-	usage_error "unknown event 'umount'" -e umount mounts /
+	usage_error "unknown event 'unmounted'" -e unmounted mounts /
 	usage_error "unknown event 'bogus'" -E bogus mounts /
 }
 
