@@ -9,6 +9,7 @@ MANDIR = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+DATADIR = $(PREFIX)/share/watchq
 
 CC = cc
 CFLAGS = -O2 -g
@@ -21,8 +22,8 @@ WARNINGS = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 WERROR_1 = -Werror
 WERROR = $(if $(CI),1,0)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS) \
-	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd) $(CFLAGS)
-ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd) -lkeyutils $(LDLIBS)
+	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd blkid) $(CFLAGS)
+ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd blkid) -lkeyutils $(LDLIBS)
 
 B = .build
 CORE = $(filter-out main,$(notdir $(basename $(wildcard src/*.c))))
@@ -110,7 +111,7 @@ asan:
 # vm-check (qemu, a kernel to build), bench, soak (valgrind, gnuplot), fuzz and
 # CC=clang builds.
 DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc \
-	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish
+	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema
 DEPS_FULL = clang libclang-rt-14-dev valgrind gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
 deps:
@@ -125,11 +126,13 @@ install: all
 	install -Dm644 completions/watchq.bash $(DESTDIR)$(BASHCOMPDIR)/watchq
 	install -Dm644 completions/_watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq
 	install -Dm644 completions/watchq.fish $(DESTDIR)$(FISHCOMPDIR)/watchq.fish
+	install -Dm644 watchq.schema.json $(DESTDIR)$(DATADIR)/watchq.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/watchq $(DESTDIR)$(MANDIR)/man1/watchq.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq \
-		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish
+		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish $(DESTDIR)$(DATADIR)/watchq.schema.json
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(B) watchq man

@@ -35,7 +35,7 @@ _watchq_events()
 		esac
 	done
 	[[ -z $m$k$s ]] && m=1 k=1 s=1
-	[[ $m ]] && echo mount new_mount unmount move move_from move_to readonly setattr transient present
+	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly setattr remount transient present
 	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr
 	[[ $s ]] && echo error readonly edquot lowspace
 	echo loss removal
@@ -50,7 +50,7 @@ _watchq()
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output --journal -q --quiet --initial -t --timeout -n --count --fstype --source --recursive --space-below
+		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout -n --count --fstype --source --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 

@@ -41,7 +41,7 @@ function __watchq_events
 		set m 1; set k 1; set s 1
 	end
 	set -l ev
-	test -n "$m"; and set -a ev mount new_mount unmount move move_from move_to readonly setattr transient present
+	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly setattr remount transient present
 	test -n "$k"; and set -a ev instantiated updated linked unlinked cleared revoked invalidated setattr
 	test -n "$s"; and set -a ev error readonly edquot lowspace
 	set -a ev loss removal
@@ -65,7 +65,9 @@ complete -c watchq -l timefmt -x -d 'strftime format for %T and -T'
 complete -c watchq -s T -l timestamps -d 'Prefix each line with the time'
 complete -c watchq -s o -l output -r -F -d 'Append events to FILE'
 complete -c watchq -l journal -d 'Send events to the systemd journal'
-complete -c watchq -s q -l quiet -d 'No informational lines'
+complete -c watchq -s q -l quiet -d 'No readiness line; twice: only errors'
+complete -c watchq -s 0 -l null -d 'End each record with NUL'
+complete -c watchq -s m -l monitor -d 'Keep reporting (the default)'
 complete -c watchq -l initial -d 'Report present mounts first'
 complete -c watchq -s t -l timeout -x -d 'Exit 2 after SECONDS'
 complete -c watchq -s n -l count -x -d 'Exit 0 after N events'

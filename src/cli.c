@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "cli.h"
@@ -14,6 +15,7 @@
 #include "output_format.h"
 #include "path.h"
 #include "source.h"
+#include "srcmatch.h"
 #include "util.h"
 
 #ifndef WATCHQ_VERSION
@@ -50,11 +52,11 @@ static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
     "several sources may follow one another. Events of mounts: mount "
-    "(new_mount), unmount, move, move_from, move_to, readonly, setattr, "
-    "transient; "
+    "(new_mount), unmount (umount), move, move_from (moved_from), move_to "
+    "(moved_to), readonly, setattr, remount (readonly and setattr), transient; "
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
     "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
-    "lowspace. loss and removal are always delivered.\n\n"
+    "lowspace. loss and removal are always delivered. Names ignore case.\n\n"
     "Exit status: 0 condition met, --count reached or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
@@ -74,14 +76,16 @@ static const struct argp_option options[] = {
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
 	{ "journal", OPT_JOURNAL, NULL, 0, "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
-	{ "quiet", 'q', NULL, 0, "Print no informational lines on stderr", 1 },
+	{ "quiet", 'q', NULL, 0, "No readiness line on stderr; twice (-qq): nothing but errors", 1 },
+	{ "null", '0', NULL, 0, "End each record with a NUL byte instead of a newline", 1 },
+	{ "monitor", 'm', NULL, 0, "Keep reporting events (the default; inotifywait's -m)", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
 	{ "timeout", 't', "SECONDS", 0, "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
-	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source", 3 },
+	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source (LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
@@ -112,6 +116,8 @@ struct cli_state {
 	bool any_include;
 	const char *keyring;
 	bool journal;
+	unsigned quiet;		/* how many -q */
+	bool monitor;		/* -m given */
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -282,7 +288,16 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cs->journal = true;
 		break;
 	case 'q':
-		cfg->quiet = true;
+		/* As inotifywait: -q drops the readiness line, -qq every note but errors. */
+		cs->quiet++;
+		cfg->no_readiness = true;
+		cfg->quiet = cs->quiet > 1;
+		break;
+	case '0':
+		cfg->null = true;
+		break;
+	case 'm':
+		cs->monitor = true;
 		break;
 	case OPT_INITIAL:
 		cfg->initial = true;
@@ -407,9 +422,9 @@ apply_events(struct config *cfg, struct cli_state *cs)
 					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
 				if (r == 0)
 					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
-				if (!cfg->initial && strcmp(tok, "present") == 0)
+				if (!cfg->initial && strcasecmp(tok, "present") == 0)
 					errx(EXIT_USAGE, "event 'present' comes only with --initial");
-				if (strcmp(tok, "loss") == 0 || strcmp(tok, "removal") == 0) {
+				if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
 					if (remove)
 						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
 					meta_asked = true;
@@ -473,6 +488,28 @@ check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
+/* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
+static void
+check_source(struct config *cfg)
+{
+	char *dev;
+	dev_t devno;
+
+	switch (srcmatch_kind(cfg->source_dev, &devno)) {
+	case -1:
+		errx(EXIT_USAGE, "--source: '%s' needs a value after the '='", escape_arg(cfg->source_dev));
+	case SRCMATCH_TAG:
+		if ((dev = srcmatch_resolve(cfg->source_dev)) == NULL && !cfg->quiet)
+			warnx("--source %s: no such device now; its mounts are reported once it appears",
+			    escape_arg(cfg->source_dev));
+		free(dev);
+		break;
+	case SRCMATCH_SOURCE:
+		cfg->source_real = path_canon(cfg->source_dev);
+		break;
+	}
+}
+
 /* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
 static void
 check_backend(const struct config *cfg)
@@ -504,14 +541,15 @@ void
 cli_parse(struct config *cfg, int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
+	static char name[] = "watchq";
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
 
-	/* Messages name the program, not the path it was started by. */
-	program_invocation_name = program_invocation_short_name;
+	/* Every message starts "watchq: ", whatever path or link started it. */
+	program_invocation_name = program_invocation_short_name = name;
 	if (argc > 0)
-		argv[0] = program_invocation_short_name;
+		argv[0] = name;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out = OUT_TEXT;
 	cfg->backend = NULL;
@@ -539,6 +577,8 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if (cfg->wait) {
 		if (cfg->initial)
 			errx(EXIT_USAGE, "wait and --initial cannot be combined");
+		if (cs.monitor)
+			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
 		if (cs.ninclude > 0 && cfg->nconds > 0)
 			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
 		if (cs.ninclude == 0 && cfg->nconds == 0)
@@ -563,7 +603,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	check_applies(cfg);
 	check_backend(cfg);
 	if (cfg->source_dev)
-		cfg->source_real = path_canon(cfg->source_dev);
+		check_source(cfg);
 	apply_events(cfg, &cs);
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";

@@ -76,7 +76,9 @@ struct config {
 	bool has_timeout;
 	double timeout;
 	long long count;	/* 0: unlimited */
-	bool quiet;
+	bool quiet;		/* -qq: no notes on stderr, only errors */
+	bool no_readiness;	/* -q: no readiness line */
+	bool null;		/* -0: records end with NUL, not newline */
 	const char *output;
 	bool initial;
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */

@@ -35,6 +35,12 @@ const struct event_name event_names[] = {
 	{ "lowspace", EV_SB, SB_LOWSPACE, 0, 0 },
 	{ "loss", EV_META, META_LOSS, 0, 0 },
 	{ "removal", EV_META, META_REMOVAL, 0, 0 },
+	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
+	{ "umount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
+	{ "remount", EV_MOUNT, MOUNT_READONLY, 0, 0 },
+	{ "remount", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
+	{ "moved_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
+	{ "moved_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
 	{ NULL, 0, 0, 0, 0 },
 };
 

@@ -133,7 +133,7 @@ struct event_name {
 	unsigned info_mask, info_value;	/* record matches if (info & mask) == value */
 };
 
-/* Table of every event name watchq accepts, ended by a NULL name. */
+/* Table of every event name watchq accepts, ended by a NULL name: a record prints as the first row of its type and subtype, aliases come after. */
 extern const struct event_name event_names[];
 
 

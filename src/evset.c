@@ -1,4 +1,5 @@
 #include <string.h>
+#include <strings.h>
 
 #include "evset.h"
 
@@ -71,7 +72,7 @@ evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool remo
 	int known = 0, applied = 0;
 
 	for (n = event_names; n->name; n++) {
-		if (strcmp(n->name, name) != 0)
+		if (strcasecmp(n->name, name) != 0)
 			continue;
 		known = 1;
 		if (!(typemask & (1u << n->type)))

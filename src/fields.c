@@ -119,8 +119,8 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 	else
 		put_null(w, "keyring");
 	put_int(w, "key", k->key);
-	put_opt(w, "type", k->type);
-	put_opt(w, "description", k->description);
+	put_str(w, "type", k->type);
+	put_str(w, "description", k->description);
 	put_int(w, "aux", k->aux);
 }
 

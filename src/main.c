@@ -99,7 +99,7 @@ announce(const struct config *cfg, const struct run *r)
 	struct buf b = { 0 };
 	size_t i, k;
 
-	if (cfg->quiet)
+	if (cfg->no_readiness)
 		return;
 	if (cfg->nconds > 0) {
 		buf_adds(&b, "waiting for");
@@ -123,7 +123,7 @@ announce(const struct config *cfg, const struct run *r)
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
-	fprintf(stderr, "watchq: %s\n", b.data);
+	warnx("%s", b.data);
 	buf_free(&b);
 }
 

@@ -3,6 +3,7 @@
 
 #include "mount_events.h"
 #include "path.h"
+#include "srcmatch.h"
 
 static bool
 wanted(const struct config *cfg, const struct mounttab_entry *e)
@@ -17,8 +18,7 @@ wanted(const struct config *cfg, const struct mounttab_entry *e)
 		if (listed == cfg->fstypes_negated)
 			return false;
 	}
-	if (cfg->source_dev && strcmp(cfg->source_dev, e->source) != 0 &&
-	    !(cfg->source_real && strcmp(cfg->source_real, e->source) == 0))
+	if (cfg->source_dev && !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
 		return false;
 	return true;
 }

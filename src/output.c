@@ -110,6 +110,8 @@ output_event(struct output *o, const struct event *ev)
 		o->line.data[--o->line.len] = '\0';	/* the newline */
 		return output_journal_send(&o->line, ev);
 	}
+	if (o->cfg->null && o->line.len > 0)	/* -0: every writer ends its record with one newline */
+		o->line.data[o->line.len - 1] = '\0';
 	return write_all(o, o->line.data, o->line.len);
 }
 

@@ -106,10 +106,9 @@ say_fallback(const struct source *from, const struct backend *to, const struct c
 	if (cfg->quiet)
 		return;
 	if (to->misses)
-		fprintf(stderr, "watchq: %s; polling every %gs instead, %s\n", unavailable(from), cfg->interval,
-		    to->misses);
+		warnx("%s; polling every %gs instead, %s", unavailable(from), cfg->interval, to->misses);
 	else
-		fprintf(stderr, "watchq: %s; using %s\n", unavailable(from), to->name);
+		warnx("%s; using %s", unavailable(from), to->name);
 }
 
 void

@@ -56,7 +56,7 @@ usage_error() {
 }
 
 @test "an unknown event name is a usage error" {
-	usage_error "unknown event 'umount'" -e umount mounts /
+	usage_error "unknown event 'unmounted'" -e unmounted mounts /
 	usage_error "unknown event 'bogus'" -E bogus mounts /
 }
 
@@ -183,8 +183,8 @@ usage_error() {
 		r=$(keyctl newring wq-ring @s)
 		keyctl add user a 1 "$r" >/dev/null
 		keyctl add user c 1 "$r" >/dev/null
-		"$1" -q -t 5 wait --key user:a --writable / --key user:c --keyring "$r"; echo "key $?"
-		"$1" -q -t 0.2 wait --no-key user:x --writable / --no-key user:c --keyring "$r"; echo "no-key $?"' _ "$WATCHQ"
+		"$1" -q -t 5 wait --key user:a --writable "$2" --key user:c --keyring "$r"; echo "key $?"
+		"$1" -q -t 0.2 wait --no-key user:x --writable "$2" --no-key user:c --keyring "$r"; echo "no-key $?"' _ "$WATCHQ" "$T"
 	[ "${lines[0]}" = "key 0" ]
 	[ "${lines[1]}" = "no-key 2" ]
 }

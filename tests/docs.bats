@@ -228,7 +228,7 @@ complete_fish() {
 	[ "$help" = "$syn" ]
 	run "$WATCHQ" --usage
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: watchq [-hjqTV] "* || "${lines[0]}" == "Usage: watchq [-jqThV] "* ]]
+	[[ "${lines[0]}" == "Usage: watchq [-0hjmqTV] "* || "${lines[0]}" == "Usage: watchq [-0jmqThV] "* ]]
 	[[ "$output" == *"  or:  watchq [OPTION...] wait CONDITION... [SOURCE [TARGET...]]"* ]]
 }
 

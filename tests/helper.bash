@@ -3,6 +3,10 @@
 # conditions instead of sleeps.
 bats_require_minimum_version 1.5.0
 
+# Under tests/run-bats, through tests/watchq-logged: every JSON line is kept for json-check.
+if [ -n "${WATCHQ_JSON_LOG:-}" ]; then
+	WATCHQ=${WATCHQ:-$BATS_TEST_DIRNAME/watchq-logged}
+fi
 WATCHQ=${WATCHQ:-$BATS_TEST_DIRNAME/../watchq}
 WAIT_LIMIT=${WAIT_LIMIT:-10}
 
@@ -25,6 +29,8 @@ teardown() {
 		kill -KILL "$WQ_PID" 2>/dev/null || true
 		wait "$WQ_PID" 2>/dev/null || true
 	fi
+	json_collect
+	[ -z "${WATCHQ_JSON_LOG:-}" ] || : >"$WATCHQ_JSON_LOG.files"
 	if [ -n "${T:-}" ]; then
 		while mountpoint -q "$T"; do
 			umount -R -l "$T" 2>/dev/null || umount -l "$T" || break
@@ -39,6 +45,22 @@ teardown() {
 	if [ -n "${LOOPDEV:-}" ]; then
 		losetup -d "$LOOPDEV" 2>/dev/null || true
 	fi
+}
+
+# json_collect: append to $WATCHQ_JSON_LOG the JSON records that watchq-logged
+# saw go to files: from the offset last listed for each file (a file opened
+# again was listed again) to its end, which is listed as the next offset.
+json_collect() {
+	local off path size
+	[ -n "${WATCHQ_JSON_LOG:-}" ] && [ -s "$WATCHQ_JSON_LOG.files" ] || return 0
+	awk -F '\t' '{ off[$2] = $1 } END { for (p in off) print off[p] "\t" p }' "$WATCHQ_JSON_LOG.files" |
+		while IFS=$'\t' read -r off path; do
+			[ -f "$path" ] || continue
+			size=$(stat -c %s "$path")
+			head -c "$size" "$path" | tail -c +$((off + 1)) | tr '\0' '\n' | grep '^{' >>"$WATCHQ_JSON_LOG"
+			printf '%s\t%s\n' "$size" "$path"
+		done >"$WATCHQ_JSON_LOG.next"
+	mv "$WATCHQ_JSON_LOG.next" "$WATCHQ_JSON_LOG.files"
 }
 
 # make_ext4 MKFS_OPTS MOUNT_OPTS: an 8 MiB ext4 image in $T on a loop device
@@ -70,6 +92,7 @@ wait_until() {
 # start_watchq ARGS...: run watchq in the background (on $WATCHQ_BACKEND if
 # set), stdout to $T/out, stderr to $T/err, and return once it says it is watching.
 start_watchq() {
+	json_collect	# what an earlier watchq wrote to $T/out, before it is truncated
 	# Empty them first: the child's own redirection truncates them only once it runs, and a
 	# readiness check before that would read the last run's lines.
 	: >"$T/out"

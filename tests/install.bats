@@ -12,6 +12,7 @@ load helper
 	[ -s "$T/root/usr/share/bash-completion/completions/watchq" ]
 	[ -s "$T/root/usr/share/zsh/site-functions/_watchq" ]
 	[ -s "$T/root/usr/share/fish/vendor_completions.d/watchq.fish" ]
+	cmp watchq.schema.json "$T/root/usr/share/watchq/watchq.schema.json"
 	"$T/root/usr/bin/watchq" --version
 	run make -s uninstall DESTDIR="$T/root" PREFIX=/usr
 	[ "$status" -eq 0 ]
@@ -22,7 +23,7 @@ load helper
 	cd "$BATS_TEST_DIRNAME/.."
 	quick=$(make -s -n deps | sed 's/^@*tests\/install-deps //')
 	full=$(make -s -n deps-full | sed 's/^@*tests\/install-deps //')
-	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils; do
+	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils python3-jsonschema; do
 		[[ " $quick " == *" $p "* ]] || { echo "deps lacks $p"; false; }
 	done
 	for p in qemu-system-x86 linux-source-6.1 valgrind gnuplot-nox clang libclang-rt-14-dev libelf-dev; do

@@ -41,6 +41,20 @@ static const struct name_case cases[] = {
 	{ "linked,unlinked", 1u << EV_KEY, {
 		{ EV_KEY, KEY_LINKED, 0, 1 }, { EV_KEY, KEY_UNLINKED, 0, 1 },
 		{ EV_KEY, KEY_UPDATED, 0, 0 } } },
+	/* Names ignore case; findmnt's and inotifywait's names are aliases. */
+	{ "UNMOUNT,Linked", 1u << EV_MOUNT | 1u << EV_KEY, {
+		{ EV_MOUNT, MOUNT_UNMOUNT, 0, 1 }, { EV_KEY, KEY_LINKED, 0, 1 },
+		{ EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
+	{ "umount", 1u << EV_MOUNT, { { EV_MOUNT, MOUNT_UNMOUNT, 0, 1 }, { EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
+	{ "remount", 1u << EV_MOUNT | 1u << EV_SB | 1u << EV_KEY, {
+		{ EV_MOUNT, MOUNT_READONLY, 0, 1 }, { EV_MOUNT, MOUNT_SETATTR, 0, 1 },
+		{ EV_SB, SB_READONLY, 0, 0 }, { EV_KEY, KEY_SETATTR, 0, 0 }, { EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
+	{ "moved_from", 1u << EV_MOUNT, {
+		{ EV_MOUNT, MOUNT_MOVE, 0, 0 }, { EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_FROM, 1 },
+		{ EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_TO, 0 } } },
+	{ "MOVED_TO", 1u << EV_MOUNT, {
+		{ EV_MOUNT, MOUNT_MOVE, 0, 0 }, { EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_FROM, 0 },
+		{ EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_TO, 1 } } },
 };
 
 static void
@@ -77,7 +91,8 @@ main(void)
 
 	/* Unknown names and names of other sources. */
 	memset(&s, 0, sizeof(s));
-	CHECK(evset_apply_name(&s, "umount", 1u << EV_MOUNT, 0) == -1, "umount is unknown");
+	CHECK(evset_apply_name(&s, "unmounted", 1u << EV_MOUNT, 0) == -1, "unmounted is unknown");
+	CHECK(evset_apply_name(&s, "remount", 1u << EV_SB, 0) == 0, "remount is not an sb event");
 	CHECK(evset_apply_name(&s, "linked", 1u << EV_MOUNT, 0) == 0, "linked is not a mount event");
 
 	/* A whole type compiles into one entry; a partial move adds entries with an info mask. */
@@ -107,6 +122,8 @@ main(void)
 	CHECK_STR(event_name(&ev), "move_from");
 	ev = mk(EV_MOUNT, MOUNT_MOUNT, 0);
 	CHECK_STR(event_name(&ev), "mount");
+	ev = mk(EV_MOUNT, MOUNT_UNMOUNT, 0);
+	CHECK_STR(event_name(&ev), "unmount");
 	ev = mk(EV_META, META_LOSS, 0);
 	CHECK_STR(event_name(&ev), "loss");
 	CHECK_STR(event_type_name(EV_SB), "sb");

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# watchq.schema.json: a real validator (python3-jsonschema) holds watchq's JSON
+# to it. tests/run-bats also validates every JSON line the whole suite printed
+# (tests/watchq-logged); this file checks the schema itself and that it catches
+# what it must.
+load helper
+
+ROOT=$BATS_TEST_DIRNAME/..
+
+need_jsonschema() {
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed (make deps)"
+	command -v jq >/dev/null || skip "jq not installed"
+}
+
+# check: json-check on standard input.
+check() {
+	"$BATS_TEST_DIRNAME/json-check" "$ROOT/watchq.schema.json"
+}
+
+@test "the schema is a valid draft 2020-12 schema with a version" {
+	need_jsonschema
+	run check </dev/null
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '."$schema"' "$ROOT/watchq.schema.json")" = https://json-schema.org/draft/2020-12/schema ]
+	[ "$(jq -r .version "$ROOT/watchq.schema.json")" -ge 1 ]
+}
+
+@test "an added field, a missing field, a null where a value is known, a wrong type: each fails" {
+	need_jsonschema
+	"$WATCHQ" -q -t 0.1 --initial -j -e present mounts / | head -1 >"$T/line"
+	[ -s "$T/line" ]
+	run check <"$T/line"
+	[ "$status" -eq 0 ]
+	for edit in '.new_field = 1' 'del(.fstype)' '.path = null' '.readonly = "no"' '.tag = 256' \
+	    '.time = "2026-12-03T10:00:00Z"' '.old_path = "/x"' '.source = "key"' '.event = "mounted"'; do
+		jq -c "$edit" "$T/line" >"$T/bad"
+		run check <"$T/bad"
+		[ "$status" -eq 1 ] || { echo "schema accepts $edit"; false; }
+	done
+}
+
+@test "every record type of mounts, sb and meta validates, hostile bytes and -0 too" {
+	need_root
+	need_jsonschema
+	mkdir -p "$T/a" "$T/b" "$T/small" "$T/s"
+	bad=$'\xff\n'
+	mkdir "$T/$bad"
+	start_watchq -j -0 mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	mount -o remount,ro "$T/a"
+	mount -o remount,ro,size=1M "$T/a"
+	mount --move "$T/a" "$T/b"
+	umount "$T/b"
+	mount -t tmpfs wq "$T/$bad"
+	umount "$T/$bad"
+	umount "$T/$bad" 2>/dev/null || true
+	wait_until grep -qa '"path":"'"$T"'/\\ufffd\\n".*"event":"unmount"\|"event":"unmount".*\\ufffd' "$T/out"
+	stop_watchq
+	tr '\0' '\n' <"$T/out" | jq -r .event | sort -u >"$T/events"
+	[ "$(tr '\n' ' ' <"$T/events")" = "mount move readonly setattr unmount " ]
+	grep -q '"path_b64"' "$T/out"
+	run check <"$T/out"
+	[ "$status" -eq 0 ]
+	# sb lowspace and removal, meta removal.
+	mount -t tmpfs -o size=1M wq "$T/small"
+	run --separate-stderr "$WATCHQ" -q -j -n 1 --space-below 1E sb "$T/small"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/sb"
+	mount -t tmpfs wq "$T/s"
+	start_watchq -j sb "$T/s"
+	umount "$T/s"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	cat "$T/out" >>"$T/sb"
+	[ "$(jq -r .event "$T/sb" | sort | tr '\n' ' ')" = "lowspace removal " ]
+	run check <"$T/sb"
+	[ "$status" -eq 0 ]
+}
+
+@test "the man page's JSON fields are the schema's" {
+	need_jsonschema
+	man=$(sed -n '/^## JSON/,/^# BACKENDS/p' "$ROOT/watchq.1.scd" | sed -n 's/^|  \([a-z_]*\)$/\1/p' | sort -u)
+	schema=$(jq -r '[.. | objects | .properties? // empty | keys[]] | unique[]' "$ROOT/watchq.schema.json" |
+		grep -v '_b64$')
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	for f in $man; do
+		echo "$schema" | grep -qx "$f" || { echo "schema lacks $f"; false; }
+	done
+	grep -q 'watchq.schema.json' "$ROOT/README.md"
+	grep -q 'watchq.schema.json' "$ROOT/watchq.1.scd"
+}
