@@ -136,7 +136,7 @@ main(void)
 	buf_reset(&b);
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"key\",\"event\":\"revoked\","
-	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"aux\":0}\n");
+	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0}\n");
 
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
