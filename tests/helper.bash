@@ -57,7 +57,8 @@ json_collect() {
 		while IFS=$'\t' read -r off path; do
 			[ -f "$path" ] || continue
 			size=$(stat -c %s "$path")
-			head -c "$size" "$path" | tail -c +$((off + 1)) | tr '\0' '\n' | grep '^{' >>"$WATCHQ_JSON_LOG"
+			# A file with no new JSON line since the last offset is not an error.
+			head -c "$size" "$path" | tail -c +$((off + 1)) | tr '\0' '\n' | { grep '^{' || true; } >>"$WATCHQ_JSON_LOG"
 			printf '%s\t%s\n' "$size" "$path"
 		done >"$WATCHQ_JSON_LOG.next"
 	mv "$WATCHQ_JSON_LOG.next" "$WATCHQ_JSON_LOG.files"
