@@ -148,7 +148,8 @@ ended() {
 }
 
 # hold_fifo FIFO: a reader of the new FIFO that never reads, with a pipe of one page,
-# which one write fills; FIFO.full appears once a write is waiting there.
+# which one write fills; FIFO.full appears once a write is waiting there. It holds
+# none of bats's fds, so a test that fails before killing it cannot stall the run.
 hold_fifo() {
 	mkfifo "$1"
 	perl -e '
@@ -158,7 +159,7 @@ hold_fifo() {
 		my $n = pack("L", 0);
 		until (ioctl($f, 0x541B, $n) && unpack("L", $n) > 0) { select(undef, undef, undef, 0.02) }
 		open($r, ">", "$ARGV[0].full") or die; close $r;
-		sleep 30;' "$1" &
+		sleep 30;' "$1" 3>&- &
 	HOLDERS+=($!)
 	wait_until [ -e "$1.ready" ]
 }
