@@ -178,6 +178,7 @@ fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f)
 	struct walk w = { fn, ctx };
 
 	put_time(&w, &ev->time);
+	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL + (unsigned long long)ev->time.tv_nsec / 1000);
 	put_str(&w, "source", event_type_name(ev->type));
 	put_str(&w, "event", event_name(ev));
 	put_opt(&w, "watch", ev->watch);

@@ -204,7 +204,7 @@ keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool rem
 			continue;
 		}
 		if (keysnap_exists(&fresh))
-			keysnap_diff(&e->snap, &fresh, w, src->sink);
+			keysnap_diff(&e->snap, &fresh, w, src->sink, &ks->names);
 		keysnap_carry(&fresh, &e->snap);
 		keysnap_free(&e->snap);
 		e->snap = fresh;
@@ -242,5 +242,6 @@ keyset_free(struct keyset *ks)
 		keysnap_free(&ks->v[i].snap);
 	free(ks->v);
 	free(ks->leaves);
+	keynames_free(&ks->names);
 	memset(ks, 0, sizeof(*ks));
 }

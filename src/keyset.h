@@ -23,6 +23,7 @@ struct keyset {
 	size_t n;
 	int32_t *leaves;	/* --recursive: keys found not to be keyrings, sorted (a key keeps its type) */
 	size_t nleaves;
+	struct keynames names;	/* of the keys reported linked */
 };
 
 typedef int keyent_fn(void *ctx, struct keyent *e);

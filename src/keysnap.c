@@ -94,25 +94,25 @@ keysnap_carry(struct keysnap *new, struct keysnap *old)
 
 void
 keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct watch *w,
-    struct sink *sink)
+    struct sink *sink, struct keynames *names)
 {
 	const struct keysnap *who = new->type ? new : old;
 	bool instantiated = flag_set(old, 'U') && new->proc && !flag_set(new, 'U');
 	size_t i = 0, j = 0;
 
 	if (instantiated)
-		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, who);
+		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, who, names);
 	while (old->has_links && new->has_links && (i < old->nlinks || j < new->nlinks)) {
 		if (j == new->nlinks || (i < old->nlinks && old->links[i] < new->links[j]))
-			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL);
+			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL, names);
 		else if (i == old->nlinks || new->links[j] < old->links[i])
-			key_events_emit(sink, w, KEY_LINKED, new->serial, new->links[j++], NULL);
+			key_events_emit(sink, w, KEY_LINKED, new->serial, new->links[j++], NULL, names);
 		else
 			i++, j++;
 	}
 	/* Revocation also empties the summary and expires the key: one event, as the kernel sends. */
 	if (old->err != EKEYREVOKED && new->err == EKEYREVOKED) {
-		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, who);
+		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, who, names);
 		return;
 	}
 	/* Of a key that cannot be described, nothing more is known. */
@@ -120,9 +120,9 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 		return;
 	/* Instantiation gives the key its first payload: one event, as the kernel sends. */
 	if (!instantiated && !new->keyring && old->proc && new->proc && strcmp(old->summary, new->summary) != 0)
-		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, new);
+		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, new, names);
 	if (old->perm != new->perm || old->uid != new->uid || old->gid != new->gid)
-		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, new);
+		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, new, names);
 }
 
 bool

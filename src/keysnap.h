@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "event.h"
+#include "keynames.h"
 
 /* What can be seen of one key without notifications: KEYCTL_DESCRIBE, KEYCTL_READ and the key's own /proc/keys line. */
 struct keysnap {
@@ -30,9 +31,9 @@ bool keysnap_exists(const struct keysnap *s);
 void keysnap_take(struct keysnap *s, int32_t serial, const char *proc);
 /* Release a snapshot's allocations. */
 void keysnap_free(struct keysnap *s);
-/* Emit the events the kernel would post to a watch of w between old and new (both exist). */
+/* Emit the events the kernel would post to a watch of w between old and new (both exist); names as key_events_emit() takes it. */
 void keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct watch *w,
-    struct sink *sink);
+    struct sink *sink, struct keynames *names);
 /* Keep the snapshot of the key a record is about current with it; whether the record was news to it (false: the snapshot shows it already). */
 bool keysnap_apply(struct keysnap *s, unsigned subtype, int32_t aux);
 /* Give new what it could not see any more (a revoked key's type and description) from old. */

@@ -168,7 +168,7 @@ on_record(void *p, const struct wq_rec *r)
 		return true;
 	if (src->cfg->recursive && moves_links(q, r))
 		q->links_changed = true;
-	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, &e->snap);
+	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, &e->snap, &q->ks.names);
 	return true;
 }
 

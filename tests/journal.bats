@@ -114,9 +114,9 @@ finish_more() {
 	jq -e -n --slurpfile e "$T/entries" --slurpfile j "$T/json" '
 		($j | length) == 4 and
 		([range(4)] | all(. as $i |
-			($j[$i] | del(.time) | with_entries(select(.value != null)) |
+			($j[$i] | del(.time, .time_us) | with_entries(select(.value != null)) |
 				with_entries(.key |= "WATCHQ_" + ascii_upcase) | map_values(tostring)) ==
-			($e[$i] | with_entries(select(.key | startswith("WATCHQ_"))) | del(.WATCHQ_TIME))))'
+			($e[$i] | with_entries(select(.key | startswith("WATCHQ_"))) | del(.WATCHQ_TIME, .WATCHQ_TIME_US))))'
 	[ "$(journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount)" = "$(sed -n 4p "$T/out")" ]
 }
 

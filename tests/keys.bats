@@ -66,6 +66,19 @@ linked_once() {
 	esac
 }
 
+@test "an unlinked key that can no longer be described keeps the name its linked event gave" {
+	kwatch --json keys @s
+	k=$(keyctl add user wq-gone hello @s)
+	wait_until lines_at_least 1
+	# Invalidated: nothing can describe it any more, and the collector unlinks it.
+	keyctl invalidate "$k"
+	run ! keyctl describe "$k"
+	wait_until lines_at_least 2
+	stop_watchq
+	jq -e -s --argjson k "$k" '.[0].event == "linked" and .[1].event == "unlinked" and
+		all(.[]; .key == $k and .type == "user" and .description == "wq-gone")' "$T/out"
+}
+
 @test "linked and unlinked on a watched keyring" {
 	kwatch keys @s
 	k=$(keyctl add user wq-token hello @s)

@@ -685,7 +685,7 @@ mountinfo_options() {
 	mount -o remount,bind,ro "$T/w/b"
 	for be in fanotify mountinfo; do
 		"$WATCHQ" --backend=$be --initial --json -t 0.2 mounts "$T/w" 2>/dev/null |
-			jq -c 'del(.time, .unique_id)' >"$T/$be" || true
+			jq -c 'del(.time, .time_us, .unique_id)' >"$T/$be" || true
 	done
 	[ -s "$T/fanotify" ]
 	diff "$T/fanotify" "$T/mountinfo"

@@ -78,7 +78,7 @@ diff(const struct keysnap *old, const struct keysnap *new)
 
 	g.sink.emit = take;
 	g.text[0] = '\0';
-	keysnap_diff(old, new, &w, &g.sink);
+	keysnap_diff(old, new, &w, &g.sink, NULL);
 	return g.text;
 }
 

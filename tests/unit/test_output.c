@@ -23,7 +23,7 @@ static const uint64_t transient_ids[] = { 2147483650ULL, 2147483651ULL };
 /* A transient record in text, JSON and --format. */
 static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
-	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"mount\",\"event\":\"transient\","
+	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
 	    "\"watch\":\"/w\",\"tag\":1,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
 	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
@@ -84,14 +84,14 @@ main(void)
 
 	buf_reset(&b);
 	output_json(&b, &ev);
-	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"meta\",\"event\":\"loss\","
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
 	    "\"watch\":\"/\",\"tag\":0,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/\xff";
 	output_json(&b, &ev);
-	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"source\":\"mount\",\"event\":\"move\","
+	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
 	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
 	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
@@ -123,7 +123,7 @@ main(void)
 	CHECK_STR(b.data, "key linked @s 0x2ffc2e5d user:to\\x20ken (1035096409)\n");
 	buf_reset(&b);
 	output_json(&b, &ev);
-	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"key\",\"event\":\"linked\","
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"linked\","
 	    "\"watch\":\"@s\",\"tag\":1,\"keyring\":805056093,\"key\":1035096409,\"type\":\"user\","
 	    "\"description\":\"to ken\",\"aux\":1035096409}\n");
 	buf_reset(&b);
@@ -135,7 +135,7 @@ main(void)
 	CHECK_STR(b.data, "key revoked 42 0x0000002a -\n");
 	buf_reset(&b);
 	output_json(&b, &ev);
-	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"source\":\"key\",\"event\":\"revoked\","
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"revoked\","
 	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0}\n");
 
 	CHECK(output_format_check("%e %w") == 0, "good format");
