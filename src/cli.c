@@ -445,17 +445,6 @@ apply_events(struct config *cfg, struct cli_state *cs)
 	filter_compile(&cfg->filter, &cfg->events);
 }
 
-const char *
-cli_cond_option(enum cond_kind kind)
-{
-	static const char *const names[] = {
-		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount", [COND_READONLY] = "--readonly",
-		[COND_WRITABLE] = "--writable", [COND_KEY] = "--key", [COND_NO_KEY] = "--no-key",
-	};
-
-	return names[kind];
-}
-
 /* Whether a watch the user named is of type. */
 static bool
 watches_type(const struct config *cfg, enum ev_type type)
@@ -571,7 +560,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	}
 	if (!cfg->wait && cfg->nconds > 0)
 		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
-		    cli_cond_option(cfg->conds[0].kind), cli_cond_option(cfg->conds[0].kind));
+		    cli_watch_cond_option(cfg->conds[0].kind), cli_watch_cond_option(cfg->conds[0].kind));
 	if (!cfg->wait && cs.keyring)
 		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
 	if (cfg->wait) {

@@ -7,7 +7,5 @@
 void cli_parse(struct config *cfg, int argc, char **argv);
 /* Release what cli_parse() allocated. */
 void cli_free(struct config *cfg);
-/* The option that states a wait condition ("--mount"). */
-const char *cli_cond_option(enum cond_kind kind);
 
 #endif

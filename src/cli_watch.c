@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
 #include "cli_watch.h"
 #include "escape.h"
 #include "keyspec.h"
@@ -113,7 +112,7 @@ check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int
 
 	c->type = xstrdup(c->arg);
 	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_cond_option(c->kind), escape_arg(c->arg));
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_watch_cond_option(c->kind), escape_arg(c->arg));
 	*colon = '\0';
 	c->desc = colon + 1;
 	if (*serial == 0) {
@@ -152,4 +151,15 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
+}
+
+const char *
+cli_watch_cond_option(enum cond_kind kind)
+{
+	static const char *const names[] = {
+		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount", [COND_READONLY] = "--readonly",
+		[COND_WRITABLE] = "--writable", [COND_KEY] = "--key", [COND_NO_KEY] = "--no-key",
+	};
+
+	return names[kind];
 }

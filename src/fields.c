@@ -142,7 +142,7 @@ walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 		put_str(w, "old_state", event_sb_ro_name(s->old_ro));
 		break;
 	case SB_EDQUOT:
-		put_str(w, "quota_type", quota_type_name(s->quota_type));
+		put_str(w, "quota_type", quota_nl_type_name(s->quota_type));
 		put_uint(w, "id", s->id);
 		put_uint(w, "caused_id", s->caused_id);
 		put_str(w, "warning", s->warning);

@@ -5,7 +5,7 @@
 
 void
 key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id, int32_t aux,
-    const struct keysnap *known, struct keynames *names)
+    const struct keyname *known, struct keynames *names)
 {
 	const struct keyname *was;
 	struct event ev;

@@ -6,10 +6,9 @@
 #include "config.h"
 #include "event.h"
 #include "keynames.h"
-#include "keysnap.h"
 
-/* Emit one key event for watch w, describing the key concerned as well as it still can (from known, a snapshot of that key, or from names, what a linked event said of it, if it cannot be described any more); names (may be NULL) learns the keys linked and forgets those unlinked. */
+/* Emit one key event for watch w, describing the key concerned as well as it still can (from known, what a snapshot of that key said, or from names, what a linked event said of it, if it cannot be described any more); names (may be NULL) learns the keys linked and forgets those unlinked. */
 void key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id, int32_t aux,
-    const struct keysnap *known, struct keynames *names);
+    const struct keyname *known, struct keynames *names);
 
 #endif

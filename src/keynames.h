@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The type and description of a key that was reported linked. */
+/* A key's serial, type and description (NULL: unknown). */
 struct keyname {
 	int32_t serial;
 	char *type, *description;

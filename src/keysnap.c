@@ -97,11 +97,12 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
     struct sink *sink, struct keynames *names)
 {
 	const struct keysnap *who = new->type ? new : old;
+	struct keyname kn;
 	bool instantiated = flag_set(old, 'U') && new->proc && !flag_set(new, 'U');
 	size_t i = 0, j = 0;
 
 	if (instantiated)
-		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, who, names);
+		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, keysnap_name(who, &kn), names);
 	while (old->has_links && new->has_links && (i < old->nlinks || j < new->nlinks)) {
 		if (j == new->nlinks || (i < old->nlinks && old->links[i] < new->links[j]))
 			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL, names);
@@ -112,7 +113,7 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 	}
 	/* Revocation also empties the summary and expires the key: one event, as the kernel sends. */
 	if (old->err != EKEYREVOKED && new->err == EKEYREVOKED) {
-		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, who, names);
+		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, keysnap_name(who, &kn), names);
 		return;
 	}
 	/* Of a key that cannot be described, nothing more is known. */
@@ -120,9 +121,9 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 		return;
 	/* Instantiation gives the key its first payload: one event, as the kernel sends. */
 	if (!instantiated && !new->keyring && old->proc && new->proc && strcmp(old->summary, new->summary) != 0)
-		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, new, names);
+		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, keysnap_name(new, &kn), names);
 	if (old->perm != new->perm || old->uid != new->uid || old->gid != new->gid)
-		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, new, names);
+		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, keysnap_name(new, &kn), names);
 }
 
 bool
@@ -168,4 +169,13 @@ keysnap_apply(struct keysnap *s, unsigned subtype, int32_t aux)
 		s->nlinks = 0;
 		return true;
 	}
+}
+
+const struct keyname *
+keysnap_name(const struct keysnap *s, struct keyname *buf)
+{
+	if (s == NULL)
+		return NULL;
+	*buf = (struct keyname){ s->serial, s->type, s->description };
+	return buf;
 }

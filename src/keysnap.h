@@ -36,6 +36,8 @@ void keysnap_diff(const struct keysnap *old, const struct keysnap *new, const st
     struct sink *sink, struct keynames *names);
 /* Keep the snapshot of the key a record is about current with it; whether the record was news to it (false: the snapshot shows it already). */
 bool keysnap_apply(struct keysnap *s, unsigned subtype, int32_t aux);
+/* s's serial, type and description as a key name (pointing into s), or NULL if s is NULL. */
+const struct keyname *keysnap_name(const struct keysnap *s, struct keyname *buf);
 /* Give new what it could not see any more (a revoked key's type and description) from old. */
 void keysnap_carry(struct keysnap *new, struct keysnap *old);
 

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "cli_watch.h"
 #include "compat.h"
 #include "escape.h"
 #include "filter.h"
@@ -104,7 +105,7 @@ announce(const struct config *cfg, const struct run *r)
 	if (cfg->nconds > 0) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
-			buf_addf(&b, " %s ", cli_cond_option(cfg->conds[i].kind));
+			buf_addf(&b, " %s ", cli_watch_cond_option(cfg->conds[i].kind));
 			escape_text(&b, cfg->conds[i].arg);
 		}
 		buf_addf(&b, " (backend %s)", source_backend_name(&r->src[0]));

@@ -90,7 +90,7 @@ text_sb(struct buf *b, const struct event *ev)
 		break;
 	case SB_EDQUOT:
 		buf_addf(b, " %s %s %llu (by uid %llu)", s->warning ? s->warning : "unknown",
-		    quota_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
+		    quota_nl_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
 		break;
 	case SB_LOWSPACE:
 		buf_addf(b, " %s avail=%llu size=%llu threshold=%llu", s->low ? "low" : "ok",

@@ -260,7 +260,7 @@ fail:
 }
 
 const char *
-quota_type_name(uint32_t qtype)
+quota_nl_type_name(uint32_t qtype)
 {
 	static const char *const names[] = { "user", "group", "project" };
 
@@ -268,7 +268,7 @@ quota_type_name(uint32_t qtype)
 }
 
 const char *
-quota_warning_name(uint32_t warning)
+quota_nl_warning_name(uint32_t warning)
 {
 	static const char *const names[] = {
 		[QUOTA_NL_IHARDWARN] = "inode_hard",

@@ -20,8 +20,8 @@ int quota_nl_open(void);
 /* Decode every warning of a recv(2) buffer, calling fn for each (other messages are skipped); -1 with errno EPROTO at the first malformed one (a bad length, a value shorter than its type, no code or device). */
 int quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx);
 /* "user", "group", "project" or "unknown". */
-const char *quota_type_name(uint32_t qtype);
+const char *quota_nl_type_name(uint32_t qtype);
 /* Short name of a warning ("block_soft"), or NULL for an unknown code. */
-const char *quota_warning_name(uint32_t warning);
+const char *quota_nl_warning_name(uint32_t warning);
 
 #endif

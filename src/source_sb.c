@@ -312,7 +312,7 @@ on_quota(void *ctx, const struct quota_warning *qw)
 		ev.u.sb.quota_type = qw->qtype;
 		ev.u.sb.id = qw->id;
 		ev.u.sb.caused_id = qw->caused_id;
-		ev.u.sb.warning = quota_warning_name(qw->warning);
+		ev.u.sb.warning = quota_nl_warning_name(qw->warning);
 		src->sink->emit(src->sink, &ev);
 	}
 }

@@ -151,6 +151,7 @@ on_record(void *p, const struct wq_rec *r)
 {
 	struct source *src = p;
 	struct wq *q = src->priv;
+	struct keyname kn;
 	struct keyent *e;
 	int saw;
 
@@ -168,7 +169,8 @@ on_record(void *p, const struct wq_rec *r)
 		return true;
 	if (src->cfg->recursive && moves_links(q, r))
 		q->links_changed = true;
-	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, &e->snap, &q->ks.names);
+	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, keysnap_name(&e->snap, &kn),
+	    &q->ks.names);
 	return true;
 }
 

@@ -8,8 +8,8 @@ static void
 sink(void *ctx, const struct quota_warning *w)
 {
 	(void)ctx;
-	(void)quota_warning_name(w->warning);
-	(void)quota_type_name(w->qtype);
+	(void)quota_nl_warning_name(w->warning);
+	(void)quota_nl_type_name(w->qtype);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -122,10 +122,10 @@ main(void)
 	CHECK(decode(b, n, &g) == 0 && g.n == 1, "one warning");
 	CHECK(g.w[0].warning == QUOTA_NL_BSOFTWARN && g.w[0].id == 65534 && g.w[0].caused_id == 1000 &&
 	    g.w[0].major == 7 && g.w[0].minor == 3 && g.w[0].qtype == 0, "fields");
-	CHECK_STR(quota_warning_name(g.w[0].warning), "block_soft");
-	CHECK_STR(quota_type_name(g.w[0].qtype), "user");
-	CHECK(quota_warning_name(0) == NULL && quota_warning_name(11) == NULL, "unknown codes have no name");
-	CHECK_STR(quota_type_name(9), "unknown");
+	CHECK_STR(quota_nl_warning_name(g.w[0].warning), "block_soft");
+	CHECK_STR(quota_nl_type_name(g.w[0].qtype), "user");
+	CHECK(quota_nl_warning_name(0) == NULL && quota_nl_warning_name(11) == NULL, "unknown codes have no name");
+	CHECK_STR(quota_nl_type_name(9), "unknown");
 	m = warning(b + 256, QUOTA_NL_BHARDBELOW);
 	memmove(b + n, b + 256, m);
 	CHECK(decode(b, n + m, &g) == 0 && g.n == 2 && g.w[1].warning == QUOTA_NL_BHARDBELOW, "two in one buffer");
