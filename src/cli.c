@@ -76,7 +76,7 @@ static const struct argp_option options[] = {
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
 	{ "journal", OPT_JOURNAL, NULL, 0, "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
-	{ "quiet", 'q', NULL, 0, "No readiness line on stderr; twice (-qq): nothing but errors", 1 },
+	{ "quiet", 'q', NULL, 0, "Nothing on stderr but errors; twice (-qq): no events either", 1 },
 	{ "null", '0', NULL, 0, "End each record with a NUL byte instead of a newline", 1 },
 	{ "monitor", 'm', NULL, 0, "Keep reporting events (the default; inotifywait's -m)", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
@@ -288,10 +288,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cs->journal = true;
 		break;
 	case 'q':
-		/* As inotifywait: -q drops the readiness line, -qq every note but errors. */
+		/* As inotifywait: -q prints nothing on stderr but errors, -qq not even the events. */
 		cs->quiet++;
-		cfg->no_readiness = true;
-		cfg->quiet = cs->quiet > 1;
+		cfg->quiet = true;
+		cfg->no_events = cs->quiet > 1;
 		break;
 	case '0':
 		cfg->null = true;

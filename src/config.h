@@ -77,7 +77,7 @@ struct config {
 	double timeout;
 	long long count;	/* 0: unlimited */
 	bool quiet;		/* -qq: no notes on stderr, only errors */
-	bool no_readiness;	/* -q: no readiness line */
+	bool no_events;		/* -qq: print no events either (the exit status tells) */
 	bool null;		/* -0: records end with NUL, not newline */
 	const char *output;
 	bool initial;

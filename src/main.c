@@ -32,7 +32,7 @@ struct run {
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
-	bool silent;		/* state waits print no events */
+	bool silent;		/* state waits and -qq print no events */
 };
 
 static void
@@ -100,7 +100,7 @@ announce(const struct config *cfg, const struct run *r)
 	struct buf b = { 0 };
 	size_t i, k;
 
-	if (cfg->no_readiness)
+	if (cfg->quiet)
 		return;
 	if (cfg->nconds > 0) {
 		buf_adds(&b, "waiting for");
@@ -264,10 +264,10 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0) && cfg.out != OUT_JOURNAL)
+	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0 || cfg.no_events) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
-	run.silent = cfg.nconds > 0;
+	run.silent = cfg.nconds > 0 || cfg.no_events;
 	wait = cfg.wait;
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);
