@@ -574,6 +574,11 @@ cli_parse(struct config *cfg, int argc, char **argv)
 			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
 		if (cfg->nconds > 0 && cs.nargs > 0)
 			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
+		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
+		if (cfg->nconds > 0 && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
+		    cfg->output || cs.journal))
+			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
+			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
 		if (cs.ninclude > 0 && cs.nargs == 0)
 			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
 		cfg->wait_event = cs.ninclude > 0;
@@ -599,6 +604,9 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	/* A transient record says what could not be seen; it is never a change that ends a wait. */
 	if (cfg->wait_event && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
 		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
+	if (cfg->wait_event && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
+	    !evset_has_type(&cfg->events, EV_SB))
+		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	free(cs.args);

@@ -217,20 +217,26 @@ keyset_check(const struct cond *c)
 	int32_t *links = NULL;
 	struct keydesc d;
 	long n, i;
-	bool found = false;
+	bool found = false, unknown = false;
 
 	if (c->kind != COND_KEY && c->kind != COND_NO_KEY)
 		return WAIT_PENDING;
 	if ((n = keyctl_read_alloc(c->keyring, (void **)&links)) < 0)
 		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
 	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
-		if (keydesc_get(&d, links[i]) < 0)
+		if (keydesc_get(&d, links[i]) < 0) {
+			/* Revoked or expired: no key to use. Another failure (no view permission): it may be ours. */
+			unknown = unknown || (errno != EKEYREVOKED && errno != EKEYEXPIRED && errno != ENOKEY);
 			continue;
+		}
 		found = strcmp(d.type, c->type) == 0 && strcmp(d.description, c->desc) == 0;
 		keydesc_free(&d);
 	}
 	free(links);
-	return found == (c->kind == COND_KEY) ? WAIT_MET : WAIT_PENDING;
+	if (c->kind == COND_KEY)
+		return found ? WAIT_MET : WAIT_PENDING;
+	/* --no-key holds only when every key linked there is known not to be the one. */
+	return found || unknown ? WAIT_PENDING : WAIT_MET;
 }
 
 void

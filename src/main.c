@@ -59,7 +59,8 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 	}
-	if (event_is_summary(ev))
+	/* A state wait's own watches wake it; their events are no count of anything. */
+	if (event_is_summary(ev) || r->cfg->nconds > 0)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;

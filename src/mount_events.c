@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -175,15 +177,33 @@ mount_events_removals(struct source *src)
 	}
 }
 
+/*
+ * Whether path, resolved now as the kernel resolves it, is the root of a
+ * mount (what mountpoint(1) answers): a symlink retargeted, a path hidden by a
+ * mount over a directory above it or one that names no directory all count.
+ * -1 where statx(2) cannot say (no permission, a kernel before 5.8).
+ */
+static int
+is_mount_root(const char *path)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, &stx) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return -1;
+	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+}
+
 int
 mount_events_check(const struct mounttab *t, const struct cond *c)
 {
-	switch (c->kind) {
-	case COND_MOUNT:
-		return mounttab_has_target(t, c->path) ? WAIT_MET : WAIT_PENDING;
-	case COND_UNMOUNT:
-		return mounttab_has_target(t, c->path) ? WAIT_PENDING : WAIT_MET;
-	default:
+	int root;
+
+	if (c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
 		return WAIT_PENDING;
-	}
+	/* The path as given, now; the table (the path as it resolved at start) where the kernel cannot say. */
+	if ((root = is_mount_root(c->arg)) < 0)
+		root = mounttab_has_target(t, c->path);
+	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
 }

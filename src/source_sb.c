@@ -150,21 +150,15 @@ recheck(struct source *src, struct sbw *s)
 
 	if (!s->sw->alive)
 		return;
-	/* A wait condition follows whatever filesystem now holds its path, errors included. */
-	if (look(src, s, &now, s->w->internal, &marked) < 0) {
+	if (look(src, s, &now, false, &marked) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			gone(src, s, "path removed");
 		return;
 	}
+	/* A wait condition too is about the filesystem that held its path when it began. */
 	if (now.dev != s->info.dev) {
-		s->errored = false;
-		if (!s->w->internal) {
-			sb_info_free(&now);
-			gone(src, s, "filesystem unmounted");
-			return;
-		}
-		sb_info_free(&s->info);
-		s->info = now;
+		sb_info_free(&now);
+		gone(src, s, "filesystem unmounted");
 		return;
 	}
 	now.ro = effective_ro(src->priv, &now);
@@ -529,23 +523,37 @@ sb_close(struct source *src)
 	src->priv = NULL;
 }
 
-/* wait --readonly/--writable: the flag, or the emergency state that changes no flag. */
+/*
+ * wait --readonly/--writable: the flag, or the emergency state that changes no
+ * flag, of the filesystem that held the path when the wait began (its own
+ * watch); another filesystem there now is a removal, not an answer.
+ */
 static int
 sb_check(struct source *src, const struct cond *c)
 {
+	struct sb_src *p = src->priv;
+	struct sbw *s = NULL;
 	struct statvfs sv;
-	struct sb_info now;
 	bool ro;
+	size_t i;
 
 	if (c->kind != COND_READONLY && c->kind != COND_WRITABLE)
 		return WAIT_PENDING;
+	for (i = 0; i < p->n && s == NULL; i++)
+		if (p->ws[i].w->internal && p->ws[i].w->target == c->arg)
+			s = &p->ws[i];
+	if (s == NULL)
+		return WAIT_PENDING;
+	/* The state now, then the filesystem: both of this moment. */
+	recheck(src, s);
+	if (!s->sw->alive)
+		return WAIT_GONE;
 	if (statvfs(c->path, &sv) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
-	ro = (sv.f_flag & ST_RDONLY) != 0;
-	if (!ro && sb_info_get(&now, c->path) == 0) {
-		ro = effective_ro(src->priv, &now) == SB_RO_EMERGENCY;
-		sb_info_free(&now);
-	}
+	ro = (sv.f_flag & ST_RDONLY) != 0 || s->info.ro != SB_RO_RW;
+	recheck(src, s);
+	if (!s->sw->alive)
+		return WAIT_GONE;
 	return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;
 }
 

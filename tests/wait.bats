@@ -200,3 +200,76 @@ gone_at_once() {
 	finish_watchq
 	[ "$WQ_STATUS" -eq 3 ]
 }
+
+@test "state waits take no -n, output options or -o; wait -e loss or removal alone is a usage error" {
+	for opt in "-n 1" --json "--format=%e" -T -0 "-o $T/x"; do
+		run --separate-stderr "$WATCHQ" $opt wait --unmount "$T/none"
+		[ "$status" -eq 64 ] || { echo "$opt: $status"; return 1; }
+		[[ "$stderr" == "watchq: state conditions print nothing and end when they hold: "* ]]
+	done
+	[ ! -e "$T/x" ]
+	for ev in loss removal loss,removal; do
+		run --separate-stderr "$WATCHQ" wait -e "$ev" mounts "$T"
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: wait -e: loss and removal never end a wait with 0; name an event of the source" ]
+	done
+}
+
+@test "wait --readonly/--writable: another filesystem coming to hold the path is a removal (3), never an answer" {
+	need_root
+	mkdir "$T/p" "$T/q"
+	mount -t tmpfs wq "$T/p"
+	mkdir "$T/p/m"
+	mount -o remount,ro "$T/p"
+	mount -t tmpfs data "$T/p/m"
+	start_watchq -t 20 wait --readonly "$T/p/m"
+	umount "$T/p/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	mount -t tmpfs wq "$T/q"
+	mkdir "$T/q/m"
+	mount -t tmpfs -o ro data "$T/q/m"
+	start_watchq -t 20 wait --writable "$T/q/m"
+	umount "$T/q/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	# A writable filesystem mounted over a read-only one: the same.
+	mount -t tmpfs -o ro data "$T/q/m"
+	start_watchq -t 20 wait --writable "$T/q/m"
+	mount -t tmpfs over "$T/q/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+}
+
+@test "wait --mount asks the kernel about the path as given: a hidden path or one through a file is no mount point" {
+	need_root
+	mkdir -p "$T/c/d"
+	mount -t tmpfs y "$T/c/d"
+	mount -t tmpfs z "$T/c"
+	run "$WATCHQ" -t 0.3 wait --mount "$T/c/d"
+	[ "$status" -eq 2 ]
+	run "$WATCHQ" -t 5 wait --unmount "$T/c/d"
+	[ "$status" -eq 0 ]
+	touch "$T/f"
+	run "$WATCHQ" -t 0.3 wait --mount "$T/f/.."
+	[ "$status" -eq 2 ]
+	run "$WATCHQ" -t 5 wait --mount "$T/"
+	[ "$status" -eq 0 ]
+}
+
+@test "wait --no-key is not met while a key it may not describe is linked" {
+	command -v keyctl >/dev/null || skip "keyctl not installed"
+	run --separate-stderr keyctl session - bash -c '
+		k=$(keyctl add user wq-hidden secret @s)
+		"$1" -q -t 0.3 wait --no-key user:wq-hidden; echo "visible $?"
+		keyctl setperm "$k" 0x04000000
+		keyctl describe "$k" >/dev/null 2>&1 && echo "still described"
+		"$1" -q -t 0.3 wait --no-key user:wq-hidden; echo "hidden $?"
+		keyctl unlink "$k" @s >/dev/null
+		r=$(keyctl add user wq-revoked secret @s)
+		keyctl revoke "$r"
+		"$1" -q -t 5 wait --no-key user:wq-revoked; echo "revoked $?"' _ "$WATCHQ"
+	[ "${lines[0]}" = "visible 2" ]
+	[ "${lines[1]}" = "hidden 2" ]
+	[ "${lines[2]}" = "revoked 0" ]
+}
