@@ -104,9 +104,14 @@ main(void)
 	CHECK(keysnap_apply(&c, KEY_UPDATED, 0), "an update is always news");
 	CHECK(keysnap_apply(&c, KEY_CLEARED, 0) && c.nlinks == 0, "cleared: news, and empty");
 	CHECK(!keysnap_apply(&c, KEY_CLEARED, 0), "cleared when empty: no news");
+	free(b.links);
 	b = ring((int[]){ 0 });
 	b.has_links = false;
 	CHECK(keysnap_apply(&b, KEY_LINKED, 7) && keysnap_apply(&b, KEY_UNLINKED, 7), "unknown contents: news");
+
+	free(a.links);
+	free(b.links);
+	free(c.links);
 
 	/* A key. */
 	a = key("I--Q---", "3", 0);
