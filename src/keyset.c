@@ -123,7 +123,8 @@ walk(struct walk *wk, size_t i)
 	size_t k, j, n = wk->ks->v[i].snap.nlinks;
 	int32_t *links = xcalloc(n, sizeof(*links));
 
-	memcpy(links, wk->ks->v[i].snap.links, n * sizeof(*links));
+	if (n > 0)
+		memcpy(links, wk->ks->v[i].snap.links, n * sizeof(*links));
 	for (k = 0; k < n; k++) {
 		if ((e = keyset_find(wk->ks, links[k])) != NULL) {
 			j = (size_t)(e - wk->ks->v);
@@ -174,7 +175,8 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 		keysnap_free(&ks->v[i].snap);
 	}
 	/* Keep only the leaves still linked: a serial can be reused once its key is collected. */
-	qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), cmp_i32);
+	if (wk.nleaves > 1)
+		qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), cmp_i32);
 	free(ks->leaves);
 	ks->leaves = wk.leaves;
 	ks->nleaves = wk.nleaves;

@@ -133,7 +133,7 @@ ended() {
 	need_root
 	mkfifo "$T/fifo"
 	for kind in monitor wait; do
-		if [ $kind = monitor ]; then args=(mounts "$T"); want=0; else args=(wait --mount "$T/none"); want=143; fi
+		if [ $kind = monitor ]; then args=(mounts "$T"); want=0; else args=(wait -e mount mounts "$T"); want=143; fi
 		"$WATCHQ" -o "$T/fifo" "${args[@]}" 2>"$T/err" &
 		WQ_PID=$!
 		wait_until has_signalfd "$WQ_PID"
