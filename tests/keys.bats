@@ -68,6 +68,9 @@ linked_once() {
 
 @test "an unlinked key that can no longer be described keeps the name its linked event gave" {
 	kwatch --json keys @s
+	# The notification pipe gets no record when the kernel's collector unlinks an
+	# invalidated key: polling is how such an unlink is seen at all.
+	[ "$(backend_used)" = poll ] || skip "the kernel posts no unlinked record for a key its collector unlinks"
 	k=$(keyctl add user wq-gone hello @s)
 	wait_until lines_at_least 1
 	# Invalidated: nothing can describe it any more, and the collector unlinks it.
