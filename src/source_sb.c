@@ -114,13 +114,13 @@ gone(struct source *src, struct sbw *s, const char *what)
 }
 
 /*
- * Look up the filesystem holding s's path into *out and, if mark and its
- * device differs from s's, mark it for errors (-1 in *marked on failure):
+ * Look up the filesystem holding s's path into *out and, with marked and if
+ * its device differs from s's, mark it for errors (-1 in *marked on failure):
  * both of the one object the path names at that moment, pinned by an O_PATH
  * fd that /proc/self/fd names.
  */
 static int
-look(struct source *src, const struct sbw *s, struct sb_info *out, bool mark, int *marked)
+look(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
 {
 	struct sb_src *p = src->priv;
 	char pinned[32];
@@ -131,7 +131,7 @@ look(struct source *src, const struct sbw *s, struct sb_info *out, bool mark, in
 	snprintf(pinned, sizeof(pinned), "/proc/self/fd/%d", pin);
 	r = sb_info_get(out, pinned);
 	e = errno;
-	if (r == 0 && mark && out->dev != s->info.dev && src->pfd[FD_ERROR].fd >= 0) {
+	if (r == 0 && marked && out->dev != s->info.dev && src->pfd[FD_ERROR].fd >= 0) {
 		*marked = fserr_mark(&p->errs, pinned, out->dev);
 		e = errno;
 	}
@@ -146,11 +146,10 @@ recheck(struct source *src, struct sbw *s)
 {
 	struct sb_info now;
 	struct event ev;
-	int marked = 0;
 
 	if (!s->sw->alive)
 		return;
-	if (look(src, s, &now, false, &marked) < 0) {
+	if (look(src, s, &now, NULL) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			gone(src, s, "path removed");
 		return;
@@ -467,7 +466,7 @@ sb_open(struct source *src)
 		s->sw = &src->watches[i];
 		s->w = s->sw->w;
 		marked = 0;
-		if (look(src, s, &now, true, &marked) < 0)
+		if (look(src, s, &now, &marked) < 0)
 			return -1;
 		s->info = now;
 		p->n++;
