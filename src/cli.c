@@ -86,6 +86,7 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
 	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source (LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
+	{ "ns", 'N', "PID|NSFILE", 0, "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
@@ -118,6 +119,8 @@ struct cli_state {
 	bool journal;
 	unsigned quiet;		/* how many -q */
 	bool monitor;		/* -m given */
+	char *ns_args[MNTNS_MAX + 1];	/* -N, as given (one more: too many is said once resolved) */
+	size_t nns;
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -327,6 +330,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			errx(EXIT_USAGE, "--fstype: empty list");
 		break;
 	}
+	case 'N':
+		if (cs->nns <= MNTNS_MAX)
+			cs->ns_args[cs->nns++] = arg;
+		break;
 	case OPT_SOURCE:
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--source: empty device");
@@ -469,6 +476,10 @@ check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "--source applies to mounts");
 	if (cfg->initial && !watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--initial applies to mounts");
+	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
+		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
+	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
+		errx(EXIT_USAGE, "-N applies to mounts, not to sb: sb paths are looked up in our own mount namespace");
 	if (cfg->recursive && !watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->timestamps && cfg->out != OUT_TEXT)
@@ -552,6 +563,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if (cs.journal)
 		cfg->out = OUT_JOURNAL;
 
+	cli_watch_namespaces(cfg, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
 		cfg->wait = true;
@@ -617,8 +629,12 @@ cli_free(struct config *cfg)
 {
 	size_t i;
 
-	for (i = 0; i < cfg->nwatches; i++)
+	for (i = 0; i < cfg->nwatches; i++) {
 		free(cfg->watches[i].path);
+		free(cfg->watches[i].reach);
+	}
+	for (i = 0; i < cfg->nns; i++)
+		mntns_close(&cfg->ns[i]);
 	for (i = 0; i < cfg->nconds; i++) {
 		free(cfg->conds[i].path);
 		free(cfg->conds[i].type);

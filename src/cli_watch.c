@@ -1,6 +1,7 @@
 #include <err.h>
 #include <errno.h>
 #include <keyutils.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,19 +28,68 @@ source_words(void)
 	return words;
 }
 
+/* The next watch, tagged tag; exits 64 when there is no room. */
+static struct watch *
+new_watch(struct config *cfg, enum ev_type type, const char *target, int tag)
+{
+	struct watch *w;
+
+	if (cfg->nwatches >= WATCHQ_MAX_WATCHES)
+		errx(EXIT_USAGE, "too many watches: at most %d targets", WATCHQ_MAX_WATCHES);
+	w = &cfg->watches[cfg->nwatches++];
+	w->type = type;
+	w->target = target;
+	w->tag = tag;
+	return w;
+}
+
+/* "mnt:[4026532841] (-N 1234)": a namespace in a message. */
+static const char *
+ns_name(const struct mntns *ns)
+{
+	static char name[PATH_MAX + 64];
+
+	snprintf(name, sizeof(name), "mnt:[%llu] (-N %s)", (unsigned long long)ns->ino, escape_arg(ns->arg));
+	return name;
+}
+
+/* A mounts TARGET looked up in each -N namespace: one watch per namespace, all with one tag. */
+static void
+add_ns_watches(struct config *cfg, const char *target, int tag)
+{
+	struct statx stx;
+	struct watch *w;
+	size_t i;
+
+	if (target[0] != '/')
+		errx(EXIT_USAGE, "%s: with -N, a PATH must be absolute: it is looked up in each namespace", escape_arg(target));
+	for (i = 0; i < cfg->nns; i++) {
+		const struct mntns *ns = &cfg->ns[i];
+
+		w = new_watch(cfg, EV_MOUNT, target, tag);
+		w->ns = ns;
+		w->mnt_ns = ns->ino;
+		if ((w->path = mntns_canon(ns, target, false)) == NULL)
+			err(EXIT_USAGE, "%s in %s", escape_arg(target), ns_name(ns));
+		if (mntns_statx(ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode))
+			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), ns_name(ns));
+		w->reach = mntns_reach(ns, w->path);
+	}
+}
+
 /* One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a bad target. */
 static void
 add_watch(struct config *cfg, enum ev_type type, const char *target)
 {
+	int tag = cfg->nwatches ? cfg->watches[cfg->nwatches - 1].tag + 1 : 0;
 	struct watch *w;
 	struct stat stb;
 
-	if (cfg->nwatches >= WATCHQ_MAX_WATCHES)
-		errx(EXIT_USAGE, "too many watches: at most %d targets", WATCHQ_MAX_WATCHES);
-	w = &cfg->watches[cfg->nwatches];
-	w->type = type;
-	w->target = target;
-	w->tag = (int)cfg->nwatches;
+	if (type == EV_MOUNT && cfg->nns > 0) {
+		add_ns_watches(cfg, target, tag);
+		return;
+	}
+	w = new_watch(cfg, type, target, tag);
 	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
 		if (errno == EINVAL)
 			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", escape_arg(target));
@@ -51,7 +101,48 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 		if (type == EV_MOUNT && (stat(w->path, &stb) < 0 || !S_ISDIR(stb.st_mode)))
 			errx(EXIT_USAGE, "%s: not a directory", escape_arg(target));
 	}
-	cfg->nwatches++;
+	if (type == EV_MOUNT)
+		w->mnt_ns = mntns_self_ino();
+}
+
+void
+cli_watch_namespaces(struct config *cfg, char *const *args, size_t n)
+{
+	struct mntns *ns;
+	size_t i, k;
+	int e;
+
+	if (n > MNTNS_MAX)
+		errx(EXIT_USAGE, "too many -N: at most %d mount namespaces", MNTNS_MAX);
+	for (i = 0; i < n; i++) {
+		ns = &cfg->ns[cfg->nns];
+		if (mntns_open(ns, args[i]) < 0) {
+			e = errno;
+			mntns_close(ns);
+			switch (e) {
+			case ESRCH:
+				errx(EXIT_USAGE, "-N %s: no such process", escape_arg(args[i]));
+			case EINVAL:
+				errx(EXIT_USAGE, "-N %s: not a mount namespace (a PID, or a file such as /proc/PID/ns/mnt)",
+				    escape_arg(args[i]));
+			case EACCES:
+			case EPERM:
+				errx(EXIT_UNAVAILABLE, "-N %s: may not watch this mount namespace: %s", escape_arg(args[i]),
+				    strerror(e));
+			case ENXIO:
+				errx(EXIT_UNAVAILABLE, "-N %s: no process is in this mount namespace (watchq sees one through a process in it)",
+				    escape_arg(args[i]));
+			default:
+				errno = e;
+				err(EXIT_USAGE, "-N %s", escape_arg(args[i]));
+			}
+		}
+		for (k = 0; k < cfg->nns; k++)
+			if (cfg->ns[k].dev == ns->dev && cfg->ns[k].ino == ns->ino)
+				errx(EXIT_USAGE, "-N %s: the same mount namespace as -N %s", escape_arg(args[i]),
+				    escape_arg(cfg->ns[k].arg));
+		cfg->nns++;
+	}
 }
 
 /* A source word with no target after it: its default target, or an error. */
@@ -135,6 +226,16 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 		c = &cfg->conds[i];
 		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
 			check_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
+			continue;
+		}
+		if (cfg->nns > 0 && c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
+			errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
+			    cli_watch_cond_option(c->kind));
+		if (cfg->nns > 0) {
+			/* Looked up in each namespace at each check. */
+			if (c->arg[0] != '/')
+				errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
+				    cli_watch_cond_option(c->kind), escape_arg(c->arg));
 			continue;
 		}
 		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)

@@ -5,8 +5,9 @@
  * Kernel definitions missing from older system headers (Debian 12: glibc 2.36,
  * linux-libc-dev 6.1), with the values of the kernel's UAPI headers
  * (linux/fanotify.h, linux/mount.h, linux/stat.h, linux/watch_queue.h,
- * linux/keyctl.h), and the one path of the kernel's mount table.
+ * linux/keyctl.h, linux/nsfs.h), and the one path of the kernel's mount table.
  */
+#include <linux/ioctl.h>
 #include <linux/types.h>
 #include <sys/fanotify.h>
 
@@ -52,6 +53,7 @@ struct kapi_mnt_id_req {
 };
 
 #define KAPI_MNT_ID_REQ_SIZE_VER0	24
+#define KAPI_MNT_ID_REQ_SIZE_VER1	32	/* with mnt_ns_id: another mount namespace (6.11) */
 
 struct kapi_statmount {
 	__u32 size;
@@ -113,6 +115,10 @@ struct kapi_statmount {
 #define KAPI_MOUNT_ATTR_NODIRATIME	0x00000080
 #define KAPI_MOUNT_ATTR_IDMAP		0x00100000
 #define KAPI_MOUNT_ATTR_NOSYMFOLLOW	0x00200000
+
+/* nsfs ioctls (linux/nsfs.h): the kind of namespace a file is, and a mount namespace's id for statmount(2) (6.11). */
+#define KAPI_NS_GET_NSTYPE	_IO(0xb7, 0x3)
+#define KAPI_NS_GET_MNTNS_ID	_IOR(0xb7, 0x5, __u64)
 
 /*
  * The notification queue (watch_queue.h): <linux/watch_queue.h> cannot be

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "filter.h"
+#include "mntns.h"
 
 #define WATCHQ_MAX_WATCHES	256	/* watch tags are 8 bits, as in the kernel */
 
@@ -34,8 +35,11 @@ struct watch {
 	const char *target;	/* as given on the command line */
 	char *path;		/* canonical absolute path (mounts, sb) */
 	int32_t key;		/* key serial (keys) */
-	int tag;
+	int tag;		/* the TARGET's: its copies in each -N namespace share it */
 	bool internal;		/* added for a wait condition: neither announced nor counted */
+	const struct mntns *ns;	/* mounts with -N: the namespace path is in (NULL: ours) */
+	uint64_t mnt_ns;	/* mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
+	char *reach;		/* mounts with -N: a path of ours to the directory (through the namespace's root), for inotify */
 };
 
 enum cond_kind {
@@ -57,7 +61,7 @@ enum wait_state {
 struct cond {
 	enum cond_kind kind;
 	const char *arg;	/* as given */
-	char *path;		/* canonical absolute path (mount conditions) */
+	char *path;		/* canonical absolute path (mount conditions: NULL with -N, where it is looked up in each namespace) */
 	char *type;		/* key conditions: TYPE, then DESC after its NUL */
 	const char *desc;
 	int32_t keyring;	/* key conditions: the keyring looked in */
@@ -98,6 +102,9 @@ struct config {
 	bool wait_event;	/* wait -e: the next matching event */
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
+	/* -N: the namespaces watched instead of ours, resolved; their process followed and fds change as the run goes (main hands them to the mount sources). */
+	struct mntns ns[MNTNS_MAX];
+	size_t nns;
 };
 
 #endif

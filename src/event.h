@@ -107,6 +107,7 @@ struct event {
 	int tag;
 	const char *watch;	/* the target as the user gave it */
 	const char *watch_source;	/* "mounts", "keys", "sb": for meta events */
+	uint64_t mnt_ns;	/* a mounts watch's mount namespace (nsfs inode number); 0: another source's */
 	struct timespec time;	/* CLOCK_REALTIME */
 	union {
 		struct ev_mount_fields mount;

@@ -183,6 +183,13 @@ fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f)
 	put_str(&w, "event", event_name(ev));
 	put_opt(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
+	/* Mount records, and meta records of a mounts watch: the namespace (-N) they are of. */
+	if (ev->type == EV_MOUNT || ev->type == EV_META) {
+		if (ev->mnt_ns)
+			put_uint(&w, "mnt_ns", ev->mnt_ns);
+		else
+			put_null(&w, "mnt_ns");
+	}
 	if (ev->type == EV_MOUNT)
 		walk_mount(&w, ev->subtype, &ev->u.mount);
 	else if (ev->type == EV_KEY)

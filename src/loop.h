@@ -6,7 +6,7 @@
 #include "source.h"
 #include "stop.h"
 
-#define LOOP_MAX_SOURCES	4
+#define LOOP_MAX_SOURCES	(EV__NTYPES + MNTNS_MAX)	/* a source of each type, mounts once per -N namespace */
 
 struct loop {
 	struct source *src[LOOP_MAX_SOURCES];

@@ -27,7 +27,8 @@ struct run {
 	struct sink sink;	/* first: the sink is the run */
 	const struct config *cfg;
 	struct output out;
-	struct source src[EV__NTYPES];	/* those in use, in the order of source_kinds */
+	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of source_kinds: mounts once per -N namespace */
+	struct mntns *ns;	/* cfg's -N namespaces, which their sources follow */
 	size_t nsrc;
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
@@ -94,7 +95,14 @@ run_after(void *p)
 	return -1;
 }
 
-/* The readiness line: every watch, by source, with the backend that serves it. */
+/* " in mnt:[4026532841] of pid 1234": a -N namespace on the readiness line, after sep. */
+static void
+name_ns(struct buf *b, const struct mntns *ns, const char *sep)
+{
+	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
+}
+
+/* The readiness line: every watch, by source, with the backend that serves it (and the namespace of each -N). */
 static void
 announce(const struct config *cfg, const struct run *r)
 {
@@ -109,6 +117,9 @@ announce(const struct config *cfg, const struct run *r)
 			buf_addf(&b, " %s ", cli_watch_cond_option(cfg->conds[i].kind));
 			escape_text(&b, cfg->conds[i].arg);
 		}
+		for (i = 0, k = 0; i < r->nsrc; i++)
+			if (r->src[i].ns)
+				name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
 		buf_addf(&b, " (backend %s)", source_backend_name(&r->src[0]));
 	} else {
 		buf_adds(&b, "watching");
@@ -122,6 +133,8 @@ announce(const struct config *cfg, const struct run *r)
 				buf_addc(&b, ' ');
 				escape_text(&b, s->watches[i].w->target);
 			}
+			if (s->ns)
+				name_ns(&b, s->ns, " in");
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
@@ -135,13 +148,21 @@ open_sources(struct run *r)
 {
 	const struct config *cfg = r->cfg;
 	const struct source_kind *k;
+	size_t i;
 
 	/* Mounts and filesystems are all found through /proc/self/mountinfo. */
 	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access(PATH_MOUNTINFO, R_OK) < 0)
 		err(EXIT_ERROR, "%s (is /proc mounted?)", PATH_MOUNTINFO);
-	for (k = source_kinds; k->word; k++)
-		if (cfg->sources & (1u << k->type))
-			source_open(&r->src[r->nsrc++], k->type, cfg, &r->sink);
+	for (k = source_kinds; k->word; k++) {
+		if (!(cfg->sources & (1u << k->type)))
+			continue;
+		if (k->type == EV_MOUNT && cfg->nns > 0) {
+			for (i = 0; i < cfg->nns; i++)
+				source_open(&r->src[r->nsrc++], k->type, &r->ns[i], cfg, &r->sink);
+			continue;
+		}
+		source_open(&r->src[r->nsrc++], k->type, NULL, cfg, &r->sink);
+	}
 }
 
 /*
@@ -175,7 +196,8 @@ look_for_removals(struct run *r)
 	for (i = 0; i < r->nsrc; i++)
 		for (k = 0; k < r->src[i].nwatches && r->src[i].be->ops->removals; k++)
 			if (r->src[i].watches[k].alive && r->src[i].watches[k].w->path)
-				paths[n++] = r->src[i].watches[k].w->path;
+				paths[n++] = r->src[i].watches[k].w->ns ? r->src[i].watches[k].w->reach :
+				    r->src[i].watches[k].w->path;
 	removal_arm(&r->gone, paths, n);
 	for (i = 0; i < r->nsrc; i++)
 		if (r->src[i].be->ops->removals)
@@ -268,6 +290,7 @@ main(int argc, char **argv)
 	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0 || cfg.no_events) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
+	run.ns = cfg.ns;
 	run.silent = cfg.nconds > 0 || cfg.no_events;
 	wait = cfg.wait;
 	if (cfg.has_timeout)

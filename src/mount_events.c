@@ -1,8 +1,10 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mntns.h"
 #include "mount_events.h"
 #include "path.h"
 #include "srcmatch.h"
@@ -165,16 +167,28 @@ mount_events_present(struct source *src, const struct mounttab *t)
 void
 mount_events_removals(struct source *src)
 {
-	struct stat stb;
+	struct statx stx;
 	size_t i;
 
 	for (i = 0; i < src->nwatches; i++) {
 		if (!src->watches[i].alive)
 			continue;
-		if (stat(src->watches[i].w->path, &stb) == 0 && S_ISDIR(stb.st_mode))
+		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 && S_ISDIR(stx.stx_mode))
 			continue;
 		source_gone(src, &src->watches[i], "watched directory is gone");
 	}
+}
+
+bool
+mount_events_ns_exited(struct source *src)
+{
+	size_t i;
+
+	if (mntns_follow(src->ns))
+		return false;
+	for (i = 0; i < src->nwatches; i++)
+		source_gone(src, &src->watches[i], "mount namespace is gone: no process is left in it");
+	return true;
 }
 
 /*
@@ -184,11 +198,11 @@ mount_events_removals(struct source *src)
  * -1 where statx(2) cannot say (no permission, a kernel before 5.8).
  */
 static int
-is_mount_root(const char *path)
+is_mount_root(const struct mntns *ns, const char *path)
 {
 	struct statx stx;
 
-	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, &stx) < 0)
+	if (mntns_statx(ns, path, &stx) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
 		return -1;
@@ -196,14 +210,20 @@ is_mount_root(const char *path)
 }
 
 int
-mount_events_check(const struct mounttab *t, const struct cond *c)
+mount_events_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c)
 {
+	char *path;
 	int root;
 
 	if (c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
 		return WAIT_PENDING;
-	/* The path as given, now; the table (the path as it resolved at start) where the kernel cannot say. */
-	if ((root = is_mount_root(c->arg)) < 0)
-		root = mounttab_has_target(t, c->path);
+	if (ns && ns->gone)
+		return WAIT_GONE;
+	/* The path as given, now; the table where the kernel cannot say (with -N, the path as it resolves now there). */
+	if ((root = is_mount_root(ns, c->arg)) < 0) {
+		path = ns ? mntns_canon(ns, c->arg, true) : NULL;
+		root = mounttab_has_target(t, ns ? (path ? path : "") : c->path);
+		free(path);
+	}
 	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
 }

@@ -12,9 +12,11 @@ void mount_events_change(struct source *src, const struct mounttab_change *ch);
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
 /* Emit present records for every mount of t that src's watches cover. */
 void mount_events_present(struct source *src, const struct mounttab *t);
-/* Report each live watch of src whose directory no longer exists as removed. */
+/* Report each live watch of src whose directory no longer exists (in its namespace) as removed. */
 void mount_events_removals(struct source *src);
-/* Whether mount condition c holds in table t (an enum wait_state). */
-int mount_events_check(const struct mounttab *t, const struct cond *c);
+/* The process the source of a -N namespace follows has exited: follow another, or (no process is left in the namespace) report each watch of src removed and say true. */
+bool mount_events_ns_exited(struct source *src);
+/* Whether mount condition c holds in mount namespace ns (NULL: ours), whose table is t (an enum wait_state; WAIT_GONE once ns is). */
+int mount_events_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c);
 
 #endif

@@ -3,7 +3,7 @@
 #include "escape.h"
 #include "output_format.h"
 
-static const char format_escapes[] = "seEwtpofdOriIkKyT%";
+static const char format_escapes[] = "seEwtpofdOriINkKyT%";
 
 int
 output_format_check(const char *fmt)
@@ -106,6 +106,10 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'I':
 			if (m)
 				buf_addf(b, "%llu", (unsigned long long)m->parent_id);
+			break;
+		case 'N':
+			if (ev->mnt_ns)
+				buf_addf(b, "%llu", (unsigned long long)ev->mnt_ns);
 			break;
 		case 'k':
 			if (ev->type == EV_KEY)

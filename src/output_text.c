@@ -135,5 +135,8 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 		text_sb(b, ev);
 	else if (ev->type == EV_META)
 		text_meta(b, ev);
+	/* With -N, which namespace: last on the line, after any other mark. */
+	if (cfg->nns > 0 && ev->mnt_ns)
+		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);
 	buf_addc(b, '\n');
 }

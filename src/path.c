@@ -14,8 +14,20 @@ path_canon(const char *path)
 	return realpath(path, NULL);
 }
 
+static char *
+real(void *ctx, const char *path)
+{
+	return realpath(path, NULL);
+}
+
 char *
 path_canon_lenient(const char *path)
+{
+	return path_canon_lenient_by(path, real, NULL);
+}
+
+char *
+path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *path), void *ctx)
 {
 	struct buf abs = { 0 }, out = { 0 };
 	char *cwd, *res, *slash;
@@ -39,7 +51,7 @@ path_canon_lenient(const char *path)
 		char save = *slash;
 
 		*slash = '\0';
-		res = realpath(abs.len && abs.data[0] ? abs.data : "/", NULL);
+		res = resolve(ctx, abs.len && abs.data[0] ? abs.data : "/");
 		*slash = save;
 		if (res != NULL || (errno != ENOENT && errno != ENOTDIR))
 			break;

@@ -72,19 +72,20 @@ source_backend_serves(const struct backend *be, enum ev_type type)
 }
 
 static void
-reset(struct source *src, const struct backend *be, const struct config *cfg, struct sink *sink)
+reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
 {
 	size_t i;
 
 	memset(src, 0, sizeof(*src));
 	src->be = be;
+	src->ns = ns;
 	src->cfg = cfg;
 	src->sink = sink;
 	for (i = 0; i < SOURCE_MAX_FDS; i++)
 		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
 	src->watches = xcalloc(cfg->nwatches + 1, sizeof(*src->watches));
 	for (i = 0; i < cfg->nwatches; i++)
-		if (cfg->watches[i].type == be->type)
+		if (cfg->watches[i].type == be->type && cfg->watches[i].ns == ns)
 			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i], true };
 }
 
@@ -112,14 +113,14 @@ say_fallback(const struct source *from, const struct backend *to, const struct c
 }
 
 void
-source_open(struct source *src, enum ev_type type, const struct config *cfg, struct sink *sink)
+source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg, struct sink *sink)
 {
 	const struct backend *be, *next;
 
 	for (be = source_backends; be->name; be++) {
 		if (be->type != type || (cfg->backend && cfg->backend != be && cfg->backend->type == type))
 			continue;
-		reset(src, be, cfg, sink);
+		reset(src, be, ns, cfg, sink);
 		if (be->ops->open(src) == 0)
 			return;
 		if (errno != ENOSYS)
@@ -173,6 +174,7 @@ source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const s
 	ev->tag = w->tag;
 	ev->watch = w->target;
 	ev->watch_source = source_word(w->type);
+	ev->mnt_ns = w->mnt_ns;
 }
 
 void

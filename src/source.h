@@ -55,6 +55,7 @@ struct source_watch {
 
 struct source {
 	const struct backend *be;
+	struct mntns *ns;	/* mounts with -N: the namespace watched (NULL: ours) */
 	const char *backend;	/* what the readiness line names; NULL: be->name */
 	const struct config *cfg;
 	struct sink *sink;
@@ -80,14 +81,14 @@ const struct backend *source_backend_find(const char *name);
 /* Whether backend be serves sources of type. */
 bool source_backend_serves(const struct backend *be, enum ev_type type);
 
-/* Open the source for cfg's watches of type (forced: only that backend, NULL: each in fallback order, saying why on stderr); exits 69 (unavailable) or 1 on failure. */
-void source_open(struct source *src, enum ev_type type, const struct config *cfg, struct sink *sink);
+/* Open the source for cfg's watches of type in mount namespace ns (NULL: ours, and for every other type) (forced: only that backend, NULL: each in fallback order, saying why on stderr); exits 69 (unavailable) or 1 on failure. */
+void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg, struct sink *sink);
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 
 /* The backend name the readiness line and meta records name. */
 const char *source_backend_name(const struct source *src);
-/* Clear ev and set its type, subtype and watch w (tag, target, and w's source word). */
+/* Clear ev and set its type, subtype and watch w (tag, target, w's source word and mount namespace). */
 void source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w);
 /* Send a loss record to every live watch the user named. */
 void source_loss(struct source *src);

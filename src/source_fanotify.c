@@ -17,6 +17,10 @@
  * new, and each change then wakes watchq once. A remount of a mount that is
  * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
  * it, and its unmount reports the options watchq last reported.
+ *
+ * With -N the mark is on that namespace's nsfs file, statmount(2) reads it by
+ * its id, the signal is /proc/PID/mountinfo of the process followed there,
+ * and that process's pidfd tells when the namespace may be gone (mntns.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +33,7 @@
 #include "buf.h"
 #include "compat.h"
 #include "fan_decode.h"
+#include "mntns.h"
 #include "mount_events.h"
 #include "path.h"
 #include "source.h"
@@ -39,7 +44,7 @@
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
 
-enum { FD_FAN, FD_TIMER, FD_MOUNTINFO };
+enum { FD_FAN, FD_TIMER, FD_MOUNTINFO, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
 
 struct fan {
 	struct mounttab tab;
@@ -375,11 +380,36 @@ on_timer(struct source *src)
 		arm(src, IDLE_NS - idle);
 }
 
+/* The namespace is gone: stop polling, and let go of it (the mountinfo fd would keep it and its mounts). */
+static void
+stop(struct source *src)
+{
+	struct fan *f = src->priv;
+	size_t i;
+
+	for (i = 0; i < src->nfds; i++)
+		if (i != FD_MOUNTINFO && i != FD_NS && src->pfd[i].fd >= 0)
+			close(src->pfd[i].fd);
+	if (f->signal_fd >= 0)
+		close(f->signal_fd);
+	for (i = 0; i < src->nfds; i++)
+		src->pfd[i].fd = -1;
+	f->signal_fd = -1;
+	f->owed = false;
+}
+
 static int
 fan_drain(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
+	if (i == FD_NS) {
+		if (mount_events_ns_exited(src))
+			stop(src);
+		else
+			src->pfd[FD_NS].fd = src->ns->pidfd;
+		return 0;
+	}
 	if (i == FD_TIMER)
 		on_timer(src);
 	else if (on_wake(src, i) < 0)
@@ -428,13 +458,23 @@ fan_open(struct source *src)
 	f->signal_fd = -1;
 	if (statmount_probe() < 0)
 		return unavailable(src);
+	/* Another namespace's mounts are read by its id (Linux 6.11). */
+	if (src->ns && src->ns->id == 0) {
+		errno = ENOSYS;
+		return unavailable(src);
+	}
 	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
 		return unavailable(src);
+	/* Ours by its /proc file, another by the nsfs file -N opened. */
 	if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
-	    AT_FDCWD, "/proc/self/ns/mnt") < 0)
+	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt") < 0)
 		return unavailable(src);
+	if (src->ns) {
+		f->sm.ns_id = src->ns->id;
+		f->sm.root = src->ns->root;
+	}
 	src->pfd[FD_TIMER] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
@@ -444,7 +484,7 @@ fan_open(struct source *src)
 		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
 			need_signal = true;
 	if (f->want_attrs || need_signal) {
-		f->signal_fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC);
+		f->signal_fd = mntns_mountinfo(src->ns);
 		src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
 		if (f->signal_fd < 0)
 			return -1;
@@ -453,6 +493,8 @@ fan_open(struct source *src)
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
 	f->scan_cost = count_watched(src);
+	if (src->ns)
+		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	return 0;
 }
 
@@ -471,7 +513,7 @@ fan_close(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO)
+		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS)
 			close(src->pfd[i].fd);
 	src->nfds = 0;
 	if (f) {
@@ -491,7 +533,7 @@ fan_check(struct source *src, const struct cond *c)
 {
 	struct fan *f = src->priv;
 
-	return mount_events_check(&f->tab, c);
+	return mount_events_check(src->ns, &f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {

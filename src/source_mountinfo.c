@@ -3,28 +3,58 @@
  * namespace's mount table changed; the table is then re-read with libmount and
  * diffed against the cache. Cost is O(table) per wake-up and bursts coalesce:
  * what happened between two reads is inferred from the difference.
+ *
+ * The table is read again through the fd that is polled: with -N it is
+ * /proc/PID/mountinfo, which holds the namespace and the process's root from
+ * its open on, after that process has gone too.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "compat.h"
+#include "mntns.h"
 #include "mount_events.h"
 #include "source.h"
 #include "util.h"
 
 #define MAX_REREADS	8
 
+enum { FD_TABLE, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
+
 struct mountinfo {
 	struct mounttab tab;
 };
 
+/* Parse the whole mountinfo file fd (from its start) into tb; -1 with errno set. */
 static int
-read_table(struct mounttab *t)
+parse(int fd, struct libmnt_table *tb)
+{
+	FILE *f;
+	int r, dup_fd;
+
+	if (lseek(fd, 0, SEEK_SET) < 0 || (dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -1;
+	if ((f = fdopen(dup_fd, "r")) == NULL) {
+		close(dup_fd);
+		return -1;
+	}
+	r = mnt_table_parse_stream(tb, f, PATH_MOUNTINFO);
+	fclose(f);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+read_table(int fd, struct mounttab *t)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
@@ -36,11 +66,9 @@ read_table(struct mounttab *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	r = mnt_table_parse_file(tb, PATH_MOUNTINFO);
-	if (r < 0) {
-		errno = -r;
+	r = parse(fd, tb);
+	if (r < 0)
 		goto out;
-	}
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		int id = mnt_fs_get_id(fs), parent = mnt_fs_get_parent_id(fs);
 
@@ -81,7 +109,7 @@ read_stable(int fd, struct mounttab *t)
 
 	for (i = 0; i < MAX_REREADS; i++) {
 		mounttab_clear(t);
-		if (read_table(t) < 0)
+		if (read_table(fd, t) < 0)
 			return -1;
 		if (!changed(fd))
 			break;
@@ -102,11 +130,16 @@ mi_open(struct source *src)
 
 	src->priv = mi;
 	/* Open before the first read: every change after it raises POLLPRI. */
-	src->pfd[0] = (struct pollfd){ open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC), POLLPRI, 0 };
-	src->nfds = 1;
-	if (src->pfd[0].fd < 0)
+	src->pfd[FD_TABLE] = (struct pollfd){ mntns_mountinfo(src->ns), POLLPRI, 0 };
+	src->pfd[FD_NS] = (struct pollfd){ -1, POLLIN, 0 };
+	src->nfds = 2;
+	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
-	return read_stable(src->pfd[0].fd, &mi->tab);
+	if (read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
+		return -1;
+	if (src->ns)
+		src->pfd[FD_NS].fd = src->ns->pidfd;
+	return 0;
 }
 
 static int
@@ -114,6 +147,16 @@ mi_drain(struct source *src, size_t i)
 {
 	struct mountinfo *mi = src->priv;
 	struct mounttab fresh = { 0 };
+
+	if (i == FD_NS) {
+		/* The namespace is gone: let go of it (the table's fd would keep it and its mounts). */
+		if (mount_events_ns_exited(src)) {
+			close(src->pfd[FD_TABLE].fd);
+			src->pfd[FD_TABLE].fd = -1;
+		}
+		src->pfd[FD_NS].fd = src->ns->pidfd;
+		return 0;
+	}
 
 	if (read_stable(src->pfd[i].fd, &fresh) < 0) {
 		mounttab_clear(&fresh);
@@ -139,8 +182,8 @@ mi_close(struct source *src)
 {
 	struct mountinfo *mi = src->priv;
 
-	if (src->nfds > 0 && src->pfd[0].fd >= 0)
-		close(src->pfd[0].fd);
+	if (src->nfds > 0 && src->pfd[FD_TABLE].fd >= 0)
+		close(src->pfd[FD_TABLE].fd);
 	src->nfds = 0;
 	if (mi) {
 		mounttab_clear(&mi->tab);
@@ -154,7 +197,7 @@ mi_check(struct source *src, const struct cond *c)
 {
 	struct mountinfo *mi = src->priv;
 
-	return mount_events_check(&mi->tab, c);
+	return mount_events_check(src->ns, &mi->tab, c);
 }
 
 const struct source_ops source_mountinfo_ops = {

@@ -1,6 +1,14 @@
 /*
  * listmount(2) and statmount(2) (Linux 6.8): the mount table by 64-bit unique
  * mount id, one mount at a time, without reading /proc/self/mountinfo.
+ *
+ * Another namespace's mounts (6.11: the request's mnt_ns_id) are named from
+ * the root of that namespace, not from the root of the process watchq follows
+ * there, which /proc/PID/mountinfo names them from: they differ where that
+ * process is chrooted. Mount points are made relative to its root, as
+ * mountinfo has them, and those outside it, which mountinfo leaves out, are
+ * kept with an empty path: known, so that their detach is no transient, and
+ * under no watched directory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +20,7 @@
 
 #include "buf.h"
 #include "compat.h"
+#include "path.h"
 #include "statmount.h"
 #include "util.h"
 
@@ -21,18 +30,31 @@
 #define STAT_MASK (KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC | KAPI_STATMOUNT_MNT_ROOT | \
 	KAPI_STATMOUNT_MNT_POINT | KAPI_STATMOUNT_FS_TYPE | KAPI_STATMOUNT_MNT_OPTS | KAPI_STATMOUNT_SB_SOURCE)
 
-static long
-sys_statmount(uint64_t id, uint64_t mask, void *buf, size_t size)
+/* The request for mount id (or LSMT_ROOT) with param, in km's namespace. */
+static struct kapi_mnt_id_req
+request(const struct statmount_buf *km, uint64_t id, uint64_t param)
 {
-	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = mask };
+	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = param };
+
+	if (km->ns_id) {
+		req.size = KAPI_MNT_ID_REQ_SIZE_VER1;
+		req.mnt_ns_id = km->ns_id;
+	}
+	return req;
+}
+
+static long
+sys_statmount(const struct statmount_buf *km, uint64_t id, uint64_t mask, void *buf, size_t size)
+{
+	struct kapi_mnt_id_req req = request(km, id, mask);
 
 	return syscall(__NR_statmount, &req, buf, size, 0);
 }
 
 static long
-sys_listmount(uint64_t last, uint64_t *ids, size_t n)
+sys_listmount(const struct statmount_buf *km, uint64_t last, uint64_t *ids, size_t n)
 {
-	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = KAPI_LSMT_ROOT, .param = last };
+	struct kapi_mnt_id_req req = request(km, KAPI_LSMT_ROOT, last);
 
 	return syscall(__NR_listmount, &req, ids, n, 0);
 }
@@ -40,8 +62,10 @@ sys_listmount(uint64_t last, uint64_t *ids, size_t n)
 int
 statmount_probe(void)
 {
+	struct statmount_buf ours = { 0 };
+
 	/* A NULL buffer: EFAULT means the call exists. */
-	if (sys_statmount(KAPI_LSMT_ROOT, 0, NULL, 0) < 0 && errno == ENOSYS)
+	if (sys_statmount(&ours, KAPI_LSMT_ROOT, 0, NULL, 0) < 0 && errno == ENOSYS)
 		return -1;
 	return 0;
 }
@@ -107,7 +131,7 @@ stat_into(struct statmount_buf *km, uint64_t id, uint64_t mask)
 	}
 	for (;;) {
 		memset(km->buf, 0, sizeof(struct kapi_statmount));
-		if (sys_statmount(id, mask, km->buf, km->size) == 0)
+		if (sys_statmount(km, id, mask, km->buf, km->size) == 0)
 			break;
 		if (errno == EINTR)
 			continue;
@@ -136,6 +160,20 @@ options_of(const struct kapi_statmount *sm, struct buf *vfs, struct buf *fs)
 	sb_options(fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
 }
 
+/* Mount point p as the process followed in km's namespace sees it ("" where it cannot). */
+static const char *
+seen_from_root(const struct statmount_buf *km, const char *p)
+{
+	size_t n;
+
+	if (!km->ns_id || km->root == NULL || strcmp(km->root, "/") == 0)
+		return p;
+	if (!path_within(km->root, p))
+		return "";
+	n = strlen(km->root);
+	return p[n] ? p + n : "/";
+}
+
 struct mounttab_entry *
 statmount_one(struct statmount_buf *km, uint64_t id)
 {
@@ -147,7 +185,7 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	options_of(sm, &km->vfs, &km->fs);
 	e = mounttab_entry_new(sm->mnt_id, sm->mnt_parent_id,
 	    makedev(sm->sb_dev_major, sm->sb_dev_minor),
-	    str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, ""),
+	    seen_from_root(km, str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, "")),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, "none"),
 	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
@@ -180,7 +218,7 @@ statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 
 	/* LSMT_ROOT lists our root too, then every mount below it, by id. */
 	for (;;) {
-		n = sys_listmount(last, ids, LIST_STEP);
+		n = sys_listmount(km, last, ids, LIST_STEP);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

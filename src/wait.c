@@ -10,15 +10,24 @@ static const enum ev_type judge[] = {
 	[COND_NO_KEY] = EV_KEY,
 };
 
+/* Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is gone when one is. */
 static enum wait_state
 check_one(const struct cond *c, struct source *src, size_t n)
 {
+	enum wait_state all = WAIT_PENDING, s;
+	bool judged = false;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (src[i].be->type == judge[c->kind] && src[i].be->ops->check)
-			return (enum wait_state)src[i].be->ops->check(&src[i], c);
-	return WAIT_PENDING;
+	for (i = 0; i < n; i++) {
+		if (src[i].be->type != judge[c->kind] || !src[i].be->ops->check)
+			continue;
+		s = (enum wait_state)src[i].be->ops->check(&src[i], c);
+		if (s == WAIT_GONE)
+			return WAIT_GONE;
+		all = !judged || all == WAIT_MET ? s : all;
+		judged = true;
+	}
+	return all;
 }
 
 enum wait_state

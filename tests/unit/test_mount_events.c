@@ -46,8 +46,8 @@ main(void)
 	char *fstypes[] = { "tmpfs", NULL };
 	uint64_t ids[] = { 7, 9 };
 
-	cfg.watches[0] = (struct watch){ EV_MOUNT, "/w", "/w", 0, 0, false };
-	cfg.watches[1] = (struct watch){ EV_MOUNT, "/", "/", 0, 1, false };
+	cfg.watches[0] = (struct watch){ .type = EV_MOUNT, .target = "/w", .path = "/w", .tag = 0 };
+	cfg.watches[1] = (struct watch){ .type = EV_MOUNT, .target = "/", .path = "/", .tag = 1 };
 	sw[0] = (struct source_watch){ &cfg.watches[0], true };
 	sw[1] = (struct source_watch){ &cfg.watches[1], true };
 	src.cfg = &cfg;

@@ -11,7 +11,7 @@ mount_ev(unsigned subtype)
 {
 	struct event ev = {
 		.type = EV_MOUNT, .subtype = subtype, .tag = 3, .watch = "/srv",
-		.watch_source = "mounts", .time = { 1700000000, 123456789 },
+		.watch_source = "mounts", .time = { 1700000000, 123456789 }, .mnt_ns = 4026531840ULL,
 		.u.mount = { .mount_id = 42, .parent_id = 7, .path = "/srv/b",
 			.fstype = "tmpfs", .device = "none", .options = "rw,relatime" },
 	};
@@ -24,7 +24,7 @@ static const uint64_t transient_ids[] = { 2147483650ULL, 2147483651ULL };
 static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
 	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
-	    "\"watch\":\"/w\",\"tag\":1,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
+	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
 	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
 	"transient [] [] []\n",
@@ -76,29 +76,48 @@ main(void)
 	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs -\n");
 	cfg.timestamps = false;
 
+	/* With -N, a line ends with the namespace of its watch. */
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_UNMOUNT);
+	cfg.nns = 1;
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none ns=4026531840\n");
+
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_META, .subtype = META_LOSS, .watch = "/",
-		.watch_source = "mounts", .u.meta = { .lost = 12, .backend = "fanotify" } };
+		.watch_source = "mounts", .mnt_ns = 4026532841ULL, .u.meta = { .lost = 12, .backend = "fanotify" } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised ns=4026532841\n");
+	cfg.nns = 0;
+	buf_reset(&b);
 	output_text(&b, &ev, &cfg);
 	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised\n");
 
 	buf_reset(&b);
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
-	    "\"watch\":\"/\",\"tag\":0,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
+	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":4026532841,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
+
+	/* A meta record of another source's watch: no namespace. */
+	buf_reset(&b);
+	ev.watch_source = "keys";
+	ev.mnt_ns = 0;
+	output_json(&b, &ev);
+	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
+	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":null,\"watch_source\":\"keys\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/\xff";
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
-	    "\"watch\":\"/srv\",\"tag\":3,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
+	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
 	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
 
 	/* Transient mounts: a count and ids, every other field unknown. */
 	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
-		.watch_source = "mounts", .u.mount = { .ids = transient_ids, .count = 2 } };
+		.watch_source = "mounts", .mnt_ns = 4026532841ULL, .u.mount = { .ids = transient_ids, .count = 2 } };
 	for (i = 0; i < 3; i++) {
 		buf_reset(&b);
 		if (i == 0)
@@ -112,8 +131,8 @@ main(void)
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
-	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %T %%", "%Y", &ev);
-	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 2023 %\n");
+	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %N %T %%", "%Y", &ev);
+	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
 
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_LINKED, .watch = "@s", .tag = 1,

@@ -1,0 +1,358 @@
+/*
+ * Another mount namespace, seen through a process in it. Its nsfs file gives
+ * its identity (inode number, and the id statmount(2) takes); the process
+ * gives its root, its /proc/PID/mountinfo and a pidfd. A namespace lives as
+ * long as anything holds it, watchq's own fds included, so "gone" is decided
+ * by its members: when the process followed exits, its pidfd turns readable
+ * (after the process left its namespaces: exit_task_namespaces() runs before
+ * exit_notify()), and /proc is searched for another process in the
+ * namespace; none left is gone, and every fd watchq holds on it is closed,
+ * so that the kernel can free it and its mounts. A process that leaves with
+ * setns(2) or unshare(2) instead of exiting is noticed when it exits.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "compat.h"
+#include "mntns.h"
+#include "path.h"
+#include "util.h"
+
+#define FOLLOW_TRIES	16	/* candidates that vanish as they are taken, before giving up */
+
+/* Whether pid's mount namespace is ns now. */
+static bool
+in_ns(pid_t pid, const struct mntns *ns)
+{
+	char p[64];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "/proc/%d/ns/mnt", (int)pid);
+	return stat(p, &st) == 0 && st.st_dev == ns->dev && st.st_ino == ns->ino;
+}
+
+/* Whether the process followed has exited. */
+static bool
+exited(const struct mntns *ns)
+{
+	struct pollfd p = { ns->pidfd, POLLIN, 0 };
+
+	if (ns->pidfd < 0)
+		return false;
+	while (poll(&p, 1, 0) < 0 && errno == EINTR)
+		;
+	return p.revents != 0;
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Follow pid: its pidfd first, then the check that it is in ns (a pid reused before the pidfd fails it). */
+static int
+take(struct mntns *ns, pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0 && errno != ENOSYS)
+		return -1;
+	if (!in_ns(pid, ns)) {
+		if (fd >= 0)
+			close(fd);
+		errno = ESRCH;
+		return -1;
+	}
+	close_fd(&ns->pidfd);
+	ns->pidfd = fd;
+	ns->pid = pid;
+	return 0;
+}
+
+/* The lowest-numbered process in ns, 0 if none (that we may look at). */
+static pid_t
+find_member(const struct mntns *ns)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t pid = 0;
+
+	if (d == NULL)
+		return 0;
+	while (pid == 0 && (de = readdir(d)) != NULL) {
+		char *end;
+		long n = strtol(de->d_name, &end, 10);
+
+		if (*end == '\0' && n > 0 && n <= INT_MAX && in_ns((pid_t)n, ns))
+			pid = (pid_t)n;
+	}
+	closedir(d);
+	return pid;
+}
+
+/* readlink(2) of fd's /proc/self/fd entry: where the kernel places what fd names. */
+static char *
+fd_path(int fd)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if ((n = readlink(link, buf, sizeof(buf))) < 0)
+		return NULL;
+	if ((size_t)n == sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/*
+ * Follow pid and take its root. readlink(2) of that root names it in the
+ * same terms as statmount(2) names mount points of another namespace (from
+ * the top of its tree, where neither is reachable from our root: verified on
+ * 6.18 for a chrooted process and one that pivot_root(2)ed), and as
+ * /proc/self/fd does any path looked up from it.
+ */
+static int
+start(struct mntns *ns, pid_t pid)
+{
+	char p[64];
+
+	if (take(ns, pid) < 0)
+		return -1;
+	snprintf(p, sizeof(p), "/proc/%d/root", (int)pid);
+	if ((ns->rootfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' || exited(ns)) {
+		close_fd(&ns->rootfd);
+		free(ns->root);
+		ns->root = NULL;
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
+
+/* arg as a PID (only digits), or -1. */
+static pid_t
+pid_arg(const char *arg)
+{
+	const char *p;
+
+	for (p = arg; isdigit((unsigned char)*p); p++)
+		;
+	if (p == arg || *p || p - arg > 9)
+		return -1;
+	return (pid_t)atoi(arg);
+}
+
+int
+mntns_open(struct mntns *ns, const char *arg)
+{
+	char file[64];
+	const char *path = arg;
+	struct stat st;
+	pid_t pid = pid_arg(arg);
+	int n = 0, tries;
+
+	memset(ns, 0, sizeof(*ns));
+	ns->arg = arg;
+	ns->pidfd = ns->nsfd = ns->rootfd = -1;
+	if (pid >= 0) {
+		snprintf(file, sizeof(file), "/proc/%d/ns/mnt", (int)pid);
+		path = file;
+	} else if (sscanf(arg, "/proc/%d/ns/mnt%n", &pid, &n) != 1 || arg[n] != '\0') {
+		pid = 0;
+	}
+	if ((ns->nsfd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (path == file && errno == ENOENT)
+			errno = ESRCH;
+		return -1;
+	}
+	if (fstat(ns->nsfd, &st) < 0)
+		return -1;
+	if (ioctl(ns->nsfd, KAPI_NS_GET_NSTYPE) != CLONE_NEWNS) {
+		errno = EINVAL;
+		return -1;
+	}
+	ns->dev = st.st_dev;
+	ns->ino = st.st_ino;
+	if (ioctl(ns->nsfd, KAPI_NS_GET_MNTNS_ID, &ns->id) < 0)
+		ns->id = 0;
+	/* The process named, or (a file named the namespace, or the process has just gone) another in it. */
+	if (pid > 0) {
+		if (start(ns, pid) == 0)
+			return 0;
+		if (errno == EACCES || errno == EPERM)
+			return -1;
+	}
+	for (tries = 0; tries < FOLLOW_TRIES; tries++) {
+		if ((pid = find_member(ns)) == 0)
+			break;
+		if (start(ns, pid) == 0)
+			return 0;
+		if (errno == EACCES || errno == EPERM)
+			return -1;
+	}
+	errno = ENXIO;
+	return -1;
+}
+
+void
+mntns_close(struct mntns *ns)
+{
+	close_fd(&ns->pidfd);
+	close_fd(&ns->nsfd);
+	close_fd(&ns->rootfd);
+	free(ns->root);
+	ns->root = NULL;
+}
+
+bool
+mntns_follow(struct mntns *ns)
+{
+	pid_t pid;
+	int tries;
+
+	for (tries = 0; tries < FOLLOW_TRIES && (pid = find_member(ns)) != 0; tries++)
+		if (take(ns, pid) == 0 && !exited(ns))
+			return true;
+	ns->gone = true;
+	close_fd(&ns->pidfd);
+	close_fd(&ns->nsfd);
+	close_fd(&ns->rootfd);
+	return false;
+}
+
+int
+mntns_mountinfo(struct mntns *ns)
+{
+	char p[64];
+	int fd;
+
+	if (ns == NULL)
+		return open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC);
+	/* The file binds the namespace of the process when it is opened: that must still be ours to follow. */
+	while (!ns->gone) {
+		snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)ns->pid);
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !exited(ns))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+		else if (errno != ENOENT && errno != ESRCH)
+			return -1;
+		mntns_follow(ns);
+	}
+	errno = ESRCH;
+	return -1;
+}
+
+/* An O_PATH fd of the absolute path in ns, looked up from its root, the last symlink followed. */
+static int
+lookup(const struct mntns *ns, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		/* Absolute symlinks and ".." stay inside; /proc's magic links would lead anywhere. */
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct buf b = { 0 };
+	int fd;
+
+	if (ns->rootfd < 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	fd = (int)syscall(SYS_openat2, ns->rootfd, path, &how, sizeof(how));
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+	/* Before Linux 5.6: through the root's fd; an absolute symlink on the way then leads into our namespace. */
+	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, path);
+	fd = open(b.data, O_PATH | O_CLOEXEC);
+	buf_free(&b);
+	return fd;
+}
+
+int
+mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
+{
+	int fd, r;
+
+	if (ns == NULL)
+		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, stx);
+	if ((fd = lookup(ns, path)) < 0)
+		return -1;
+	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
+	close(fd);
+	return r;
+}
+
+/* The canonical path of path in ns (it must exist): where the kernel placed it, less the root's own place. */
+static char *
+resolve(void *ctx, const char *path)
+{
+	const struct mntns *ns = ctx;
+	size_t n = strlen(ns->root);
+	char *full, *rel;
+	int fd;
+
+	if ((fd = lookup(ns, path)) < 0)
+		return NULL;
+	full = fd_path(fd);
+	close(fd);
+	if (full == NULL || strcmp(ns->root, "/") == 0)
+		return full;
+	if (!path_within(ns->root, full)) {
+		free(full);
+		errno = ENOENT;
+		return NULL;
+	}
+	rel = xstrdup(full[n] ? full + n : "/");
+	free(full);
+	return rel;
+}
+
+char *
+mntns_canon(const struct mntns *ns, const char *path, bool lenient)
+{
+	if (ns == NULL)
+		return lenient ? path_canon_lenient(path) : path_canon(path);
+	return lenient ? path_canon_lenient_by(path, resolve, (void *)ns) : resolve((void *)ns, path);
+}
+
+char *
+mntns_reach(const struct mntns *ns, const char *path)
+{
+	struct buf b = { 0 };
+
+	if (ns == NULL)
+		return xstrdup(path);
+	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, strcmp(path, "/") == 0 ? "" : path);
+	return b.data;
+}
+
+uint64_t
+mntns_self_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/mnt", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
