@@ -50,7 +50,7 @@ _watchq()
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout -n --count --fstype --source --recursive --space-below
+		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout -n --count --fstype --source -N --ns --recursive --space-below
 		--backend --interval --queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
 
@@ -72,6 +72,11 @@ _watchq()
 		;;
 	--unmount | --readonly | --writable)
 		_watchq_paths
+		return
+		;;
+	-N | --ns)
+		# A process, or once a slash is typed an nsfs file.
+		if [[ $cur == */* ]]; then _filedir; else _pids; fi
 		return
 		;;
 	--mount | -o | --output)

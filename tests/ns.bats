@@ -1,0 +1,294 @@
+#!/usr/bin/env bats
+# watchq -N: the mount table of other mount namespaces, made with unshare -m
+# and kept alive by a sleeping process, on every mount backend this kernel has.
+load helper
+
+# The helper's teardown, run after ours has killed the namespaces' processes.
+eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
+
+setup_file() {
+	# fanotify where this kernel and these privileges have it; mountinfo always.
+	BACKENDS=mountinfo
+	if "$BATS_TEST_DIRNAME/../watchq" -qq -t 0 --backend=fanotify mounts / >/dev/null 2>&1 ||
+	    [ $? -ne 69 ]; then
+		BACKENDS="fanotify mountinfo"
+	fi
+	export BACKENDS
+}
+
+teardown() {
+	local p
+	for p in ${NS_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	helper_teardown
+}
+
+# in_new_ns PID: PID's mount namespace is no longer ours (unshare(2) has run).
+in_new_ns() {
+	[ "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" != "$(readlink /proc/self/ns/mnt)" ] &&
+		[ -n "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" ]
+}
+
+# new_ns [CMD...]: a process in a new private mount namespace (CMD, default a
+# long sleep), its pid in $NS (and in NS_PIDS, for teardown), once it is there.
+new_ns() {
+	[ $# -gt 0 ] || set -- sleep 1000
+	# None of bats's fds: it would wait for them to close.
+	unshare -m --propagation private "$@" </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="${NS_PIDS:-} $NS"
+	wait_until in_new_ns "$NS"
+}
+
+# ns_ino PID: the inode number of PID's mount namespace.
+ns_ino() {
+	stat -L -c %i "/proc/$1/ns/mnt"
+}
+
+# in_ns PID CMD...: run CMD in PID's mount namespace.
+in_ns() {
+	local pid=$1
+	shift
+	nsenter -t "$pid" -m "$@"
+}
+
+# watch_on BACKEND ARGS...: start watchq on BACKEND.
+watch_on() {
+	local be=$1
+	shift
+	WATCHQ_BACKEND=$be start_watchq "$@"
+}
+
+# sentinel_in PID DIR: mount a tmpfs "sentinel" on DIR/sentinel in PID's
+# namespace (ours: PID -) and wait for its line: everything before it is handled.
+sentinel_in() {
+	mkdir -p "$2/sentinel"
+	if [ "$1" = - ]; then
+		mount -t tmpfs sentinel "$2/sentinel"
+	else
+		in_ns "$1" mount -t tmpfs sentinel "$2/sentinel"
+	fi
+	wait_until grep -q "sentinel" "$T/out"
+}
+
+@test "-N: the namespace's mounts are seen and ours are not; without -N, the other way round" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	new_ns
+	ino=$(ns_ino "$NS")
+	for be in $BACKENDS; do
+		watch_on "$be" -N "$NS" mounts "$T"
+		grep -qx "watchq: watching mounts $T in mnt:\[$ino\] of pid $NS (backend $be)" "$T/err"
+		mount -t tmpfs ours "$T/b"
+		in_ns "$NS" mount -t tmpfs theirs "$T/a"
+		sentinel_in "$NS" "$T"
+		stop_watchq
+		[ "$WQ_STATUS" -eq 0 ]
+		[ "$(cat "$T/out")" = "mount mount $T/a tmpfs theirs ns=$ino
+mount mount $T/sentinel tmpfs sentinel ns=$ino" ] || { echo "$be:"; cat "$T/out"; false; }
+		umount "$T/b"
+		in_ns "$NS" umount "$T/a" "$T/sentinel"
+
+		watch_on "$be" mounts "$T"
+		in_ns "$NS" mount -t tmpfs theirs "$T/a"
+		mount -t tmpfs ours "$T/b"
+		sentinel_in - "$T"
+		stop_watchq
+		[ "$(cat "$T/out")" = "mount mount $T/b tmpfs ours
+mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false; }
+		umount "$T/b" "$T/sentinel"
+		in_ns "$NS" umount "$T/a"
+	done
+}
+
+@test "-N with --initial and --json: the namespace's mounts, mnt_ns its inode, the same on every backend" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	new_ns
+	ino=$(ns_ino "$NS")
+	in_ns "$NS" mount -t tmpfs theirs "$T/a"
+	mount -t tmpfs ours "$T/b"
+	for be in $BACKENDS; do
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -j -N "$NS" mounts "$T"
+		[ "$status" -eq 2 ]
+		echo "$output" | jq -c '[.event, .path, .device, .mnt_ns]' >"$T/$be"
+		[ "$(cat "$T/$be")" = "[\"present\",\"$T\",\"watchq-test\",$ino]
+[\"present\",\"$T/a\",\"theirs\",$ino]" ] || { echo "$be:"; cat "$T/$be"; false; }
+		# Without -N, mnt_ns is ours.
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.1 --initial -j mounts "$T/b"
+		[ "$(echo "$output" | jq -r .mnt_ns)" = "$(stat -L -c %i /proc/self/ns/mnt)" ]
+	done
+}
+
+@test "-N with wait: --mount and --unmount are asked of the namespace, not of ours" {
+	need_root
+	mkdir "$T/a"
+	new_ns
+	for be in $BACKENDS; do
+		# Mounted here, not there: no answer.
+		mount -t tmpfs ours "$T/a"
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 wait -N "$NS" --mount "$T/a"
+		[ "$status" -eq 2 ]
+		umount "$T/a"
+		watch_on "$be" wait -N "$NS" --mount "$T/a"
+		grep -qx "watchq: waiting for --mount $T/a in mnt:\[$(ns_ino "$NS")\] of pid $NS (backend $be)" "$T/err"
+		in_ns "$NS" mount -t tmpfs theirs "$T/a"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 0 ]
+		run "$WATCHQ" --backend="$be" -q -t 0 wait -N "$NS" --mount "$T/a"
+		[ "$status" -eq 0 ]
+		watch_on "$be" wait -N "$NS" --unmount "$T/a"
+		in_ns "$NS" umount "$T/a"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 0 ]
+	done
+}
+
+@test "several -N: each event, present record and the readiness line name their own namespace" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	new_ns
+	A=$NS
+	new_ns
+	B=$NS
+	ia=$(ns_ino "$A")
+	ib=$(ns_ino "$B")
+	[ "$ia" != "$ib" ]
+	for be in $BACKENDS; do
+		watch_on "$be" -N "$A" -N "$B" mounts "$T"
+		grep -qx "watchq: watching mounts $T in mnt:\[$ia\] of pid $A (backend $be), mounts $T in mnt:\[$ib\] of pid $B (backend $be)" "$T/err"
+		in_ns "$A" mount -t tmpfs in-a "$T/a"
+		in_ns "$B" mount -t tmpfs in-b "$T/b"
+		wait_until grep -q in-a "$T/out"
+		wait_until grep -q in-b "$T/out"
+		stop_watchq
+		[ "$(sort "$T/out")" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia" "mount mount $T/b tmpfs in-b ns=$ib" | sort)" ] ||
+			{ echo "$be:"; cat "$T/out"; false; }
+		# JSON: the same tag for the one TARGET in both namespaces, mnt_ns tells them apart.
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -j -N "$A" -N "$B" mounts "$T"
+		[ "$status" -eq 2 ]
+		[ "$(echo "$output" | jq -r 'select(.path != "'"$T"'") | "\(.tag) \(.mnt_ns) \(.device)"' | sort)" = "$(printf '%s\n' "0 $ia in-a" "0 $ib in-b" | sort)" ]
+		in_ns "$A" umount "$T/a"
+		in_ns "$B" umount "$T/b"
+	done
+}
+
+@test "the namespace going away (its last process exits) is a removal, then exit 3; a wait exits 3" {
+	need_root
+	for be in $BACKENDS; do
+		new_ns
+		ino=$(ns_ino "$NS")
+		watch_on "$be" -N "$NS" mounts "$T"
+		kill "$NS"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		[ "$(cat "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ino" ]
+
+		new_ns
+		watch_on "$be" wait -N "$NS" --mount "$T/nothing"
+		kill "$NS"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+	done
+}
+
+@test "-N follows another process of the namespace when the one it followed exits; NSFILE as an fd" {
+	need_root
+	mkdir "$T/a"
+	for be in $BACKENDS; do
+		new_ns
+		first=$NS
+		ino=$(ns_ino "$NS")
+		nsenter -t "$first" -m sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+		second=$!
+		NS_PIDS="$NS_PIDS $second"
+		wait_until in_new_ns "$second"
+		# A process of ours holds the namespace's file open: -N /proc/PID/fd/N names it.
+		sleep 1000 3<"/proc/$first/ns/mnt" </dev/null >/dev/null 2>&1 &
+		holder=$!
+		NS_PIDS="$NS_PIDS $holder"
+		wait_until test -e "/proc/$holder/fd/3"
+		watch_on "$be" -j -N "/proc/$holder/fd/3" mounts "$T"
+		grep -Eq " in mnt:\[$ino\] of pid ($first|$second) " "$T/err"
+		kill "$first"
+		in_ns "$second" mount -t tmpfs still "$T/a"
+		wait_until grep -q '"device":"still"' "$T/out"
+		kill "$second"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		[ "$(jq -r '[.event, .mnt_ns] | @tsv' "$T/out")" = "$(printf 'mount\t%s\nremoval\t%s' "$ino" "$ino")" ]
+		# Held by our fd alone, it has no process: not ours to watch through one.
+		run --separate-stderr "$WATCHQ" --backend="$be" -N "/proc/$holder/fd/3" mounts /
+		[ "$status" -eq 69 ]
+		[ "$stderr" = "watchq: -N /proc/$holder/fd/3: no process is in this mount namespace (watchq sees one through a process in it)" ]
+		kill "$holder"
+	done
+}
+
+@test "a chrooted process: paths are as it sees them, TARGETs and wait paths are looked up from its root, the same on every backend" {
+	need_root
+	# A root with /usr bound in, so that sleep runs in it.
+	mkdir -p "$T/root/usr" "$T/root/data" "$T/root/more"
+	mount --rbind /usr "$T/root/usr"
+	for d in bin lib lib64 sbin; do
+		[ -e "/$d" ] && ln -s "usr/$d" "$T/root/$d"
+	done
+	ln -s /data "$T/root/link"
+	new_ns chroot "$T/root" sleep 1000
+	in_ns "$NS" mount -t tmpfs cdata "$T/root/data"
+	for be in $BACKENDS; do
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -N "$NS" mounts /
+		[ "$status" -eq 2 ]
+		echo "$output" | sort >"$T/$be"
+		grep -qx "mount present /data tmpfs cdata ns=$(ns_ino "$NS")" "$T/$be"
+		# The root is a directory of $T, not a mount: not listed, nor anything outside it.
+		[ -z "$(grep "$T\|present / " "$T/$be")" ]
+		# A TARGET through an absolute symlink of the chroot.
+		watch_on "$be" -N "$NS" mounts /link
+		grep -q "watching mounts /link in mnt" "$T/err"
+		in_ns "$NS" mkdir -p "$T/root/data/x"
+		in_ns "$NS" mount -t tmpfs x "$T/root/data/x"
+		in_ns "$NS" mount -t tmpfs more "$T/root/more"
+		wait_until grep -q "data/x" "$T/out"
+		run "$WATCHQ" --backend="$be" -q -t 0 wait -N "$NS" --mount /link/x
+		[ "$status" -eq 0 ]
+		run "$WATCHQ" --backend="$be" -q -t 0 wait -N "$NS" --unmount "$T/root/data/x"
+		[ "$status" -eq 0 ]
+		stop_watchq
+		[ "$(cat "$T/out")" = "mount mount /data/x tmpfs x ns=$(ns_ino "$NS")" ]
+		in_ns "$NS" umount "$T/root/data/x" "$T/root/more"
+	done
+	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+}
+
+@test "a bad -N: one line and a documented status" {
+	need_root
+	new_ns
+	pid_max=$(cat /proc/sys/kernel/pid_max)
+	run --separate-stderr "$WATCHQ" -N "$pid_max" mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N $pid_max: no such process" ]
+	for f in /etc/passwd /proc/self/ns/net "$T"; do
+		run --separate-stderr "$WATCHQ" -N "$f" mounts /
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: -N $f: not a mount namespace (a PID, or a file such as /proc/PID/ns/mnt)" ]
+	done
+	run --separate-stderr "$WATCHQ" -N "$T/nonexistent" mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N $T/nonexistent: No such file or directory" ]
+	run --separate-stderr "$WATCHQ" -N "$NS" -N "/proc/$NS/ns/mnt" mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N /proc/$NS/ns/mnt: the same mount namespace as -N $NS" ]
+	# Not ours to look into: another user's process.
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$WATCHQ" -N "$NS" mounts /
+	[ "$status" -eq 69 ]
+	[ "$stderr" = "watchq: -N $NS: may not watch this mount namespace: Permission denied" ]
+	# What -N does not apply to, and paths it cannot look up.
+	for args in "sb /" "keys @s" "wait --readonly /" "mounts tmp" "wait --mount tmp" "mounts $T/nonexistent"; do
+		run --separate-stderr "$WATCHQ" -N "$NS" $args
+		[ "$status" -eq 64 ] || { echo "$args: $status $stderr"; false; }
+		[ "${#lines[@]}" -eq 0 ] && [ "$(echo "$stderr" | wc -l)" -eq 1 ]
+	done
+}
