@@ -196,6 +196,22 @@ complete_fish() {
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
 }
 
+@test "-N and --ns complete to process ids in all three shells; to files after a slash in bash" {
+	sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	pid=$!
+	bash_pids=$(complete_bash watchq -N '')
+	bash_files=$(complete_bash watchq --ns /pro)
+	fish_pids=$(complete_fish 'watchq --ns ')
+	kill $pid
+	echo "$bash_pids" | grep -qx "$pid"
+	[[ "$bash_files" == */proc* ]]
+	echo "$fish_pids" | grep -qx "$pid"
+	# zsh's _pids offers the processes of its terminal: numbers all the same.
+	run complete_zsh 'watchq -N '
+	[ -n "$output" ]
+	[ -z "$(echo "$output" | grep -v '^[0-9][0-9]*$')" ]
+}
+
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
 	# --help prints them from the tables in src/source.c.
 	backends=$("$WATCHQ" --help | sed -n 's/^ *--backend=NAME *//p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
