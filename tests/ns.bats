@@ -175,7 +175,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	done
 }
 
-@test "the namespace going away (its last process exits) is a removal, then exit 3; a wait exits 3" {
+@test "the namespace going away (its last process exits) is a removal, then exit 3; a wait exits 3; so is a directory removed there" {
 	need_root
 	for be in $BACKENDS; do
 		new_ns
@@ -191,6 +191,17 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		kill "$NS"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
+
+		# A watched directory removed there, with no mount change: at once, as in our own namespace.
+		new_ns
+		mkdir "$T/d" "$T/e"
+		watch_on "$be" -N "$NS" mounts "$T/d" "$T/e"
+		rmdir "$T/d"
+		wait_until grep -q "^meta removal mounts $T/d watched directory is gone ns=$(ns_ino "$NS")$" "$T/out"
+		rmdir "$T/e"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		kill "$NS"
 	done
 }
 
