@@ -44,13 +44,18 @@ text_mount(struct buf *b, const struct event *ev)
 	}
 }
 
+/*
+ * Every serial in decimal, as keyctl and JSON print them, so that ids paste
+ * between the tools. The serial beside the description is always the key it
+ * describes (keyctl show's pairing); the keyring of a link is labelled.
+ */
 static void
 text_key(struct buf *b, const struct event *ev)
 {
 	const struct ev_key_fields *k = &ev->u.key;
 
 	col(b, ev->watch);
-	buf_addf(b, " 0x%08x", (unsigned)(k->keyring ? k->keyring : k->key));
+	buf_addf(b, " %d", (int)k->key);
 	if (ev->subtype == KEY_CLEARED)
 		return;
 	buf_addc(b, ' ');
@@ -62,7 +67,7 @@ text_key(struct buf *b, const struct event *ev)
 		buf_addc(b, '-');
 	}
 	if (ev->subtype == KEY_LINKED || ev->subtype == KEY_UNLINKED)
-		buf_addf(b, " (%d)", (int)k->key);
+		buf_addf(b, " keyring=%d", (int)k->keyring);
 	else if (k->aux)
 		buf_addf(b, " (error %d)", (int)k->aux);
 }

@@ -43,6 +43,7 @@
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
+#define RESTART_STEP	32		/* mounts between looks at the signal during a prompt re-scan */
 
 enum { FD_FAN, FD_TIMER, FD_MOUNTINFO, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
 
@@ -261,7 +262,31 @@ resync(struct source *src)
 	return 0;
 }
 
-/* Re-statmount every cached mount in a watched subtree and report what changed since it was last reported. */
+/* Whether the mountinfo signal has been raised since it was last consumed (consuming it). */
+static bool
+signal_up(struct fan *f)
+{
+	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
+
+	if (p.fd < 0)
+		return false;
+	while (poll(&p, 1, 0) < 0 && errno == EINTR)
+		;
+	return p.revents & (POLLPRI | POLLERR);
+}
+
+static int
+cmp_id_newest(const void *a, const void *b)
+{
+	return cmp_id(b, a);
+}
+
+/*
+ * Re-statmount every cached mount in a watched subtree and report what
+ * changed since it was last reported. Newest first (unique ids only grow):
+ * a mount just made is the one most likely to be remounted and then
+ * unmounted at once, and only a look before the unmount can see the flip.
+ */
 static void
 rescan(struct source *src)
 {
@@ -269,11 +294,23 @@ rescan(struct source *src)
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
 	struct mounttab_entry *old, *new;
+	bool restarted = false;
 
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			ids[cnt++] = f->tab.slot[i]->id;
+	qsort(ids, cnt, sizeof(*ids), cmp_id_newest);
 	for (i = 0; i < cnt; i++) {
+		/*
+		 * A change while a prompt re-scan runs: start again from the
+		 * newest, at once, instead of after the rest. Once per pass, so
+		 * a stream of changes cannot keep the oldest from being looked
+		 * at; a later change raises the signal for the next wake.
+		 */
+		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX && signal_up(f)) {
+			restarted = true;
+			i = 0;
+		}
 		/* Gone: its detach record is on the way. */
 		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
 			continue;
@@ -290,13 +327,11 @@ static void
 pay(struct source *src)
 {
 	struct fan *f = src->priv;
-	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
 
 	if (f->owed) {
 		f->owed = false;
 		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
-		while (poll(&p, 1, 0) < 0 && errno == EINTR)
-			;
+		(void)signal_up(f);
 	}
 	rescan(src);
 }
@@ -310,15 +345,10 @@ static bool
 signalled(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	struct pollfd p = { src->pfd[FD_MOUNTINFO].fd, POLLPRI, 0 };
 
-	if (p.fd < 0 || !f->want_attrs)
+	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
-	if (i == FD_MOUNTINFO)
-		return true;
-	while (poll(&p, 1, 0) < 0 && errno == EINTR)
-		;
-	return p.revents & (POLLPRI | POLLERR);
+	return i == FD_MOUNTINFO || signal_up(f);
 }
 
 static int

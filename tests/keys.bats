@@ -84,15 +84,37 @@ linked_once() {
 
 @test "linked and unlinked on a watched keyring" {
 	kwatch keys @s
+	s=$(keyctl id @s)
 	k=$(keyctl add user wq-token hello @s)
 	wait_until lines_at_least 1
 	keyctl link "$k" @u
 	keyctl unlink "$k" @s
 	wait_until lines_at_least 2
 	stop_watchq
-	[[ "$(sed -n 1p "$T/out")" =~ ^key\ linked\ @s\ 0x[0-9a-f]{8}\ user:wq-token\ \($k\)$ ]]
-	[[ "$(sed -n 2p "$T/out")" =~ ^key\ unlinked\ @s\ 0x[0-9a-f]{8}\ user:wq-token\ \($k\)$ ]]
+	[ "$(sed -n 1p "$T/out")" = "key linked @s $k user:wq-token keyring=$s" ]
+	[ "$(sed -n 2p "$T/out")" = "key unlinked @s $k user:wq-token keyring=$s" ]
 	keyctl unlink "$k" @u
+}
+
+@test "key lines use keyctl's base, decimal, for every serial: the key beside its description, the keyring labelled" {
+	ring=$(keyctl newring wq-base @s)
+	s=$(keyctl id @s)
+	# A target given in hex is printed as given, 0x and all; every serial watchq prints is decimal.
+	hex=$(printf '0x%x' "$ring")
+	kwatch keys @s "$hex"
+	k=$(keyctl add user wq-base v "$ring")
+	wait_until lines_at_least 1
+	keyctl link "$k" @s
+	wait_until lines_at_least 2
+	keyctl unlink "$k" "$ring"
+	wait_until lines_at_least 3
+	stop_watchq
+	cat "$T/out"
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "key linked $hex $k user:wq-base keyring=$ring" \
+		"key linked @s $k user:wq-base keyring=$s" "key unlinked $hex $k user:wq-base keyring=$ring")" ]
+	# Pasted into keyctl, the serial beside a description is that key, and keyring= a keyring.
+	[ "$(keyctl rdescribe "$(awk 'NR == 2 { print $4 }' "$T/out")" | cut -d';' -f1,5)" = "user;wq-base" ]
+	[ "$(keyctl rdescribe "$(awk 'NR == 2 { print substr($6, 9) }' "$T/out")" | cut -d';' -f1)" = keyring ]
 }
 
 @test "updated, setattr and revoked on a watched key" {
@@ -105,9 +127,9 @@ linked_once() {
 	keyctl revoke "$k"
 	wait_until lines_at_least 3
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "key updated $k $(printf '0x%08x' "$k") user:wq-key" ]
-	[ "$(sed -n 2p "$T/out")" = "key setattr $k $(printf '0x%08x' "$k") user:wq-key" ]
-	[ "$(sed -n 3p "$T/out")" = "key revoked $k $(printf '0x%08x' "$k") user:wq-key" ]
+	[ "$(sed -n 1p "$T/out")" = "key updated $k $k user:wq-key" ]
+	[ "$(sed -n 2p "$T/out")" = "key setattr $k $k user:wq-key" ]
+	[ "$(sed -n 3p "$T/out")" = "key revoked $k $k user:wq-key" ]
 	[ "$(wc -l <"$T/out")" -eq 3 ]
 }
 
@@ -135,8 +157,10 @@ linked_once() {
 	wait_until lines_at_least 2
 	stop_watchq
 	[ "$(wc -l <"$T/out")" -eq 2 ]
-	[[ "$(sed -n 1p "$T/out")" == "key unlinked @s "*" ($k1)" ]]
-	[[ "$(sed -n 2p "$T/out")" == "key unlinked @s "*" ($k2)" ]]
+	s=$(keyctl id @s)
+	# The description: the key may be gone before it is read.
+	[[ "$(sed -n 1p "$T/out")" == "key unlinked @s $k1 "*" keyring=$s" ]]
+	[[ "$(sed -n 2p "$T/out")" == "key unlinked @s $k2 "*" keyring=$s" ]]
 }
 
 @test "a watched key that goes away is a removal, then exit 3" {
@@ -221,7 +245,7 @@ need_watch_queue() {
 	# keyctl watch has no readiness line: both are watching once both report a key.
 	k0=$(keyctl add user "${long}0" v @s)
 	wait_until grep -q "^[0-9]* link $k0$" "$T/kw"
-	wait_until grep -q "($k0)$" "$T/got"
+	wait_until grep -q "^key linked @s $k0 " "$T/got"
 	# Both rings hold 256 records: stopped, both lose the same ones.
 	kill -STOP "$WQ_PID" "$kw"
 	keyburst @s 300 "$long"
@@ -239,7 +263,7 @@ need_watch_queue() {
 	stop_watchq
 	wait "$cat_pid"
 	mv "$T/got" "$T/out"
-	awk '/^meta loss/ { exit } $2 == "linked" { print $NF }' "$T/out" | tr -d '()' >"$T/wq.before"
+	awk '/^meta loss/ { exit } $2 == "linked" { print $4 }' "$T/out" >"$T/wq.before"
 	awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' "$T/kw" >"$T/kw.before"
 	echo "watchq:"; cut -c1-60,440- "$T/out"; echo "keyctl watch:"; cat "$T/kw"
 	[ "$(wc -l <"$T/wq.before")" -eq 257 ]
@@ -279,12 +303,17 @@ need_watch_queue() {
 	sleep 0.5
 	kill $KW_PID
 	stop_watchq
-	# keyctl watch: "ID WORD [AUX]"; watchq: "key EVENT WATCH ...".
-	words() { awk '$1 ~ /^[0-9]+$/ { print $2 }' "$1" | sed 's/^link$/linked/; s/^unlk$/unlinked/; s/^upd$/updated/; s/^attr$/setattr/; s/^rev$/revoked/; s/^inst$/instantiated/; s/^clr$/cleared/; s/^inv$/invalidated/'; }
+	# keyctl watch: "ID WORD [KEY]", ID the keyring for link and unlk; watchq: "key EVENT WATCH KEY TYPE:DESC
+	# [keyring=ID]". The same records, with the same serials in the same base, decimal.
+	kw() { awk '$1 ~ /^[0-9]+$/' "$1" | sed -E 's/^([0-9]+) link /\1 linked /; s/^([0-9]+) unlk /\1 unlinked /;
+		s/^([0-9]+) upd$/\1 updated/; s/^([0-9]+) attr$/\1 setattr/; s/^([0-9]+) rev$/\1 revoked/;
+		s/^([0-9]+) inst$/\1 instantiated/; s/^([0-9]+) clr$/\1 cleared/; s/^([0-9]+) inv$/\1 invalidated/'; }
+	wq() { awk -v w="$1" '$3 == w { if ($NF ~ /^keyring=/) print substr($NF, 9), $2, $4; else print $4, $2 }' "$T/out"; }
 	echo "keyctl watch @s:"; cat "$T/kw.s"; echo "keyctl watch $k:"; cat "$T/kw.k"; echo "watchq:"; cat "$T/out"
-	[ "$(words "$T/kw.s" | wc -l)" -eq 2 ] && [ "$(words "$T/kw.k" | wc -l)" -eq 3 ]
-	[ "$(words "$T/kw.s")" = "$(awk '$3 == "@s" { print $2 }' "$T/out")" ]
-	[ "$(words "$T/kw.k")" = "$(awk -v k="$k" '$3 == k { print $2 }' "$T/out")" ]
+	[ "$(kw "$T/kw.s" | wc -l)" -eq 2 ] && [ "$(kw "$T/kw.k" | wc -l)" -eq 3 ]
+	[ "$(kw "$T/kw.s")" = "$(wq @s)" ]
+	[ "$(kw "$T/kw.k")" = "$(wq "$k")" ]
+	[ "$(kw "$T/kw.s" | sed -n 1p)" = "$(keyctl id @s) linked $k2" ]
 	[ -s "$T/kw.s" ] && [ -s "$T/kw.k" ]
 }
 
@@ -358,20 +387,19 @@ need_watch_queue() {
 	keyctl unlink "$ring" @s
 	wait_until lines_at_least 3
 	stop_watchq
-	hex=$(printf '0x%08x' "$ring")
-	[[ "$(sed -n 1p "$T/out")" =~ ^key\ linked\ @s\ 0x[0-9a-f]{8}\ keyring:wq-sub\ \($ring\)$ ]]
-	[ "$(sed -n 2p "$T/out")" = "key linked @s $hex user:wq-deep ($k)" ]
-	[[ "$(sed -n 3p "$T/out")" == "key unlinked @s "*" ($ring)" ]]
+	s=$(keyctl id @s)
+	[ "$(sed -n 1p "$T/out")" = "key linked @s $ring keyring:wq-sub keyring=$s" ]
+	[ "$(sed -n 2p "$T/out")" = "key linked @s $k user:wq-deep keyring=$ring" ]
+	[[ "$(sed -n 3p "$T/out")" == "key unlinked @s $ring "*" keyring=$s" ]]
 }
 
 @test "--recursive follows a keyring linked after start even when -E excludes linked" {
 	kwatch -E linked --recursive keys @s
 	ring=$(keyctl newring wq-sub3 @s)
-	hex=$(printf '0x%08x' "$ring")
 	# Once the keyring is followed, a key that leaves it is reported under @s.
 	churn() {
 		k=$(keyctl add user wq-deep3 v "$ring") && keyctl unlink "$k" "$ring" >/dev/null &&
-			grep -q "^key unlinked @s $hex " "$T/out"
+			grep -q "^key unlinked @s [0-9]* user:wq-deep3 keyring=$ring$" "$T/out"
 	}
 	wait_until churn
 	stop_watchq
@@ -386,7 +414,7 @@ need_watch_queue() {
 	chmod +x "$T/traced"
 	WATCHQ=$T/traced kwatch --recursive keys @s
 	k=$(keyctl add user wq-late v "$ring")
-	wait_until grep -q "^key linked @s $(printf '0x%08x' "$ring") user:wq-late ($k)$" "$T/out"
+	wait_until grep -q "^key linked @s $k user:wq-late keyring=$ring$" "$T/out"
 	kill -TERM "$(pgrep -P "$WQ_PID")"
 	finish_watchq
 	# keyctl_describe_alloc asks twice: the size, then the text (counted here).
@@ -410,7 +438,7 @@ need_watch_queue() {
 	keyctl setperm "$k" 0x3f3f0000
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "key setattr $k 0x$hex user:wq-victim" ]
+	[ "$(cat "$T/out")" = "key setattr $k $k user:wq-victim" ]
 }
 
 @test "without --recursive, a keyring below is not followed; --recursive needs keys" {
@@ -421,7 +449,7 @@ need_watch_queue() {
 	wait_until lines_at_least 1
 	stop_watchq
 	[ "$(wc -l <"$T/out")" -eq 1 ]
-	[[ "$(cat "$T/out")" == "key linked @s "*" user:wq-top ($k)" ]]
+	[ "$(cat "$T/out")" = "key linked @s $k user:wq-top keyring=$(keyctl id @s)" ]
 	run --separate-stderr "$WATCHQ" --recursive mounts /
 	[ "$status" -eq 64 ]
 	[ "$stderr" = "watchq: --recursive applies to keys" ]
@@ -435,12 +463,12 @@ need_watch_queue() {
 	keyctl clear "$ring"
 	wait_until lines_at_least 1
 	case $(backend_used) in
-	watch-queue) [ "$(sed -n 1p "$T/out")" = "key cleared $ring $(printf '0x%08x' "$ring")" ] ;;
+	watch-queue) [ "$(sed -n 1p "$T/out")" = "key cleared $ring $ring" ] ;;
 	poll) [[ "$(sed -n 1p "$T/out")" == "key unlinked $ring "* ]] ;;	# polling cannot tell a clear
 	esac
 	keyctl invalidate "$k"
 	case $(backend_used) in
-	watch-queue) wait_until grep -q "^key invalidated $k $(printf '0x%08x' "$k") user:wq-inv$" "$T/out" ;;
+	watch-queue) wait_until grep -q "^key invalidated $k $k user:wq-inv$" "$T/out" ;;
 	poll) wait_until grep -q "^\(key invalidated $k \|meta removal keys $k \)" "$T/out" ;;	# the collector may be first
 	esac
 }
@@ -451,5 +479,5 @@ need_watch_queue() {
 	wait_until grep -q '^exit' "/tmp/watchq-request-key/$k.err"
 	cat "/tmp/watchq-request-key/$k.err" "/tmp/watchq-request-key/$k.out"
 	grep -qx 'exit 0' "/tmp/watchq-request-key/$k.err"
-	[ "$(cat "/tmp/watchq-request-key/$k.out")" = "key instantiated $k $(printf '0x%08x' "$k") user:watchq-inst:$BATS_TEST_NUMBER" ]
+	[ "$(cat "/tmp/watchq-request-key/$k.out")" = "key instantiated $k $k user:watchq-inst:$BATS_TEST_NUMBER" ]
 }

@@ -139,7 +139,8 @@ main(void)
 		.u.key = { .key = 1035096409, .keyring = 0x2ffc2e5d, .aux = 1035096409,
 			.type = "user", .description = "to ken" } };
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "key linked @s 0x2ffc2e5d user:to\\x20ken (1035096409)\n");
+	/* One base, keyctl's: the key beside its description, the keyring labelled. */
+	CHECK_STR(b.data, "key linked @s 1035096409 user:to\\x20ken keyring=805056093\n");
 	buf_reset(&b);
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"linked\","
@@ -151,11 +152,30 @@ main(void)
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "key revoked 42 0x0000002a -\n");
+	CHECK_STR(b.data, "key revoked 42 42 -\n");
 	buf_reset(&b);
 	output_json(&b, &ev);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"revoked\","
 	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0}\n");
+	/* The watch as the user gave it, 0x and all; the serials decimal. */
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_UNLINKED, .watch = "0x2ffc2e5d",
+		.u.key = { .key = 1035096409, .keyring = 805056093, .aux = 1035096409 } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "key unlinked 0x2ffc2e5d 1035096409 - keyring=805056093\n");
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_CLEARED, .watch = "@s",
+		.u.key = { .key = 805056093, .keyring = 805056093, .type = "keyring", .description = "_ses" } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "key cleared @s 805056093\n");
+	buf_reset(&b);
+	output_format(&b, "%k %K", "%Y", &ev);
+	CHECK_STR(b.data, "805056093 805056093\n");
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_INSTANTIATED, .watch = "@s",
+		.u.key = { .key = 2147483647, .aux = -126, .type = "user", .description = "x" } };
+	output_text(&b, &ev, &cfg);
+	CHECK_STR(b.data, "key instantiated @s 2147483647 user:x (error -126)\n");
 
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
