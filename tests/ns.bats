@@ -220,7 +220,8 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		sleep 1000 3<"/proc/$first/ns/mnt" </dev/null >/dev/null 2>&1 &
 		holder=$!
 		NS_PIDS="$NS_PIDS $holder"
-		wait_until test -e "/proc/$holder/fd/3"
+		# Until the redirection is made, its fd 3 is another file.
+		wait_until test "$(stat -L -c %i "/proc/$holder/fd/3" 2>/dev/null)" = "$ino"
 		watch_on "$be" -j -N "/proc/$holder/fd/3" mounts "$T"
 		grep -Eq " in mnt:\[$ino\] of pid ($first|$second) " "$T/err"
 		kill "$first"
