@@ -1,14 +1,20 @@
 /*
  * Another mount namespace, seen through a process in it. Its nsfs file gives
  * its identity (inode number, and the id statmount(2) takes); the process
- * gives its root, its /proc/PID/mountinfo and a pidfd. A namespace lives as
- * long as anything holds it, watchq's own fds included, so "gone" is decided
- * by its members: when the process followed exits, its pidfd turns readable
- * (after the process left its namespaces: exit_task_namespaces() runs before
- * exit_notify()), and /proc is searched for another process in the
- * namespace; none left is gone, and every fd watchq holds on it is closed,
- * so that the kernel can free it and its mounts. A process that leaves with
- * setns(2) or unshare(2) instead of exiting is noticed when it exits.
+ * gives its root, its /proc/PID/mountinfo and a pidfd.
+ *
+ * A namespace lives as long as anything holds it. fanotify does tell of its
+ * end (on 6.18: a detach record for each of its mounts, after which
+ * listmount(2) by its id fails with ENOENT), but only once nothing holds it,
+ * and the mountinfo fd that carries remounts, like any nsfs or mountinfo fd,
+ * holds it. So "gone" is decided by its members: when the process followed
+ * exits, its pidfd turns readable (exit_notify(), after exit_task_namespaces()
+ * has taken it out of its namespaces), and /proc is searched for another
+ * process whose ns/mnt is the namespace; none left is gone, and every fd
+ * watchq holds on it is closed, so that the kernel can free it and unmount
+ * its mounts. A namespace kept by a bind-mounted nsfs file is gone all the
+ * same; a process that leaves with setns(2) or unshare(2) instead of exiting
+ * is noticed when it exits.
  */
 #include <ctype.h>
 #include <dirent.h>
