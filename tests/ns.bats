@@ -205,6 +205,30 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	done
 }
 
+@test "several -N: one namespace going away leaves the others watched; the last, exit 3" {
+	need_root
+	mkdir "$T/b"
+	for be in $BACKENDS; do
+		new_ns
+		A=$NS
+		new_ns
+		B=$NS
+		ia=$(ns_ino "$A")
+		ib=$(ns_ino "$B")
+		watch_on "$be" -N "$A" -N "$B" mounts "$T"
+		kill "$A"
+		wait_until grep -q "^meta removal mounts $T mount namespace is gone: no process is left in it ns=$ia$" "$T/out"
+		in_ns "$B" mount -t tmpfs in-b "$T/b"
+		wait_until grep -q "^mount mount $T/b tmpfs in-b ns=$ib$" "$T/out"
+		kill -0 "$WQ_PID"
+		kill "$B"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		[ "$(wc -l <"$T/out")" -eq 3 ]
+		[ "$(tail -n 1 "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ib" ]
+	done
+}
+
 @test "-N follows another process of the namespace when the one it followed exits; NSFILE as an fd" {
 	need_root
 	mkdir "$T/a"
