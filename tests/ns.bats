@@ -269,8 +269,9 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	mkdir -p "$T/root/usr" "$T/root/data" "$T/root/more"
 	mount --rbind /usr "$T/root/usr"
 	for d in bin lib lib64 sbin; do
-		[ -e "/$d" ] && ln -s "usr/$d" "$T/root/$d"
+		if [ -e "/$d" ]; then ln -s "usr/$d" "$T/root/$d"; fi
 	done
+	chroot "$T/root" sleep 0 || skip "sleep does not run in a chroot of /usr alone (no merged /usr)"
 	ln -s /data "$T/root/link"
 	new_ns chroot "$T/root" sleep 1000
 	in_ns "$NS" mount -t tmpfs cdata "$T/root/data"
