@@ -8,6 +8,8 @@
 /* One fanotify event of a mount-namespace or filesystem-error group, checked and decoded. */
 struct fan_rec {
 	uint64_t mask;		/* FAN_MNT_ATTACH, FAN_MNT_DETACH (both: a move), FAN_FS_ERROR, FAN_Q_OVERFLOW */
+	int32_t pid;		/* the process that caused it; 0: hidden from this group */
+	int32_t pidfd;		/* with FAN_REPORT_PIDFD: a new fd for that process, else negative (FAN_NOPIDFD: gone) */
 	uint64_t mnt_id;	/* 64-bit unique mount id, when has_id */
 	bool has_id;
 	int32_t fsid[2];	/* filesystem id (statfs f_fsid), when has_fsid */
