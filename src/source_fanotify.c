@@ -66,6 +66,7 @@ struct fan {
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	size_t read_size;		/* bytes of buf one read(2) may fill */
+	struct who_proc proc;		/* where the names of processes are read */
 	struct who who;			/* the process of the record being handled */
 	bool crediting;			/* while handling a record, changes of kind credit_kind are its own */
 	enum mounttab_change_kind credit_kind;
@@ -211,7 +212,7 @@ on_record(void *p, const struct fan_rec *r)
 	struct fan *f = src->priv;
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
-	who_init(&f->who, r->pid, r->pidfd);
+	who_init(&f->who, &f->proc, r->pid, r->pidfd);
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
@@ -447,6 +448,7 @@ fan_open(struct source *src)
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
+	f->proc.dirfd = -1;
 	if (statmount_probe() < 0)
 		return unavailable(src);
 	/*
@@ -458,6 +460,8 @@ fan_open(struct source *src)
 	if (fd < 0 && (errno == EINVAL || errno == EPERM)) {
 		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 		f->read_size = sizeof(f->buf);
+	} else if (fd >= 0) {
+		who_proc_open(&f->proc);
 	}
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
@@ -507,6 +511,7 @@ fan_close(struct source *src)
 	if (f) {
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
+		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
 		free(f->transient);

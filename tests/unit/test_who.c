@@ -32,6 +32,20 @@ main(void)
 		{ "", 0, NULL },
 		{ "a\0b\n", 4, NULL },
 	};
+	static const struct {
+		const char *in;
+		bool own;	/* for pid 25913 */
+	} own[] = {
+		{ "pos:\t0\nPid:\t25913\nNSpid:\t25913\n", true },
+		{ "Pid:\t25913\n", true },			/* no pid namespaces */
+		{ "Pid:\t25913\nNSpid:\t25913\t1\n", false },	/* /proc's namespace is above ours */
+		{ "Pid:\t25913\nNSpid:\t25913\t25913\n", false },	/* the same number, all the same */
+		{ "Pid:\t0\nNSpid:\t0\n", false },		/* not in /proc's namespace */
+		{ "Pid:\t12\nNSpid:\t12\n", false },
+		{ "Pid:\t25913\nNSpid:\t12\n", false },
+		{ "Pid:\t25913\nNSpid:\t25913", true },
+		{ "Pid:\t25913\nNSpid:\t\n", false },
+	};
 	struct who w;
 	char buf[16];
 	size_t i;
@@ -47,15 +61,18 @@ main(void)
 			CHECK(!who_comm(buf, comm[i].n), "comm %zu is not a name", i);
 	}
 
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		CHECK(who_fdinfo_own(own[i].in, 25913) == own[i].own, "own %zu", i);
+
 	/* No pidfd: the pid alone; a hidden pid (0) or a negative one: nothing. */
-	who_init(&w, 4242, -1);
+	who_init(&w, NULL, 4242, -1);
 	CHECK(who_get(&w)->pid == 4242 && who_get(&w)->comm == NULL && !who_get(&w)->has_uid, "pid only");
 	who_done(&w);
 	CHECK(who_get(&w)->pid == 0, "nothing after done");
-	who_init(&w, 0, -2);
+	who_init(&w, NULL, 0, -2);
 	CHECK(who_get(&w)->pid == 0 && who_get(&w)->comm == NULL, "hidden");
 	who_done(&w);
-	who_init(&w, -5, -1);
+	who_init(&w, NULL, -5, -1);
 	CHECK(who_get(&w)->pid == 0, "negative pid");
 	who_done(&w);
 	return unit_done("test_who");
