@@ -21,7 +21,7 @@ struct fan_rec {
 
 typedef void fan_rec_fn(void *ctx, const struct fan_rec *r);
 
-/* Decode every event of a read(2) buffer in order, calling fn for each; -1 with errno EPROTO at the first malformed one (those before it were delivered). */
+/* Decode every event of a read(2) buffer in order, calling fn for each; -1 with errno EPROTO at the first malformed one (those before it were delivered; pidfds from it on stay open). */
 int fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx);
 
 #endif
