@@ -7,8 +7,8 @@
 
 #include "event.h"
 
-/* Room for a name from /proc/PID/comm: 15 bytes for a process, more for a kernel thread's workqueue. */
-#define WHO_COMM_MAX	64
+/* Room for a name from /proc/PID/comm, its newline and a NUL: 15 bytes for a process, at most 63 for a kernel thread. */
+#define WHO_COMM_MAX	80
 
 /* /proc as it was when watching began, held open: where names are read. */
 struct who_proc {
