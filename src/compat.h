@@ -4,12 +4,14 @@
 /*
  * Kernel definitions missing from older system headers (Debian 12: glibc 2.36,
  * linux-libc-dev 6.1), with the values of the kernel's UAPI headers
- * (linux/fanotify.h, linux/mount.h, linux/stat.h, linux/watch_queue.h,
- * linux/keyctl.h, linux/nsfs.h), and the one path of the kernel's mount table.
+ * (linux/fanotify.h, linux/mount.h, linux/pidfd.h, linux/stat.h,
+ * linux/watch_queue.h, linux/keyctl.h, linux/nsfs.h), and the one path of the
+ * kernel's mount table.
  */
 #include <linux/ioctl.h>
 #include <linux/types.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 
 /* The mount table of our mount namespace; POLLPRI on it means the table changed. */
 #define PATH_MOUNTINFO	"/proc/self/mountinfo"
@@ -43,6 +45,18 @@ struct kapi_fan_info_mnt {
 	struct fanotify_event_info_header hdr;
 	__u64 mnt_id;
 };
+
+/* pidfs (linux/pidfd.h, Linux 6.13): what a pidfd's process is, read from the process itself. */
+struct kapi_pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid, tgid, ppid;
+	__u32 ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	__u32 spare0[1];
+};
+
+#define KAPI_PIDFD_GET_INFO	_IOWR(0xFF, 11, struct kapi_pidfd_info)
+#define KAPI_PIDFD_INFO_CREDS	(1UL << 1)
 
 struct kapi_mnt_id_req {
 	__u32 size;

@@ -90,6 +90,17 @@ escape_text(struct buf *b, const char *s)
 	}
 }
 
+void
+escape_known(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		buf_addc(b, '-');
+	else if (strcmp(s, "-") == 0)
+		buf_adds(b, "\\x2d");
+	else
+		escape_text(b, s);
+}
+
 const char *
 escape_arg(const char *s)
 {

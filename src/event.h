@@ -57,6 +57,14 @@ enum ev_sb {
 #define EV_INFO_MOVE_TO		0x2u	/* only the new path is watched */
 #define EV_INFO_MOVE_MASK	(EV_INFO_MOVE_FROM | EV_INFO_MOVE_TO)
 
+/* Who made a mount change, where the kernel says (fanotify mount, unmount, move); zeroed: unknown. */
+struct ev_who {
+	int32_t pid;		/* in watchq's pid namespace; 0: unknown */
+	bool has_uid;
+	uint32_t uid;		/* the real user id, when has_uid */
+	const char *comm;	/* the process's name; NULL: unknown */
+};
+
 struct ev_mount_fields {
 	uint64_t mount_id, parent_id;	/* the reusable ids findmnt shows */
 	uint64_t unique_id;		/* the 64-bit unique id; 0: unknown */
@@ -66,6 +74,7 @@ struct ev_mount_fields {
 	const char *fstype, *device;
 	const char *options, *old_options;	/* old_options: setattr only */
 	bool readonly;
+	struct ev_who by;
 };
 
 struct ev_key_fields {

@@ -24,6 +24,8 @@ fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx)
 			goto bad;
 		memset(&r, 0, sizeof(r));
 		r.mask = md.mask;
+		r.pid = md.pid;
+		r.pidfd = FAN_NOPIDFD;
 		for (off = md.metadata_len; off < md.event_len; off += hdr.len) {
 			if (md.event_len - off < sizeof(hdr))
 				goto bad;
@@ -38,6 +40,13 @@ fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx)
 				memcpy(&mi, p + off, sizeof(mi));
 				r.mnt_id = mi.mnt_id;
 				r.has_id = true;
+			} else if (hdr.info_type == FAN_EVENT_INFO_TYPE_PIDFD) {
+				struct fanotify_event_info_pidfd pi;
+
+				if (hdr.len < sizeof(pi))
+					goto bad;
+				memcpy(&pi, p + off, sizeof(pi));
+				r.pidfd = pi.pidfd;
 			} else if (hdr.info_type == FAN_EVENT_INFO_TYPE_FID) {
 				struct fanotify_event_info_fid fi;
 

@@ -79,7 +79,7 @@ static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
 	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path", "fstype", "device",
-	    "options", "readonly" };
+	    "options", "readonly", "pid", "comm", "uid" };
 	struct field f = { .name = "unique_ids", .kind = FIELD_UINTS, .v.list = { m->ids, m->count } };
 	size_t i;
 
@@ -87,6 +87,21 @@ walk_transient(struct walk *w, const struct ev_mount_fields *m)
 		put_null(w, unknown[i]);
 	put_uint(w, "count", m->count);
 	w->fn(w->ctx, &f);
+}
+
+/* Who made the change: each part null where the kernel does not say or watchq cannot be sure. */
+static void
+walk_by(struct walk *w, const struct ev_who *by)
+{
+	if (by->pid)
+		put_int(w, "pid", by->pid);
+	else
+		put_null(w, "pid");
+	put_str(w, "comm", by->comm);
+	if (by->has_uid)
+		put_uint(w, "uid", by->uid);
+	else
+		put_null(w, "uid");
 }
 
 static void
@@ -109,6 +124,7 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_opt(w, "options", m->options);
 	put_opt(w, "old_options", m->old_options);
 	put_bool(w, "readonly", m->readonly);
+	walk_by(w, &m->by);
 }
 
 static void

@@ -70,8 +70,16 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mou
 }
 
 static void
+emit_by(struct sink *sink, struct event *ev, struct who *who)
+{
+	if (who)
+		ev->u.mount.by = *who_get(who);
+	sink->emit(sink, ev);
+}
+
+static void
 change_for_watch(const struct config *cfg, struct sink *sink, const struct watch *w,
-    const struct mounttab_change *ch)
+    const struct mounttab_change *ch, struct who *who)
 {
 	struct event ev;
 	bool in_old, in_new;
@@ -84,7 +92,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		if (!path_within(w->path, e->target) || !wanted(cfg, e))
 			return;
 		fill(&ev, w, ch->kind == MOUNTTAB_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
-		sink->emit(sink, &ev);
+		emit_by(sink, &ev, who);
 		return;
 	}
 	case MOUNTTAB_MOVE:
@@ -95,7 +103,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		fill(&ev, w, MOUNT_MOVE, ch->new);
 		ev.u.mount.old_path = ch->old->target;
 		ev.info = in_old && in_new ? 0 : in_old ? EV_INFO_MOVE_FROM : EV_INFO_MOVE_TO;
-		sink->emit(sink, &ev);
+		emit_by(sink, &ev, who);
 		return;
 	case MOUNTTAB_REMOUNT:
 		if (!path_within(w->path, ch->new->target) || !wanted(cfg, ch->new))
@@ -114,13 +122,19 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 }
 
 void
-mount_events_change(struct source *src, const struct mounttab_change *ch)
+mount_events_change_by(struct source *src, const struct mounttab_change *ch, struct who *who)
 {
 	size_t i;
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive)
-			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch);
+			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch, who);
+}
+
+void
+mount_events_change(struct source *src, const struct mounttab_change *ch)
+{
+	mount_events_change_by(src, ch, NULL);
 }
 
 void

@@ -5,9 +5,12 @@
 #include "event.h"
 #include "mounttab.h"
 #include "source.h"
+#include "who.h"
 
 /* Turn one table change into events for every live watch of the mount source src it concerns (subtree, --fstype, --source). */
 void mount_events_change(struct source *src, const struct mounttab_change *ch);
+/* As mount_events_change(), saying who made the change (asked of who only if an event is reported). */
+void mount_events_change_by(struct source *src, const struct mounttab_change *ch, struct who *who);
 /* Report n mounts known only by their unique ids (they came and went before they could be read) to every live watch of src: where they were is unknown, so no watch and no filter can rule them out. */
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
 /* Emit present records for every mount of t that src's watches cover. */

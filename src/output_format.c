@@ -3,7 +3,7 @@
 #include "escape.h"
 #include "output_format.h"
 
-static const char format_escapes[] = "seEwtpofdOriINkKyT%";
+static const char format_escapes[] = "seEwtpofdOriINPucKkyT%";
 
 int
 output_format_check(const char *fmt)
@@ -110,6 +110,22 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		case 'N':
 			if (ev->mnt_ns)
 				buf_addf(b, "%llu", (unsigned long long)ev->mnt_ns);
+			break;
+		case 'P':
+			if (m && m->by.pid)
+				buf_addf(b, "%ld", (long)m->by.pid);
+			else if (m)
+				buf_addc(b, '-');
+			break;
+		case 'u':
+			if (m && m->by.has_uid)
+				buf_addf(b, "%lu", (unsigned long)m->by.uid);
+			else if (m)
+				buf_addc(b, '-');
+			break;
+		case 'c':
+			if (m)
+				escape_known(b, m->by.comm);
 			break;
 		case 'k':
 			if (ev->type == EV_KEY)

@@ -11,6 +11,26 @@ col(struct buf *b, const char *s)
 	escape_text(b, s && *s ? s : "-");
 }
 
+/*
+ * Who made the change, last on the line: pid=N uid=N comm=NAME, - where
+ * unknown. The name is any bytes but NUL: escaped, it is one word, and - alone
+ * is always unknown (a name that is - is \x2d, an empty one nothing).
+ */
+static void
+text_by(struct buf *b, const struct ev_who *by)
+{
+	if (by->pid)
+		buf_addf(b, " pid=%ld", (long)by->pid);
+	else
+		buf_adds(b, " pid=-");
+	if (by->has_uid)
+		buf_addf(b, " uid=%lu", (unsigned long)by->uid);
+	else
+		buf_adds(b, " uid=-");
+	buf_adds(b, " comm=");
+	escape_known(b, by->comm);
+}
+
 static void
 text_mount(struct buf *b, const struct event *ev)
 {
@@ -21,6 +41,7 @@ text_mount(struct buf *b, const struct event *ev)
 		col(b, m->old_path);
 		buf_adds(b, " ->");
 		col(b, m->path);
+		text_by(b, &m->by);
 		break;
 	case MOUNT_READONLY:
 		col(b, m->path);
@@ -40,6 +61,8 @@ text_mount(struct buf *b, const struct event *ev)
 		col(b, m->path);
 		col(b, m->fstype);
 		col(b, m->device);
+		if (ev->subtype != MOUNT_PRESENT)
+			text_by(b, &m->by);
 		break;
 	}
 }

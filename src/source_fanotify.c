@@ -21,6 +21,12 @@
  * With -N the mark is on that namespace's nsfs file, statmount(2) reads it by
  * its id, the signal is /proc/PID/mountinfo of the process followed there,
  * and that process's pidfd tells when the namespace may be gone (mntns.c).
+ *
+ * Each record names the process behind it. A change is credited to it only
+ * when it is the change the record stands for: an attach that shows as a
+ * mount, a detach as an unmount, a move as a move (of the mount and its
+ * submounts); what a record only reveals (a move found on an attach, a
+ * remount) came from someone else, unknown.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,11 +45,14 @@
 #include "source.h"
 #include "statmount.h"
 #include "util.h"
+#include "who.h"
 
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
 #define RESTART_STEP	32		/* mounts between looks at the signal during a prompt re-scan */
+#define PIDFD_BATCH	128		/* records read at once with a pidfd each: fds held at once */
+#define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 
 enum { FD_FAN, FD_TIMER, FD_MOUNTINFO, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
 
@@ -62,6 +71,11 @@ struct fan {
 	uint64_t *unseen;		/* ids reported transient at their attach: their detach is owed, not news */
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
+	size_t read_size;		/* bytes of buf one read(2) may fill */
+	struct who_proc proc;		/* where the names of processes are read */
+	struct who who;			/* the process of the record being handled */
+	bool crediting;			/* while handling a record, changes of kind credit_kind are its own */
+	enum mounttab_change_kind credit_kind;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
@@ -92,7 +106,7 @@ on_change(void *p, const struct mounttab_change *ch)
 
 	if (ch->kind == MOUNTTAB_MOVE || ch->kind == MOUNTTAB_UNMOUNT)
 		f->lost_mounts = true;
-	mount_events_change(src, ch);
+	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
 }
 
 static void
@@ -203,17 +217,25 @@ on_record(void *p, const struct fan_rec *r)
 	struct source *src = p;
 	struct fan *f = src->priv;
 
-	if (r->mask & FAN_Q_OVERFLOW) {
+	/* The pidfd is ours to close, whatever becomes of the record. */
+	who_init(&f->who, &f->proc, r->pid, r->pidfd);
+	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
-		return;
+	/* After an overflow the resync will tell. */
+	if (r->has_id && !f->overflow) {
+		f->since_scan++;
+		f->crediting = true;
+		if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
+			f->credit_kind = MOUNTTAB_MOVE;
+		else
+			f->credit_kind = r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
+		if (r->mask & FAN_MNT_ATTACH)
+			on_attach(src, r->mnt_id);
+		else if (r->mask & FAN_MNT_DETACH)
+			on_detach(src, r->mnt_id);
+		f->crediting = false;
 	}
-	if (!r->has_id || f->overflow)
-		return;		/* after an overflow the resync will tell */
-	f->since_scan++;
-	if (r->mask & FAN_MNT_ATTACH)
-		on_attach(src, r->mnt_id);
-	else if (r->mask & FAN_MNT_DETACH)
-		on_detach(src, r->mnt_id);
+	who_done(&f->who);
 }
 
 static bool
@@ -365,7 +387,7 @@ on_wake(struct source *src, size_t i)
 	bool signal = signalled(src, i);
 	unsigned long long before = f->since_scan;
 
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, sizeof(f->buf), decode, src)) {
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, decode, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -486,6 +508,7 @@ fan_open(struct source *src)
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
+	f->proc.dirfd = -1;
 	if (statmount_probe() < 0)
 		return unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */
@@ -493,7 +516,18 @@ fan_open(struct source *src)
 		errno = ENOSYS;
 		return unavailable(src);
 	}
-	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+	/*
+	 * A pidfd per record names its process for sure; without them (they
+	 * need CAP_SYS_ADMIN) records still carry pids, where the kernel shows them.
+	 */
+	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
+	if (fd < 0 && (errno == EINVAL || errno == EPERM)) {
+		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+		f->read_size = sizeof(f->buf);
+	} else if (fd >= 0) {
+		who_proc_open(&f->proc);
+	}
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
 		return unavailable(src);
@@ -549,6 +583,7 @@ fan_close(struct source *src)
 	if (f) {
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
+		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
 		free(f->transient);

@@ -6,20 +6,77 @@
  *   burst populate DIR N     a tmpfs on each of DIR/0 .. DIR/N-1 (created)
  *   burst flip DIR N         remount DIR/0 .. DIR/N-1 read-only (bind remount)
  *   burst moves A B N        N moves of the mount on A to B and back
+ *
+ * and single changes by a process of a known name (any bytes: printf %b form),
+ * for the tests of who made a change:
+ *
+ *   burst as NAME OP         do OP as NAME, then exit at once
+ *   burst hold NAME OP       do OP as NAME, say "done" on stdout, then wait for a signal
+ *   burst churn NAME N       N short-lived children called NAME, one after the other (to reuse pids)
+ *   burst reuse PID NAME     children called NAME until one has pid PID again; that one stays
+ *
+ * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B.
  */
 #include <err.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void
 at(char *p, size_t size, const char *dir, long i)
 {
 	if ((size_t)snprintf(p, size, "%s/%ld", dir, i) >= size)
 		errx(1, "%s: path too long", dir);
+}
+
+/* A name in printf %b form: \\, \n, \t and \xHH; the kernel keeps the first 15 bytes. */
+static void
+name_self(const char *s)
+{
+	char name[64];
+	size_t n = 0;
+
+	while (*s && n < sizeof(name) - 1) {
+		if (s[0] == '\\' && s[1] == 'x' && s[2] && s[3]) {
+			char hex[3] = { s[2], s[3], 0 };
+
+			name[n++] = (char)strtol(hex, NULL, 16);
+			s += 4;
+		} else if (s[0] == '\\' && s[1]) {
+			name[n++] = s[1] == 'n' ? '\n' : s[1] == 't' ? '\t' : s[1];
+			s += 2;
+		} else {
+			name[n++] = *s++;
+		}
+	}
+	name[n] = '\0';
+	if (prctl(PR_SET_NAME, name) < 0)
+		err(1, "PR_SET_NAME");
+}
+
+/* One change: argv is OP ARGS..., argc their number. */
+static void
+change(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[0], "mount") == 0) {
+		if (mount(argv[1], argv[2], "tmpfs", 0, "size=4k") < 0)
+			err(1, "mount %s", argv[2]);
+	} else if (argc == 2 && strcmp(argv[0], "umount") == 0) {
+		if (umount(argv[1]) < 0)
+			err(1, "umount %s", argv[1]);
+	} else if (argc == 3 && strcmp(argv[0], "move") == 0) {
+		if (mount(argv[1], argv[2], NULL, MS_MOVE, NULL) < 0)
+			err(1, "move %s %s", argv[1], argv[2]);
+	} else {
+		errx(64, "OP: mount SRC DIR | umount DIR | move A B");
+	}
 }
 
 int
@@ -57,5 +114,53 @@ main(int argc, char **argv)
 				err(1, "move %s %s", argv[2], argv[3]);
 		return 0;
 	}
-	errx(64, "usage: burst pairs DIR N | populate DIR N | flip DIR N | moves A B N");
+	if (argc >= 4 && (strcmp(argv[1], "as") == 0 || strcmp(argv[1], "hold") == 0)) {
+		name_self(argv[2]);
+		change(argc - 3, argv + 3);
+		if (strcmp(argv[1], "as") == 0)
+			return 0;
+		printf("done\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	if (argc == 4 && strcmp(argv[1], "churn") == 0) {
+		for (i = 0, n = atol(argv[3]); i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				err(1, "fork");
+			if (pid == 0) {
+				name_self(argv[2]);
+				_exit(0);
+			}
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		return 0;
+	}
+	if (argc == 4 && strcmp(argv[1], "reuse") == 0) {
+		pid_t want = (pid_t)atol(argv[2]);
+
+		for (i = 0; i < 10000000; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				err(1, "fork");
+			if (pid == 0) {
+				name_self(argv[3]);
+				if (getpid() != want)
+					_exit(0);
+				for (;;)
+					pause();
+			}
+			if (pid == want)
+				return 0;
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		errx(1, "pid %ld never came back", (long)want);
+	}
+	errx(64, "usage: burst pairs DIR N | populate DIR N | flip DIR N | moves A B N | "
+	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME");
 }

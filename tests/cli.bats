@@ -208,8 +208,8 @@ usage_error() {
 	mount -t tmpfs wq-a "$T/a${csi}2J"
 	mount -t tmpfs wq-b "$T/b${rlo}x"
 	wait "$WQ_PID"
-	[ "$(sed -n 1p "$T/out")" = "mount mount $T/a\\xc2\\x9b2J tmpfs wq-a" ]
-	[ "$(sed -n 2p "$T/out")" = "mount mount $T/b\\xe2\\x80\\xaex tmpfs wq-b" ]
+	[ "$(unmarked | sed -n 1p)" = "mount mount $T/a\\xc2\\x9b2J tmpfs wq-a" ]
+	[ "$(unmarked | sed -n 2p)" = "mount mount $T/b\\xe2\\x80\\xaex tmpfs wq-b" ]
 	run --separate-stderr "$WATCHQ" -q -t 0.1 --initial -j -e present mounts "$T"
 	[ "$(printf '%s\n' "$output" | jq -r .path | sort | sed -n 2p)" = "$T/a${csi}2J" ]
 	[ "$(printf '%s\n' "$output" | jq -r .path | sort | sed -n 3p)" = "$T/b${rlo}x" ]
@@ -225,7 +225,7 @@ usage_error() {
 	mkdir "$T/m"
 	mount -t tmpfs wq "$T/m"
 	wait "$WQ_PID"
-	[[ "$(cat "$T/out")" == "${long}"[0-9][0-9][0-9][0-9]" mount mount $T/m tmpfs wq" ]]
+	[[ "$(unmarked)" == "${long}"[0-9][0-9][0-9][0-9]" mount mount $T/m tmpfs wq" ]]
 }
 
 @test "%E names the watched source of every source's events" {

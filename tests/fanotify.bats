@@ -2,6 +2,10 @@
 # The fanotify mount backend (Linux 6.15+): choice, fallback, privileges, overflow.
 load helper
 
+setup_file() {
+	build_burst
+}
+
 need_fanotify() {
 	need_root
 	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
@@ -57,7 +61,8 @@ need_fanotify() {
 	run timeout 20 unshare -Urm sh "$T/inner"
 	[ "$status" -eq 0 ]
 	[ "$(backend_used)" = fanotify ]
-	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs userns" ]
+	# No pidfds without CAP_SYS_ADMIN, and the kernel hides other processes' pids from such a group.
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs userns pid=- uid=- comm=-" ]
 }
 
 @test "a queue overflow is a loss event, then a resync reports the true state" {
@@ -79,10 +84,10 @@ need_fanotify() {
 	wait_until grep -q "mount mount $T/keep2 tmpfs kept2" "$T/out"
 	stop_watchq
 	grep -q "^meta loss mounts $T events lost, resynchronised$" "$T/out"
-	# After the loss: what is mounted now, and nothing that is not.
+	# After the loss: what is mounted now, and nothing that is not; a resync knows nobody.
 	sed -n '/^meta loss/,$p' "$T/out" >"$T/after"
-	grep -qx "mount mount $T/keep1 tmpfs kept1" "$T/after"
-	grep -qx "mount mount $T/keep2 tmpfs kept2" "$T/after"
+	grep -qx "mount mount $T/keep1 tmpfs kept1 pid=- uid=- comm=-" "$T/after"
+	grep -qx "mount mount $T/keep2 tmpfs kept2 pid=- uid=- comm=-" "$T/after"
 	[ "$(grep -c "^mount mount $T/m " "$T/after")" -le "$(grep -c "^mount unmount $T/m " "$T/after")" ]
 }
 
@@ -98,4 +103,113 @@ need_fanotify() {
 	kill -CONT "$WQ_PID"
 	wait_until grep -q '"loss"' "$T/out"
 	jq_event loss '.source == "meta" and .lost == null and .backend == "fanotify" and .watch == "'"$T"'" and .tag == 0'
+}
+
+@test "who: a process gone before watchq read its record is named by its pid alone" {
+	need_fanotify
+	mkdir "$T/a"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-gone mount wq "$T/a" &
+	gone=$!
+	wait "$gone"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 1
+	stop_watchq
+	jq_event mount ".pid == $gone and .comm == null and .uid == null"
+}
+
+@test "who: a pid taken again by another process never lends it its name" {
+	need_fanotify
+	# pid_max of a pid namespace of its own (Linux 6.14), where pids come round quickly.
+	cat >"$T/inner" <<-EOS
+		echo 400 >/proc/sys/kernel/pid_max || exit 77
+		mkdir "$T/w"
+		"$WATCHQ" --json mounts "$T/w" >"$T/out" 2>"$T/err" &
+		wq=\$!
+		until grep -q watching "$T/err"; do sleep 0.05; done
+		# Pids below 300 are never given again: go past them.
+		"$BURST" churn wq-reuser 300
+		# Stopped: each mounter has gone, and its pid is another process's, before watchq reads.
+		kill -STOP \$wq
+		for i in 1 2 3 4 5; do
+			mkdir "$T/w/\$i"
+			"$BURST" as wq-mounter mount wq "$T/w/\$i" &
+			m=\$!
+			wait \$m
+			"$BURST" reuse \$m wq-reuser || exit 1
+			echo "\$m \$(cat /proc/\$m/comm)" >>"$T/reused"
+		done
+		kill -CONT \$wq
+		until [ "\$(grep -c '"mount"' "$T/out")" -ge 5 ]; do sleep 0.05; done
+		# Running: mounters that exit at once while pids go round under them.
+		"$BURST" churn wq-reuser 100000000 &
+		churn=\$!
+		for i in \$(seq 6 200); do
+			mkdir "$T/w/\$i"
+			"$BURST" as wq-mounter mount wq "$T/w/\$i"
+			"$BURST" as wq-mounter umount "$T/w/\$i"
+		done
+		kill \$churn
+		mkdir "$T/w/end"
+		"$BURST" as wq-mounter mount wq "$T/w/end"
+		until grep -q '"path":"$T/w/end"' "$T/out"; do sleep 0.05; done
+		kill \$wq
+	EOS
+	run timeout 120 unshare -m -p -f --mount-proc bash "$T/inner"
+	[ "$status" -ne 77 ] || skip "pid_max cannot be set in a pid namespace here"
+	[ "$status" -eq 0 ] || { echo "status $status: $output"; cat "$T/err"; false; }
+	[ "$status" -eq 0 ]
+	# The first five: their pids were reused, and watchq read nothing of them but the pid.
+	[ "$(wc -l <"$T/reused")" -eq 5 ]
+	[ "$(cut -d ' ' -f 2 "$T/reused" | sort -u)" = wq-reuser ]
+	jq -e -s --argjson p "$(cut -d ' ' -f 1 "$T/reused" | jq -s .)" \
+		'[.[] | select(.event == "mount")][:5] | map(.pid) == $p and all(.comm == null and .uid == null)' "$T/out"
+	# Every name given is the mounter's; only those of mounters still there when read.
+	named=$(jq -s '[.[] | select(.event == "mount" or .event == "unmount") | select(.comm != null)] | length' "$T/out")
+	echo "# $named of $(jq -s '[.[] | select(.event == "mount" or .event == "unmount")] | length' "$T/out") records named their process" >&3
+	jq -e -s 'all(.[] | select(.event == "mount" or .event == "unmount");
+		(.pid | type) == "number" and (.comm == null or .comm == "wq-mounter") and (.uid == null or .uid == 0))' "$T/out"
+}
+
+# comm_names: process names no terminal or parser should choke on, in printf %b form (15 bytes at most).
+comm_names() {
+	printf '%s\n' 'with space' 'new\nline' '-' '' 'back\\slash' 'pid=1 uid=0' 'x comm=y' \
+		'bad\xffutf8' 'ctl\x01x' 'c1\xc2\x9bx' 'tab\there' 'ütf8'
+}
+
+@test "who: hostile process names, one word at the end of the line and exact bytes back, in text and JSON" {
+	need_fanotify
+	for mode in text json; do
+		if [ $mode = json ]; then start_watchq --json mounts "$T"; else start_watchq mounts "$T"; fi
+		i=0
+		while IFS= read -r name; do
+			i=$((i + 1))
+			mkdir -p "$T/$mode$i"
+			hold "$name" mount wq "$T/$mode$i"
+			wait_until lines_at_least "$i"
+		done < <(comm_names)
+		stop_watchq
+		kill $HOLDERS
+		wait $HOLDERS 2>/dev/null || true
+		HOLDERS=
+		[ "$(wc -l <"$T/out")" -eq "$i" ]
+		i=0
+		while IFS= read -r name; do
+			i=$((i + 1))
+			line=$(sed -n "${i}p" "$T/out")
+			want=$(printf '%b' "$name" | od -An -tx1)
+			if [ $mode = text ]; then
+				[[ "$line" == "mount mount $T/$mode$i tmpfs wq pid="[0-9]*" uid=0 comm="* ]] || { echo "$line"; false; }
+				comm=${line##* comm=}
+				[ "$comm" != - ]
+				got=$(printf '%b' "$comm" | od -An -tx1)
+			elif echo "$line" | jq -e 'has("comm_b64")' >/dev/null; then
+				got=$(echo "$line" | jq -r .comm_b64 | base64 -d | od -An -tx1)
+			else
+				got=$(echo "$line" | jq -j .comm | od -An -tx1)
+			fi
+			[ "$got" = "$want" ] || { echo "$mode $name: $got != $want: $line"; false; }
+		done < <(comm_names)
+	done
 }

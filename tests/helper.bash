@@ -25,6 +25,11 @@ setup() {
 }
 
 teardown() {
+	# Processes that made a change and stayed (hold), so that they could be named.
+	if [ -n "${HOLDERS:-}" ]; then
+		kill $HOLDERS 2>/dev/null || true
+		wait $HOLDERS 2>/dev/null || true
+	fi
 	if [ -n "${WQ_PID:-}" ]; then
 		kill -KILL "$WQ_PID" 2>/dev/null || true
 		wait "$WQ_PID" 2>/dev/null || true
@@ -136,6 +141,55 @@ finish_watchq() {
 jq_event() {
 	jq -e -s --arg ev "$1" "[.[] | select(.event == \$ev)] | length > 0 and all($2)" "$T/out" >/dev/null ||
 		{ echo "jq_event $1: $2 does not hold in:"; cat "$T/out"; return 1; }
+}
+
+# build_burst: tests/burst.c, the C driver of mount changes, built once for the
+# file as $BURST (from setup_file).
+build_burst() {
+	export BURST=$BATS_FILE_TMPDIR/burst
+	cc -O2 -o "$BURST" "$BATS_TEST_DIRNAME/burst.c"
+}
+
+# hold NAME OP...: make one change (an OP of tests/burst.c) as a process called
+# NAME that stays until teardown, so that watchq can read its name; its pid is
+# $HELD. $HOLD_AS, if set, is a command to run it through (setpriv ...).
+hold() {
+	: >"$T/held"
+	${HOLD_AS:-} "$BURST" hold "$@" >"$T/held" &
+	HELD=$!
+	HOLDERS="${HOLDERS:-} $HELD"
+	wait_until held_or_dead
+	grep -q '^done$' "$T/held"
+}
+
+held_or_dead() {
+	grep -q '^done$' "$T/held" || ! kill -0 "$HELD" 2>/dev/null
+}
+
+# by PID NAME [UID]: the mark of a change made by the process PID called NAME
+# (uid 0 unless given), as this test's watchq prints it: unknown on mountinfo.
+by() {
+	if [ "$(backend_used)" = mountinfo ]; then
+		echo "pid=- uid=- comm=-"
+	else
+		echo "pid=$1 uid=${3:-0} comm=$2"
+	fi
+}
+
+# unmarked [FILE]: FILE (default $T/out) with the mark of who made each mount,
+# unmount and move (" pid=N uid=N comm=NAME", the end of its line) checked and
+# taken off: on the mountinfo backend every part is unknown (-); on fanotify
+# each is a value or unknown. A line without it, or with another shape, comes
+# out as "BAD MARK: LINE", so that no comparison holds.
+unmarked() {
+	local be
+	be=$(backend_used 2>/dev/null || true)
+	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" '
+		/(^| )mount (mount|unmount|move|move_from|move_to) / {
+			if (mi ? !sub(/ pid=- uid=- comm=-$/, "") : !sub(/ pid=([1-9][0-9]*|-) uid=([0-9]+|-) comm=[^ ]*$/, ""))
+				$0 = "BAD MARK: " $0
+		}
+		{ print }' "${1:-$T/out}"
 }
 
 # backend_used: the backend named on the readiness line in $T/err.

@@ -115,7 +115,7 @@ without_proc() {
 	mount -t tmpfs wq "$T/m/a"
 	wait_until [ -s "$T/st" ]
 	[ "$(cat "$T/st")" = 141 ]
-	[ "$(cat "$T/out")" = "mount mount $T/m/a tmpfs wq" ]
+	[ "$(unmarked)" = "mount mount $T/m/a tmpfs wq" ]
 }
 
 # has_signalfd PID: the process has made its signalfd (its signals are blocked from then on).

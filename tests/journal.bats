@@ -8,6 +8,10 @@ JOURNALD=${JOURNALD:-/lib/systemd/systemd-journald}
 SOCKET=/run/systemd/journal/socket
 ROOT=$BATS_TEST_DIRNAME/..
 
+setup_file() {
+	build_burst
+}
+
 teardown_file() {
 	local pid
 
@@ -106,10 +110,12 @@ finish_more() {
 	start_more journal --journal -n 4 mounts "$T"
 	[ ! -s "$T/journal" ]
 	start_watchq -n 4 mounts "$T"
-	mount -t tmpfs wqdev "$T/a"
+	# Changes by processes that stay, so that each watchq can name them alike.
+	hold wq-mounter mount wqdev "$T/a"
 	mount -o remount,ro "$T/a"
-	mount --move "$T/a" "$T/b"
-	umount "$T/b"
+	hold wq-mover move "$T/a" "$T/b"
+	hold wq-unmounter umount "$T/b"
+	unmounter=$HELD
 	finish_watchq
 	finish_more
 	[ "$WQ_STATUS" -eq 0 ]
@@ -128,6 +134,12 @@ finish_more() {
 				with_entries(.key |= "WATCHQ_" + ascii_upcase) | map_values(tostring)) ==
 			($e[$i] | with_entries(select(.key | startswith("WATCHQ_"))) | del(.WATCHQ_TIME, .WATCHQ_TIME_US))))'
 	[ "$(journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount)" = "$(sed -n 4p "$T/out")" ]
+	# Who made a change: WATCHQ_PID, _COMM and _UID where known (fanotify), none for a remount.
+	jq -e -s 'map(select(.WATCHQ_EVENT == "readonly"))[0] | has("WATCHQ_PID") or has("WATCHQ_COMM") | not' "$T/entries"
+	if [ "$(backend_used)" = fanotify ]; then
+		jq -e -s --arg pid "$unmounter" 'map(select(.WATCHQ_EVENT == "unmount"))[0] |
+			.WATCHQ_PID == $pid and .WATCHQ_COMM == "wq-unmounter" and .WATCHQ_UID == "0"' "$T/entries"
+	fi
 }
 
 @test "--journal: an unknown value (JSON's null) is no field" {
@@ -177,8 +189,8 @@ finish_more() {
 	mkdir "$p"
 	start_more text -n 2 mounts "$T"
 	start_watchq --journal -n 2 mounts "$T"
-	mount -t tmpfs 'dev"\' "$p"
-	umount "$p"
+	hold wq-mounter mount 'dev"\' "$p"
+	hold wq-unmounter umount "$p"
 	finish_watchq
 	finish_more
 	[ "$WQ_STATUS" -eq 0 ]

@@ -5,8 +5,7 @@ load helper
 setup_file() {
 	export WATCHQ_BACKEND=${WATCHQ_BACKEND:-auto}
 	# Bursts a shell cannot make: the C driver, built once for the file.
-	export BURST=$BATS_FILE_TMPDIR/burst
-	cc -O2 -o "$BURST" "$BATS_TEST_DIRNAME/burst.c"
+	build_burst
 }
 
 # sentinel DIR: mount a tmpfs "sentinel" on DIR/sentinel and wait for its line:
@@ -38,8 +37,8 @@ watch() {
 	wait_until lines_at_least 2
 	stop_watchq
 	[ "$WQ_STATUS" -eq 0 ]
-	[ "$(sed -n 1p "$T/out")" = "mount mount $T/a tmpfs wq-src" ]
-	[ "$(sed -n 2p "$T/out")" = "mount unmount $T/a tmpfs wq-src" ]
+	[ "$(unmarked | sed -n 1p)" = "mount mount $T/a tmpfs wq-src" ]
+	[ "$(unmarked | sed -n 2p)" = "mount unmount $T/a tmpfs wq-src" ]
 	[ "$(wc -l <"$T/out")" -eq 2 ]
 }
 
@@ -50,7 +49,7 @@ watch() {
 	watch mounts "$T"
 	mount --bind "$T/a" "$T/b"
 	wait_until lines_at_least 1
-	[ "$(cat "$T/out")" = "mount mount $T/b tmpfs wq-src" ]
+	[ "$(unmarked)" = "mount mount $T/b tmpfs wq-src" ]
 }
 
 @test "lazy umount of a subtree reports every mount" {
@@ -66,7 +65,7 @@ watch() {
 	wait_until lines_at_least 3
 	stop_watchq
 	# mountinfo reports deepest first; fanotify in the kernel's order.
-	[ "$(sort "$T/out")" = "mount unmount $T/a tmpfs wq-a
+	[ "$(unmarked | sort)" = "mount unmount $T/a tmpfs wq-a
 mount unmount $T/a/b tmpfs wq-b
 mount unmount $T/a/b/c tmpfs wq-c" ]
 }
@@ -79,7 +78,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount --move "$T/a" "$T/b"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount move $T/a -> $T/b" ]
+	[ "$(unmarked)" = "mount move $T/a -> $T/b" ]
 }
 
 @test "moves in and out of the watched subtree are move_to and move_from" {
@@ -91,8 +90,8 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount --move "$T/w/in" "$T/out1"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount move_to $T/out1 -> $T/w/in" ]
-	[ "$(sed -n 2p "$T/out")" = "mount move_from $T/w/in -> $T/out1" ]
+	[ "$(unmarked | sed -n 1p)" = "mount move_to $T/out1 -> $T/w/in" ]
+	[ "$(unmarked | sed -n 2p)" = "mount move_from $T/w/in -> $T/out1" ]
 }
 
 @test "remount ro and rw are readonly events" {
@@ -105,8 +104,8 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -o remount,rw "$T/a"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount readonly $T/a ro (was rw)" ]
-	[ "$(sed -n 2p "$T/out")" = "mount readonly $T/a rw (was ro)" ]
+	[ "$(unmarked | sed -n 1p)" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(unmarked | sed -n 2p)" = "mount readonly $T/a rw (was ro)" ]
 }
 
 @test "remount,bind,nosuid is a setattr event with old and new options" {
@@ -142,8 +141,8 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -t tmpfs wq-self "$T/w"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount mount $T/w/in tmpfs wq-in" ]
-	[ "$(sed -n 2p "$T/out")" = "mount mount $T/w tmpfs wq-self" ]
+	[ "$(unmarked | sed -n 1p)" = "mount mount $T/w/in tmpfs wq-in" ]
+	[ "$(unmarked | sed -n 2p)" = "mount mount $T/w tmpfs wq-self" ]
 	! grep -q wq-out "$T/out"
 }
 
@@ -166,14 +165,14 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -t tmpfs wq-t "$T/t"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount mount $T/t tmpfs wq-t" ]
+	[ "$(unmarked)" = "mount mount $T/t tmpfs wq-t" ]
 
 	watch --fstype notmpfs mounts "$T"
 	mount -t tmpfs wq-t2 "$T/t2"
 	mount -t proc proc "$T/p2"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount mount $T/p2 proc proc" ]
+	[ "$(unmarked)" = "mount mount $T/p2 proc proc" ]
 }
 
 @test "--source keeps only mounts of that source" {
@@ -184,7 +183,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -t tmpfs wq-keep "$T/b"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount mount $T/b tmpfs wq-keep" ]
+	[ "$(unmarked)" = "mount mount $T/b tmpfs wq-keep" ]
 }
 
 @test "-e and -E choose events, move_from narrows move" {
@@ -195,21 +194,21 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	umount "$T/a"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount unmount $T/a tmpfs wq-src" ]
+	[ "$(unmarked)" = "mount unmount $T/a tmpfs wq-src" ]
 
 	watch -E mount,unmount mounts "$T"
 	mount -t tmpfs wq-src "$T/a"
 	mount -o remount,ro "$T/a"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(unmarked)" = "mount readonly $T/a ro (was rw)" ]
 
 	watch -e move_from mounts "$T/w"
 	mount --move "$T/a" "$T/w/in"
 	mount --move "$T/w/in" "$T/b"
 	wait_until lines_at_least 1
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount move_from $T/w/in -> $T/b" ]
+	[ "$(unmarked)" = "mount move_from $T/w/in -> $T/b" ]
 }
 
 @test "--initial reports present mounts first, then changes, with no gap" {
@@ -220,9 +219,9 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -t tmpfs wq-b "$T/b"
 	wait_until lines_at_least 3
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount present $T tmpfs watchq-test" ]
-	[ "$(sed -n 2p "$T/out")" = "mount present $T/a tmpfs wq-a" ]
-	[ "$(sed -n 3p "$T/out")" = "mount mount $T/b tmpfs wq-b" ]
+	[ "$(unmarked | sed -n 1p)" = "mount present $T tmpfs watchq-test" ]
+	[ "$(unmarked | sed -n 2p)" = "mount present $T/a tmpfs wq-a" ]
+	[ "$(unmarked | sed -n 3p)" = "mount mount $T/b tmpfs wq-b" ]
 }
 
 @test "--count ends with 0 after N events" {
@@ -279,7 +278,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	mount -t tmpfs wq "$T/a"
 	wait_until test -s "$T/status"
 	[ "$(cat "$T/status")" -eq 0 ]
-	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs wq" ]
+	[ "$(unmarked)" = "mount mount $T/a tmpfs wq" ]
 	[ "$(grep -v '^watchq: watching' "$T/err" | grep -vc 'using mountinfo$')" -eq 0 ]
 }
 
@@ -299,7 +298,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	wait_until lines_at_least 2 "$T/log"
 	stop_watchq
 	[ "$(sed -n 1p "$T/log")" = previous ]
-	[ "$(sed -n 2p "$T/log")" = "mount mount $T/a tmpfs wq" ]
+	[ "$(unmarked "$T/log" | sed -n 2p)" = "mount mount $T/a tmpfs wq" ]
 	[ ! -s "$T/out" ]
 }
 
@@ -331,7 +330,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	watch -T --timefmt '%Y@' mounts "$T"
 	mount -t tmpfs wq "$T/a"
 	wait_until lines_at_least 1
-	[ "$(cat "$T/out")" = "$(date +%Y)@ mount mount $T/a tmpfs wq" ]
+	[ "$(unmarked)" = "$(date +%Y)@ mount mount $T/a tmpfs wq" ]
 }
 
 @test "JSON lines carry the documented fields" {
@@ -357,6 +356,75 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	jq_event readonly '.readonly == true'
 	jq_event unmount '.path == "'"$T/b"'"'
 	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "mount move readonly unmount " ]
+	# Who: a number, or unknown (the mount(8) that did it may be gone), never on a remount.
+	jq -e -s 'all(.[]; has("pid") and has("comm") and has("uid"))' "$T/out"
+	jq_event readonly '.pid == null and .comm == null and .uid == null'
+	if [ "$(backend_used)" = mountinfo ]; then
+		jq -e -s 'all(.[]; .pid == null and .comm == null and .uid == null)' "$T/out"
+	else
+		jq -e -s 'all(.[] | select(.event != "readonly"); (.pid | type) == "number")' "$T/out"
+	fi
+}
+
+@test "who made a change: the pid, name and uid of the mounter, the mover and the unmounter" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	watch mounts "$T"
+	hold wq-mounter mount wq "$T/a"
+	m=$HELD
+	wait_until lines_at_least 1
+	hold wq-mover move "$T/a" "$T/b"
+	v=$HELD
+	wait_until lines_at_least 2
+	hold wq-unmounter umount "$T/b"
+	u=$HELD
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs wq $(by $m wq-mounter)
+mount move $T/a -> $T/b $(by $v wq-mover)
+mount unmount $T/b tmpfs wq $(by $u wq-unmounter)" ]
+}
+
+@test "who made a change, in JSON and --format: pid, comm, uid; a remount names nobody" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	watch --json mounts "$T"
+	hold wq-mounter mount wq "$T/a"
+	m=$HELD
+	wait_until lines_at_least 1
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 2
+	stop_watchq
+	if [ "$(backend_used)" = mountinfo ]; then
+		jq_event mount '.pid == null and .comm == null and .uid == null'
+	else
+		jq_event mount ".pid == $m and .comm == \"wq-mounter\" and .uid == 0"
+	fi
+	jq_event readonly '.pid == null and .comm == null and .uid == null'
+
+	watch --format '%e %P %u %c' mounts "$T"
+	hold wq-mounter mount wq "$T/b"
+	m=$HELD
+	wait_until lines_at_least 1
+	stop_watchq
+	if [ "$(backend_used)" = mountinfo ]; then
+		[ "$(cat "$T/out")" = "mount - - -" ]
+	else
+		[ "$(cat "$T/out")" = "mount $m 0 wq-mounter" ]
+	fi
+}
+
+@test "who made a change: the real uid of a mounter that is not root" {
+	need_root
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	mkdir "$T/a"
+	watch mounts "$T"
+	HOLD_AS="setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=+sys_admin --ambient-caps=+sys_admin" \
+		hold wq-user mount wq "$T/a" || skip "cannot mount as uid 1000 with CAP_SYS_ADMIN here"
+	[ "$(awk '/^Uid:/ { print $2 }' /proc/$HELD/status)" -eq 1000 ]
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs wq $(by $HELD wq-user 1000)" ]
 }
 
 # Paths no terminal or parser should choke on, one per line of this list, in printf %b form.
@@ -385,7 +453,7 @@ mount_hostile() {
 	i=0
 	while IFS= read -r name; do
 		i=$((i + 1))
-		line=$(sed -n "${i}p" "$T/out")
+		line=$(unmarked | sed -n "${i}p")
 		read -r src ev path fstype dev <<<"$line"
 		[ "$src $ev $fstype $dev" = "mount mount tmpfs wq" ]
 		[ "$(printf '%b' "$path" | od -An -c)" = "$(printf '%s' "$T/$(printf '%b' "$name")" | od -An -c)" ]
@@ -461,7 +529,7 @@ mount_hostile() {
 	mount -t tmpfs inner "$T/p/x"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sort "$T/out")" = "mount mount $T/p/x tmpfs inner
+	[ "$(unmarked | sort)" = "mount mount $T/p/x tmpfs inner
 mount mount $T/q/x tmpfs inner" ]
 }
 
@@ -475,8 +543,8 @@ mount mount $T/q/x tmpfs inner" ]
 	mount --move "$T/a" "$T/b"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount move $T/a -> $T/b" ]
-	[ "$(sed -n 2p "$T/out")" = "mount move $T/a/sub -> $T/b/sub" ]
+	[ "$(unmarked | sed -n 1p)" = "mount move $T/a -> $T/b" ]
+	[ "$(unmarked | sed -n 2p)" = "mount move $T/a/sub -> $T/b/sub" ]
 }
 
 @test "SIGTERM ends watchq even while a reader does not read" {
@@ -510,7 +578,8 @@ mount mount $T/q/x tmpfs inner" ]
 	[ "$(jq -r 'select(.event != "transient") | .event + " " + .path' "$T/out")" = "mount $T/w/sentinel" ]
 	jq -e -s 'all(.[] | select(.event == "transient"); .path == null and .mount_id == null
 		and .unique_id == null and .parent_id == null and .options == null and .readonly == null
-		and .fstype == null and .device == null and .count == (.unique_ids | length) and .count > 0)' "$T/out"
+		and .fstype == null and .device == null and .pid == null and .comm == null and .uid == null
+		and .count == (.unique_ids | length) and .count > 0)' "$T/out"
 }
 
 @test "wait -e mount does not end on mounts outside the watch" {
@@ -532,7 +601,7 @@ mount mount $T/q/x tmpfs inner" ]
 	mount -t proc proc "$T/w/p"
 	wait_until grep -q "^mount mount $T/w/p proc" "$T/out"
 	stop_watchq
-	[ "$(grep -v '^mount transient - - - count=[0-9]*$' "$T/out")" = "mount mount $T/w/p proc proc" ]
+	[ "$(unmarked | grep -v '^mount transient - - - count=[0-9]*$')" = "mount mount $T/w/p proc proc" ]
 }
 
 @test "every mount of a burst in the watch is delivered, transient, or lost with a loss record" {
@@ -581,7 +650,7 @@ mount mount $T/q/x tmpfs inner" ]
 	umount "$T/w/n"
 	wait_until lines_at_least 3
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount move $T/w/m -> $T/w/n
+	[ "$(unmarked)" = "mount move $T/w/m -> $T/w/n
 mount unmount $T/w/m/sub tmpfs Y
 mount unmount $T/w/n tmpfs X" ]
 	findmnt -n "$T/w/m" >/dev/null
@@ -646,8 +715,8 @@ shell_flips() {
 	mount -o remount,bind,nosuid "$T/a"
 	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(sed -n 1p "$T/out")" = "mount readonly $T/a ro (was rw)" ]
-	[ "$(sed -n 2p "$T/out")" = "mount setattr $T/a ro,nosuid,relatime (was ro,relatime)" ]
+	[ "$(unmarked | sed -n 1p)" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(unmarked | sed -n 2p)" = "mount setattr $T/a ro,nosuid,relatime (was ro,relatime)" ]
 }
 
 # mountinfo_options PATH: the options of the mount on PATH as /proc/self/mountinfo
@@ -733,7 +802,7 @@ mountinfo_options() {
 	moves=$(grep -c '^mount move' "$T/out" || true)
 	echo "# $(backend_used): $moves of 2000 moves printed" >&3
 	[ "$moves" -le 2000 ]
-	[ "$(grep -v '^mount move' "$T/out")" = "mount unmount $T/w/a tmpfs mover" ]
+	[ "$(unmarked | grep -v '^mount move')" = "mount unmount $T/w/a tmpfs mover" ]
 }
 
 @test "above 500 watched mounts, flips of mounts that stay are reported by the amortised re-scan" {

@@ -134,7 +134,7 @@ load helper
 	umount "$T/a"
 	finish_watchq
 	[ "$WQ_STATUS" -eq 0 ]
-	[ "$(cat "$T/out")" = "mount unmount $T/a tmpfs wq" ]
+	[ "$(unmarked)" = "mount unmount $T/a tmpfs wq" ]
 }
 
 @test "wait -e with --json and -n 2" {

@@ -62,6 +62,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev.u.mount.fstype = str;
 		ev.u.mount.device = str;
 		ev.u.mount.options = str;
+		ev.u.mount.by.pid = (int32_t)size;
+		ev.u.mount.by.has_uid = size % 2;
+		ev.u.mount.by.comm = size % 4 ? str : NULL;	/* a process names itself */
 		if (t == EV_KEY) {
 			memset(&ev.u.key, 0, sizeof(ev.u.key));
 			ev.u.key.type = str;

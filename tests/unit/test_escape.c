@@ -61,6 +61,24 @@ main(void)
 	CHECK_STR(escape_arg("/a\nwatchq: forged"), "/a\\x0awatchq:\\x20forged");
 	CHECK_STR(escape_arg("\xc2\x9b"), "\\xc2\\x9b");
 	CHECK_STR(escape_arg(""), "");
+	/* A column where - alone is unknown: NULL is -, a string - is not. */
+	{
+		static const struct {
+			const char *in, *out;
+		} known[] = {
+			{ NULL, "-" }, { "-", "\\x2d" }, { "", "" }, { "--", "--" }, { "-x", "-x" }, { "a b", "a\\x20b" },
+			{ "\\", "\\\\" },
+		};
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			buf_reset(&b);
+			buf_addc(&b, '[');
+			escape_known(&b, known[i].in);
+			buf_addc(&b, ']');
+			CHECK(b.len == strlen(known[i].out) + 2 && memcmp(b.data + 1, known[i].out, b.len - 2) == 0,
+			    "case %zu: %s", i, b.data);
+		}
+	}
 	buf_free(&b);
 	return unit_done("test_escape");
 }

@@ -87,6 +87,38 @@ error_records(struct got *g)
 	CHECK(decode(buf, 36, g) == 0 && g->n == 1 && !g->r[0].has_fsid && g->r[0].has_error, "error without fid");
 }
 
+/* With FAN_REPORT_PIDFD, as 6.18 sends it: metadata, pidfd, mount; 48 bytes. */
+static void
+pidfd_records(struct got *g)
+{
+	struct {
+		struct fanotify_event_metadata md;
+		struct fanotify_event_info_pidfd pi;
+		struct kapi_fan_info_mnt mi;
+	} r;
+	struct rec plain = mk(FAN_MNT_DETACH, 9);
+
+	CHECK(sizeof(r) == 48, "pidfd record is %zu bytes", sizeof(r));
+	memset(&r, 0, sizeof(r));
+	r.md = mk(FAN_MNT_ATTACH, 5).md;
+	r.md.event_len = sizeof(r);
+	r.md.pid = 4242;
+	r.pi.hdr.info_type = FAN_EVENT_INFO_TYPE_PIDFD;
+	r.pi.hdr.len = sizeof(r.pi);
+	r.pi.pidfd = 17;
+	r.mi = mk(FAN_MNT_ATTACH, 5).mi;
+	CHECK(decode(&r, sizeof(r), g) == 0 && g->n == 1, "pidfd record");
+	CHECK(g->r[0].pid == 4242 && g->r[0].pidfd == 17 && g->r[0].has_id && g->r[0].mnt_id == 5, "pid, pidfd and id");
+	r.pi.pidfd = FAN_NOPIDFD;
+	CHECK(decode(&r, sizeof(r), g) == 0 && g->r[0].pidfd == FAN_NOPIDFD, "process gone");
+	r.pi.pidfd = FAN_EPIDFD;
+	CHECK(decode(&r, sizeof(r), g) == 0 && g->r[0].pidfd == FAN_EPIDFD, "no pidfd to be had");
+	r.pi.hdr.len = 4;
+	CHECK(decode(&r, sizeof(r), g) == -1 && errno == EPROTO, "pidfd info shorter than its fd");
+	/* Without the info: no pidfd, never fd 0. */
+	CHECK(decode(&plain, sizeof(plain), g) == 0 && g->r[0].pidfd < 0 && g->r[0].pid == 0, "no pidfd info");
+}
+
 int
 main(void)
 {
@@ -141,6 +173,7 @@ main(void)
 	r = mk(FAN_MNT_DETACH, 7);
 	r.mi.hdr.info_type = 99;
 	CHECK(decode(&r, sizeof(r), &g) == 0 && g.n == 1 && !g.r[0].has_id, "unknown info type skipped");
+	pidfd_records(&g);
 	error_records(&g);
 	return unit_done("test_fan_decode");
 }

@@ -25,9 +25,10 @@ static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
 	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
 	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
-	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"count\":2,"
+	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
+	    "\"uid\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
-	"transient [] [] []\n",
+	"transient [] [] [] [] [] []\n",
 };
 
 int
@@ -42,18 +43,18 @@ main(void)
 
 	ev = mount_ev(MOUNT_UNMOUNT);
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none\n");
+	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/a";
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "mount move /srv/a -> /srv/b\n");
+	CHECK_STR(b.data, "mount move /srv/a -> /srv/b pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev.info = EV_INFO_MOVE_TO;
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "mount move_to /srv/a -> /srv/b\n");
+	CHECK_STR(b.data, "mount move_to /srv/a -> /srv/b pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_READONLY);
@@ -73,7 +74,7 @@ main(void)
 	ev.u.mount.path = "/a b\n";
 	cfg.timestamps = true;
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs -\n");
+	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs - pid=- uid=- comm=-\n");
 	cfg.timestamps = false;
 
 	/* With -N, a line ends with the namespace of its watch. */
@@ -81,7 +82,7 @@ main(void)
 	ev = mount_ev(MOUNT_UNMOUNT);
 	cfg.nns = 1;
 	output_text(&b, &ev, &cfg);
-	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none ns=4026531840\n");
+	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=- ns=4026531840\n");
 
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_META, .subtype = META_LOSS, .watch = "/",
@@ -113,7 +114,7 @@ main(void)
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
 	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
-	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false}\n");
+	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
 
 	/* Transient mounts: a count and ids, every other field unknown. */
 	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
@@ -125,7 +126,7 @@ main(void)
 		else if (i == 1)
 			output_json(&b, &ev);
 		else
-			output_format(&b, "%e [%p] [%i] [%r]", "%Y", &ev);
+			output_format(&b, "%e [%p] [%i] [%r] [%P] [%u] [%c]", "%Y", &ev);
 		CHECK_STR(b.data, transient_lines[i]);
 	}
 
@@ -133,6 +134,71 @@ main(void)
 	ev = mount_ev(MOUNT_MOUNT);
 	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %N %T %%", "%Y", &ev);
 	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
+
+	/* Who made the change: in text last, each part - where unknown; the name escaped, - alone only unknown. */
+	{
+		static const struct {
+			struct ev_who by;
+			const char *text, *json, *format;
+		} by[] = {
+			{ { 1234, true, 0, "mount" }, " pid=1234 uid=0 comm=mount\n",
+			    "\"pid\":1234,\"comm\":\"mount\",\"uid\":0}\n", "1234 0 mount\n" },
+			{ { 77, false, 0, NULL }, " pid=77 uid=- comm=-\n", "\"pid\":77,\"comm\":null,\"uid\":null}\n",
+			    "77 - -\n" },
+			{ { 0, false, 0, NULL }, " pid=- uid=- comm=-\n", "\"pid\":null,\"comm\":null,\"uid\":null}\n",
+			    "- - -\n" },
+			{ { 9, true, 4294967294U, "-" }, " pid=9 uid=4294967294 comm=\\x2d\n",
+			    "\"pid\":9,\"comm\":\"-\",\"uid\":4294967294}\n", "9 4294967294 \\x2d\n" },
+			{ { 9, true, 1000, "" }, " pid=9 uid=1000 comm=\n", "\"pid\":9,\"comm\":\"\",\"uid\":1000}\n",
+			    "9 1000 \n" },
+			{ { 9, true, 0, "a b\nuid=0\\" }, " pid=9 uid=0 comm=a\\x20b\\x0auid=0\\\\\n",
+			    "\"pid\":9,\"comm\":\"a b\\nuid=0\\\\\",\"uid\":0}\n", "9 0 a\\x20b\\x0auid=0\\\\\n" },
+			{ { 9, true, 0, "\xff-" }, " pid=9 uid=0 comm=\\xff-\n",
+			    "\"pid\":9,\"comm\":\"\\ufffd-\",\"comm_b64\":\"/y0=\",\"uid\":0}\n", "9 0 \\xff-\n" },
+		};
+		static const unsigned marked[] = { MOUNT_MOUNT, MOUNT_UNMOUNT, MOUNT_MOVE };
+		size_t k, j;
+		const char *tail;
+
+		for (k = 0; k < sizeof(by) / sizeof(by[0]); k++) {
+			for (j = 0; j < sizeof(marked) / sizeof(marked[0]); j++) {
+				ev = mount_ev(marked[j]);
+				ev.u.mount.old_path = marked[j] == MOUNT_MOVE ? "/srv/a" : NULL;
+				ev.u.mount.by = by[k].by;
+				buf_reset(&b);
+				output_text(&b, &ev, &cfg);
+				CHECK(b.len >= strlen(by[k].text) && strcmp(b.data + b.len - strlen(by[k].text), by[k].text) == 0,
+				    "%zu: %s", k, b.data);
+			}
+			buf_reset(&b);
+			output_json(&b, &ev);
+			tail = strstr(b.data, "\"pid\":");
+			CHECK(tail && strcmp(tail, by[k].json) == 0, "%zu: %s", k, b.data);
+			buf_reset(&b);
+			output_format(&b, "%P %u %c", "%Y", &ev);
+			CHECK_STR(b.data, by[k].format);
+		}
+		/* Remounts and present mounts: nobody named, in JSON null; no mark in text. */
+		ev = mount_ev(MOUNT_READONLY);
+		buf_reset(&b);
+		output_text(&b, &ev, &cfg);
+		CHECK_STR(b.data, "mount readonly /srv/b rw (was ro)\n");
+		ev = mount_ev(MOUNT_PRESENT);
+		buf_reset(&b);
+		output_text(&b, &ev, &cfg);
+		CHECK_STR(b.data, "mount present /srv/b tmpfs none\n");
+		buf_reset(&b);
+		output_json(&b, &ev);
+		CHECK(strstr(b.data, "\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}") != NULL, "%s", b.data);
+		buf_reset(&b);
+		output_format(&b, "%P %u %c", "%Y", &ev);
+		CHECK_STR(b.data, "- - -\n");
+		/* Not a mount record: nothing, as for the other mount escapes. */
+		ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
+		buf_reset(&b);
+		output_format(&b, "[%P] [%u] [%c]", "%Y", &ev);
+		CHECK_STR(b.data, "[] [] []\n");
+	}
 
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_LINKED, .watch = "@s", .tag = 1,

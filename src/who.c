@@ -1,0 +1,207 @@
+/*
+ * Who made a change. fanotify gives the pid of the process behind a record
+ * and, with FAN_REPORT_PIDFD, a pidfd for it: the pidfd holds the process
+ * itself, where a number can come to name another process once the first is
+ * reaped. The uid is read through the pidfd; the name only /proc has.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "who.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+long
+who_fdinfo_pid(const char *text)
+{
+	const char *p;
+	char *end;
+	long n;
+
+	for (p = text; p; p = (p = strchr(p, '\n')) ? p + 1 : NULL) {
+		if (strncmp(p, "Pid:", 4) != 0)
+			continue;
+		errno = 0;
+		n = strtol(p + 4, &end, 10);
+		if (errno || end == p + 4 || (*end != '\n' && *end != '\0') || n <= 0 || n > INT32_MAX)
+			return 0;
+		return n;
+	}
+	return 0;
+}
+
+bool
+who_fdinfo_own(const char *text, long pid)
+{
+	const char *p;
+	char *end;
+
+	if (pid <= 0 || who_fdinfo_pid(text) != pid)
+		return false;
+	/* NSpid: the number in /proc's namespace, then one more per namespace below it. */
+	for (p = text; p; p = (p = strchr(p, '\n')) ? p + 1 : NULL) {
+		if (strncmp(p, "NSpid:", 6) != 0)
+			continue;
+		if (strtol(p + 6, &end, 10) != pid || end == p + 6)
+			return false;
+		return *end == '\n' || *end == '\0';
+	}
+	/* No NSpid line: a kernel without pid namespaces, which has only one. */
+	return true;
+}
+
+bool
+who_comm(char *buf, size_t n)
+{
+	/* The kernel writes the name, then a newline; the name itself may hold one, but no NUL. */
+	if (n == 0 || buf[n - 1] != '\n' || memchr(buf, '\0', n) != NULL)
+		return false;
+	buf[n - 1] = '\0';
+	return true;
+}
+
+/* Read at most size - 1 bytes of path (under /proc) into buf; their number, or -1. */
+static ssize_t
+read_small(const struct who_proc *proc, const char *path, char *buf, size_t size)
+{
+	int fd = openat(proc->dirfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, size - 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* The pid of the pidfd's process as /proc numbers it; 0 if it has none there (gone, or in no namespace /proc sees). */
+static long
+proc_pid(const struct who_proc *proc, int pidfd)
+{
+	char path[64], info[512];
+
+	snprintf(path, sizeof(path), "self/fdinfo/%d", pidfd);
+	if (read_small(proc, path, info, sizeof(info)) < 0)
+		return 0;
+	return who_fdinfo_pid(info);
+}
+
+void
+who_proc_open(struct who_proc *p)
+{
+	int pidfd;
+	char path[64], info[512];
+
+	p->ours = false;
+	p->dirfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (p->dirfd < 0)
+		return;
+	/*
+	 * Where /proc numbers processes as our pid namespace does, a record's
+	 * pid is the process's number there, and its fdinfo need not be read
+	 * for each record. /proc is held open: another mounted over it later
+	 * does not change which one names are read in.
+	 */
+	if ((pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0)) >= 0) {
+		snprintf(path, sizeof(path), "self/fdinfo/%d", pidfd);
+		p->ours = read_small(p, path, info, sizeof(info)) >= 0 && who_fdinfo_own(info, (long)getpid());
+		close(pidfd);
+	}
+}
+
+void
+who_proc_close(struct who_proc *p)
+{
+	if (p->dirfd >= 0)
+		close(p->dirfd);
+	p->dirfd = -1;
+}
+
+void
+who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd)
+{
+	memset(w, 0, sizeof(*w));
+	w->proc = proc;
+	w->pidfd = pidfd < 0 ? -1 : pidfd;
+	w->by.pid = pid > 0 ? pid : 0;
+}
+
+void
+who_done(struct who *w)
+{
+	if (w->pidfd >= 0)
+		close(w->pidfd);
+	memset(w, 0, sizeof(*w));
+	w->pidfd = -1;
+	w->read = true;
+}
+
+/* The name of the pidfd's process, as /proc has it, into w->comm; false if it could not be read. */
+static bool
+read_comm(struct who *w)
+{
+	char path[64];
+	ssize_t n;
+	long pid;
+
+	if (w->proc == NULL || w->proc->dirfd < 0)
+		return false;
+	pid = w->proc->ours ? w->by.pid : proc_pid(w->proc, w->pidfd);
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "%ld/comm", pid);
+	/* A read that fills the buffer may have been cut short. */
+	if ((n = read_small(w->proc, path, w->comm, sizeof(w->comm))) < 0 || (size_t)n >= sizeof(w->comm) - 1)
+		return false;
+	return who_comm(w->comm, (size_t)n);
+}
+
+const struct ev_who *
+who_get(struct who *w)
+{
+	struct kapi_pidfd_info info = { .mask = KAPI_PIDFD_INFO_CREDS };
+	bool comm, there;
+
+	if (w->read || w->pidfd < 0) {
+		w->read = true;
+		return &w->by;
+	}
+	w->read = true;
+	comm = read_comm(w);
+	/*
+	 * The kernel reads the credentials of the pidfd's own process, and
+	 * answers only while it has not been reaped (ESRCH after).
+	 */
+	if (ioctl(w->pidfd, KAPI_PIDFD_GET_INFO, &info) == 0) {
+		there = true;
+		if (info.mask & KAPI_PIDFD_INFO_CREDS) {
+			w->by.has_uid = true;
+			w->by.uid = info.ruid;
+		}
+	} else {
+		/* Before Linux 6.13 there is no such ioctl: a signal 0 finds the process, or finds it not ours to signal. */
+		there = errno != ESRCH &&
+		    (syscall(SYS_pidfd_send_signal, w->pidfd, 0, NULL, 0) == 0 || errno == EPERM);
+	}
+	/*
+	 * The name came from /proc/PID, and PID names the pidfd's process only
+	 * until that process is reaped: a pid is freed, and so can be reused,
+	 * then and only then. A process still there after the read was there
+	 * throughout it, so the name read was its own; one gone since may have
+	 * let another process take the number, and its name is not known.
+	 */
+	if (comm && there)
+		w->by.comm = w->comm;
+	return &w->by;
+}

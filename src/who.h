@@ -1,0 +1,45 @@
+#ifndef WATCHQ_WHO_H
+#define WATCHQ_WHO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* Room for a name from /proc/PID/comm, its newline and a NUL: 15 bytes for a process, at most 63 for a kernel thread. */
+#define WHO_COMM_MAX	80
+
+/* /proc as it was when watching began, held open: where names are read. */
+struct who_proc {
+	int dirfd;		/* -1: none */
+	bool ours;		/* it numbers processes as watchq's pid namespace does */
+};
+
+/* The process behind one fanotify record, looked at once, when first asked. */
+struct who {
+	const struct who_proc *proc;
+	int pidfd;		/* the record's, until who_done(); -1: none */
+	bool read;
+	struct ev_who by;
+	char comm[WHO_COMM_MAX];
+};
+
+/* Open /proc into p and learn how it numbers processes (without /proc, p reads no names). */
+void who_proc_open(struct who_proc *p);
+/* Close what who_proc_open() opened. */
+void who_proc_close(struct who_proc *p);
+/* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; names are read in proc. */
+void who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd);
+/* What is known of the process: its pid, and its comm and uid only where they are surely that process's. */
+const struct ev_who *who_get(struct who *w);
+/* Close w's pidfd, if any; w knows nothing after. */
+void who_done(struct who *w);
+/* The number on the Pid: line of a pidfd's fdinfo text; 0 if there is none or it is not positive. */
+long who_fdinfo_pid(const char *text);
+/* Whether a pidfd's fdinfo text shows its process as pid in /proc's pid namespace and in no namespace below (NSpid). */
+bool who_fdinfo_own(const char *text, long pid);
+/* Whether the n bytes in buf (of size > n) read from /proc/PID/comm are one whole name; if so it is made a string, its final newline cut. */
+bool who_comm(char *buf, size_t n);
+
+#endif
