@@ -177,8 +177,8 @@ by() {
 }
 
 # unmarked [FILE]: FILE (default $T/out) with the mark of who made each mount,
-# unmount and move (" pid=N uid=N comm=NAME", the end of its line) checked and
-# taken off: on the mountinfo backend every part is unknown (-); on fanotify
+# unmount and move (" pid=N uid=N comm=NAME", the end of its line but for the
+# " ns=N" of -N) checked and taken off: on the mountinfo backend every part is unknown (-); on fanotify
 # each is a value or unknown. A line without it, or with another shape, comes
 # out as "BAD MARK: LINE", so that no comparison holds.
 unmarked() {
@@ -186,10 +186,21 @@ unmarked() {
 	be=$(backend_used 2>/dev/null || true)
 	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" '
 		/(^| )mount (mount|unmount|move|move_from|move_to) / {
+			ns = ""
+			if (match($0, / ns=[0-9]+$/)) {
+				ns = substr($0, RSTART)
+				$0 = substr($0, 1, RSTART - 1)
+			}
 			if (mi ? !sub(/ pid=- uid=- comm=-$/, "") : !sub(/ pid=([1-9][0-9]*|-) uid=([0-9]+|-) comm=[^ ]*$/, ""))
 				$0 = "BAD MARK: " $0
+			$0 = $0 ns
 		}
 		{ print }' "${1:-$T/out}"
+}
+
+# unmarked_has LINE: whether $T/out, unmarked, holds LINE.
+unmarked_has() {
+	unmarked | grep -qxF -- "$1"
 }
 
 # backend_used: the backend named on the readiness line in $T/err.

@@ -86,7 +86,7 @@ sentinel_in() {
 		sentinel_in "$NS" "$T"
 		stop_watchq
 		[ "$WQ_STATUS" -eq 0 ]
-		[ "$(cat "$T/out")" = "mount mount $T/a tmpfs theirs ns=$ino
+		[ "$(unmarked)" = "mount mount $T/a tmpfs theirs ns=$ino
 mount mount $T/sentinel tmpfs sentinel ns=$ino" ] || { echo "$be:"; cat "$T/out"; false; }
 		umount "$T/b"
 		in_ns "$NS" umount "$T/a" "$T/sentinel"
@@ -96,7 +96,7 @@ mount mount $T/sentinel tmpfs sentinel ns=$ino" ] || { echo "$be:"; cat "$T/out"
 		mount -t tmpfs ours "$T/b"
 		sentinel_in - "$T"
 		stop_watchq
-		[ "$(cat "$T/out")" = "mount mount $T/b tmpfs ours
+		[ "$(unmarked)" = "mount mount $T/b tmpfs ours
 mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false; }
 		umount "$T/b" "$T/sentinel"
 		in_ns "$NS" umount "$T/a"
@@ -164,7 +164,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		wait_until grep -q in-a "$T/out"
 		wait_until grep -q in-b "$T/out"
 		stop_watchq
-		[ "$(sort "$T/out")" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia" "mount mount $T/b tmpfs in-b ns=$ib" | sort)" ] ||
+		[ "$(unmarked | sort)" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia" "mount mount $T/b tmpfs in-b ns=$ib" | sort)" ] ||
 			{ echo "$be:"; cat "$T/out"; false; }
 		# JSON: the same tag for the one TARGET in both namespaces, mnt_ns tells them apart.
 		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -j -N "$A" -N "$B" mounts "$T"
@@ -219,7 +219,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		kill "$A"
 		wait_until grep -q "^meta removal mounts $T mount namespace is gone: no process is left in it ns=$ia$" "$T/out"
 		in_ns "$B" mount -t tmpfs in-b "$T/b"
-		wait_until grep -q "^mount mount $T/b tmpfs in-b ns=$ib$" "$T/out"
+		wait_until unmarked_has "mount mount $T/b tmpfs in-b ns=$ib"
 		kill -0 "$WQ_PID"
 		kill "$B"
 		finish_watchq
@@ -294,7 +294,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		run "$WATCHQ" --backend="$be" -q -t 0 wait -N "$NS" --unmount "$T/root/data/x"
 		[ "$status" -eq 0 ]
 		stop_watchq
-		[ "$(cat "$T/out")" = "mount mount /data/x tmpfs x ns=$(ns_ino "$NS")" ]
+		[ "$(unmarked)" = "mount mount /data/x tmpfs x ns=$(ns_ino "$NS")" ]
 		in_ns "$NS" umount "$T/root/data/x" "$T/root/more"
 	done
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
