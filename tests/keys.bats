@@ -35,6 +35,38 @@ keyctl_watch() {
 	KW_PID="$KW_PID $!"
 }
 
+# keyctl_watch_ready KEY FILE PATTERN CMD...: keyctl watch KEY into FILE, and
+# return once it is watching: it has no readiness line, so CMD (which makes a
+# record of KEY) runs until FILE holds a line matching PATTERN. KW_SKIP: the
+# lines of FILE by then, which a test leaves out.
+keyctl_watch_ready() {
+	local key=$1 file=$2 pattern=$3 i
+	shift 3
+	keyctl_watch "$key" "$file"
+	for i in $(seq 60); do
+		"$@" >/dev/null
+		if WAIT_LIMIT=1 wait_until grep -q -- "$pattern" "$file" 2>/dev/null; then
+			KW_SKIP=$(wc -l <"$file")
+			return 0
+		fi
+	done
+	echo "keyctl watch $key reported none of $i records" >&2
+	return 1
+}
+
+# need_queue_kernel: skip unless the kernel has the notification queue (keyctl watch needs it too).
+need_queue_kernel() {
+	local st=0
+	"$WATCHQ" --backend=watch-queue -qq -t 0 keys @s >/dev/null 2>&1 || st=$?
+	[ "$st" -ne 69 ] || skip "needs the kernel notification queue (runs in make vm-check)"
+}
+
+# kw_probe KEYRING: link a new key there (a record for keyctl_watch_ready).
+kw_probe() {
+	KW_PROBES=$((${KW_PROBES:-0} + 1))
+	keyctl add user "kw-probe-$KW_PROBES" v "$1"
+}
+
 # The suite's teardown, run once what a test left of keyctl watch is gone.
 eval "helper_$(declare -f teardown)"
 
@@ -238,11 +270,14 @@ need_watch_queue() {
 	cat "$T/fifo" >"$T/got" 3>&- &
 	cat_pid=$!
 	KW_PID="$KW_PID $cat_pid"
+	# keyctl watch first, ready once it reports a probe; watchq after it, which sees no probe.
+	need_queue_kernel
+	keyctl_watch_ready @s "$T/kw" "^[0-9]* link " kw_probe @s
+	kw=${KW_PID##* }
+	skip=$KW_SKIP
+	kwl=$(grep -c ' link ' "$T/kw")
 	start_watchq --queue-size 256 -o "$T/fifo" keys @s
 	need_watch_queue
-	keyctl_watch @s "$T/kw"
-	kw=${KW_PID##* }
-	# keyctl watch has no readiness line: both are watching once both report a key.
 	k0=$(keyctl add user "${long}0" v @s)
 	wait_until grep -q "^[0-9]* link $k0$" "$T/kw"
 	wait_until grep -q "^key linked @s $k0 " "$T/got"
@@ -251,11 +286,11 @@ need_watch_queue() {
 	keyburst @s 300 "$long"
 	# keyctl watch reads up to the gap; poll(2) does not wake it for the loss alone, the next record will.
 	kill -CONT "$kw"
-	wait_until bash -c "[ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
+	wait_until bash -c "[ \$(grep -c ' link ' '$T/kw') -ge $((257 + kwl)) ]"
 	# watchq takes the records before the gap, and blocks writing them; more records queue after the gap.
 	kill -STOP "$cat_pid"
 	kill -CONT "$WQ_PID"
-	wait_until bash -c "grep -q '^State:.*S (sleeping)' /proc/$WQ_PID/status && [ \$(grep -c ' link ' '$T/kw') -ge 257 ]"
+	wait_until bash -c "grep -q '^State:.*S (sleeping)' /proc/$WQ_PID/status && [ \$(grep -c ' link ' '$T/kw') -ge $((257 + kwl)) ]"
 	keyburst @s 50 late
 	wait_until grep -q -- "^-- LOSS --$" "$T/kw"
 	kill -CONT "$cat_pid"
@@ -264,7 +299,7 @@ need_watch_queue() {
 	wait "$cat_pid"
 	mv "$T/got" "$T/out"
 	awk '/^meta loss/ { exit } $2 == "linked" { print $4 }' "$T/out" >"$T/wq.before"
-	awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' "$T/kw" >"$T/kw.before"
+	tail -n +$((skip + 1)) "$T/kw" | awk '/^-- LOSS --$/ { exit } $2 == "link" { print $3 }' >"$T/kw.before"
 	echo "watchq:"; cut -c1-60,440- "$T/out"; echo "keyctl watch:"; cat "$T/kw"
 	[ "$(wc -l <"$T/wq.before")" -eq 257 ]
 	cmp "$T/wq.before" "$T/kw.before"
@@ -289,31 +324,36 @@ need_watch_queue() {
 
 @test "watchq keys prints every event keyctl watch prints for the same operations" {
 	k=$(keyctl add user wq-side v1 @s)
+	# Each keyctl watch ready (a probe reported) before watchq starts, so watchq sees no probe.
+	need_queue_kernel
+	keyctl_watch_ready @s "$T/kw.s" "^[0-9]* link " kw_probe @s
+	skip_s=$KW_SKIP
+	keyctl_watch_ready "$k" "$T/kw.k" "^$k upd\$" keyctl update "$k" v1
+	skip_k=$KW_SKIP
 	kwatch keys @s "$k"
 	need_watch_queue
-	keyctl_watch @s "$T/kw.s"
-	keyctl_watch "$k" "$T/kw.k"
-	sleep 0.5	# keyctl watch has no readiness line
 	k2=$(keyctl add user wq-side2 v @s)
 	keyctl update "$k" v2
 	keyctl setperm "$k" 0x3f3f0000
 	keyctl unlink "$k2" @s
 	keyctl revoke "$k"
-	wait_until lines_at_least 5
-	sleep 0.5
-	kill $KW_PID
-	stop_watchq
 	# keyctl watch: "ID WORD [KEY]", ID the keyring for link and unlk; watchq: "key EVENT WATCH KEY TYPE:DESC
 	# [keyring=ID]". The same records, with the same serials in the same base, decimal.
-	kw() { awk '$1 ~ /^[0-9]+$/' "$1" | sed -E 's/^([0-9]+) link /\1 linked /; s/^([0-9]+) unlk /\1 unlinked /;
+	kw_lines() { tail -n +$(($2 + 1)) "$1" | awk '$1 ~ /^[0-9]+$/'; }
+	wait_until lines_at_least 5
+	wait_until bash -c "[ \$(tail -n +$((skip_s + 1)) '$T/kw.s' | grep -c '^[0-9]') -ge 2 ] &&
+		[ \$(tail -n +$((skip_k + 1)) '$T/kw.k' | grep -c '^[0-9]') -ge 3 ]"
+	kill $KW_PID
+	stop_watchq
+	kw() { kw_lines "$1" "$2" | sed -E 's/^([0-9]+) link /\1 linked /; s/^([0-9]+) unlk /\1 unlinked /;
 		s/^([0-9]+) upd$/\1 updated/; s/^([0-9]+) attr$/\1 setattr/; s/^([0-9]+) rev$/\1 revoked/;
 		s/^([0-9]+) inst$/\1 instantiated/; s/^([0-9]+) clr$/\1 cleared/; s/^([0-9]+) inv$/\1 invalidated/'; }
 	wq() { awk -v w="$1" '$3 == w { if ($NF ~ /^keyring=/) print substr($NF, 9), $2, $4; else print $4, $2 }' "$T/out"; }
 	echo "keyctl watch @s:"; cat "$T/kw.s"; echo "keyctl watch $k:"; cat "$T/kw.k"; echo "watchq:"; cat "$T/out"
-	[ "$(kw "$T/kw.s" | wc -l)" -eq 2 ] && [ "$(kw "$T/kw.k" | wc -l)" -eq 3 ]
-	[ "$(kw "$T/kw.s")" = "$(wq @s)" ]
-	[ "$(kw "$T/kw.k")" = "$(wq "$k")" ]
-	[ "$(kw "$T/kw.s" | sed -n 1p)" = "$(keyctl id @s) linked $k2" ]
+	[ "$(kw "$T/kw.s" "$skip_s" | wc -l)" -eq 2 ] && [ "$(kw "$T/kw.k" "$skip_k" | wc -l)" -eq 3 ]
+	[ "$(kw "$T/kw.s" "$skip_s")" = "$(wq @s)" ]
+	[ "$(kw "$T/kw.k" "$skip_k")" = "$(wq "$k")" ]
+	[ "$(kw "$T/kw.s" "$skip_s" | sed -n 1p)" = "$(keyctl id @s) linked $k2" ]
 	[ -s "$T/kw.s" ] && [ -s "$T/kw.k" ]
 }
 
