@@ -58,6 +58,25 @@ put_null(struct walk *w, const char *name)
 	put_str(w, name, NULL);
 }
 
+/* A number where it is known, else null. */
+static void
+put_int_known(struct walk *w, const char *name, bool known, long long i)
+{
+	if (known)
+		put_int(w, name, i);
+	else
+		put_null(w, name);
+}
+
+static void
+put_uint_known(struct walk *w, const char *name, bool known, unsigned long long u)
+{
+	if (known)
+		put_uint(w, name, u);
+	else
+		put_null(w, name);
+}
+
 /* RFC 3339 in UTC with microseconds. */
 static void
 put_time(struct walk *w, const struct timespec *ts)
@@ -93,15 +112,9 @@ walk_transient(struct walk *w, const struct ev_mount_fields *m)
 static void
 walk_by(struct walk *w, const struct ev_who *by)
 {
-	if (by->pid)
-		put_int(w, "pid", by->pid);
-	else
-		put_null(w, "pid");
+	put_int_known(w, "pid", by->pid != 0, by->pid);
 	put_str(w, "comm", by->comm);
-	if (by->has_uid)
-		put_uint(w, "uid", by->uid);
-	else
-		put_null(w, "uid");
+	put_uint_known(w, "uid", by->has_uid, by->uid);
 }
 
 static void
@@ -112,10 +125,7 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 		return;
 	}
 	put_uint(w, "mount_id", m->mount_id);
-	if (m->unique_id)
-		put_uint(w, "unique_id", m->unique_id);
-	else
-		put_null(w, "unique_id");
+	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
 	put_uint(w, "parent_id", m->parent_id);
 	put_opt(w, "path", m->path);
 	put_opt(w, "old_path", m->old_path);
@@ -130,10 +140,7 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 static void
 walk_key(struct walk *w, const struct ev_key_fields *k)
 {
-	if (k->keyring)
-		put_int(w, "keyring", k->keyring);
-	else
-		put_null(w, "keyring");
+	put_int_known(w, "keyring", k->keyring != 0, k->keyring);
 	put_int(w, "key", k->key);
 	put_str(w, "type", k->type);
 	put_str(w, "description", k->description);
@@ -179,10 +186,7 @@ walk_meta(struct walk *w, const struct event *ev)
 
 	put_opt(w, "watch_source", ev->watch_source);
 	if (ev->subtype == META_LOSS) {
-		if (m->lost >= 0)
-			put_int(w, "lost", m->lost);
-		else
-			put_null(w, "lost");
+		put_int_known(w, "lost", m->lost >= 0, m->lost);
 	}
 	put_opt(w, "backend", m->backend);
 	put_opt(w, "what", m->what);
@@ -201,10 +205,7 @@ fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f)
 	put_int(&w, "tag", ev->tag);
 	/* Mount records, and meta records of a mounts watch: the namespace (-N) they are of. */
 	if (ev->type == EV_MOUNT || ev->type == EV_META) {
-		if (ev->mnt_ns)
-			put_uint(&w, "mnt_ns", ev->mnt_ns);
-		else
-			put_null(&w, "mnt_ns");
+		put_uint_known(&w, "mnt_ns", ev->mnt_ns != 0, ev->mnt_ns);
 	}
 	if (ev->type == EV_MOUNT)
 		walk_mount(&w, ev->subtype, &ev->u.mount);
