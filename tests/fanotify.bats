@@ -204,10 +204,8 @@ comm_names() {
 				comm=${line##* comm=}
 				[ "$comm" != - ]
 				got=$(printf '%b' "$comm" | od -An -tx1)
-			elif echo "$line" | jq -e 'has("comm_b64")' >/dev/null; then
-				got=$(echo "$line" | jq -r .comm_b64 | base64 -d | od -An -tx1)
 			else
-				got=$(echo "$line" | jq -j .comm | od -An -tx1)
+				got=$(json_bytes comm "$line")
 			fi
 			[ "$got" = "$want" ] || { echo "$mode $name: $got != $want: $line"; false; }
 		done < <(comm_names)

@@ -203,6 +203,16 @@ unmarked_has() {
 	unmarked | grep -qxF -- "$1"
 }
 
+# json_bytes FIELD LINE: the bytes of the JSON LINE's FIELD as od -tx1 prints
+# them, from FIELD_b64 where the line carries it (a string that is not UTF-8).
+json_bytes() {
+	if echo "$2" | jq -e --arg f "$1_b64" 'has($f)' >/dev/null; then
+		echo "$2" | jq -r --arg f "$1_b64" '.[$f]' | base64 -d | od -An -tx1
+	else
+		echo "$2" | jq -j --arg f "$1" '.[$f]' | od -An -tx1
+	fi
+}
+
 # backend_used: the backend named on the readiness line in $T/err.
 backend_used() {
 	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err"

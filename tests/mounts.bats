@@ -470,11 +470,7 @@ mount_hostile() {
 		line=$(sed -n "${i}p" "$T/out")
 		echo "$line" | jq -e . >/dev/null
 		want=$(printf '%s' "$T/$(printf '%b' "$name")" | od -An -tx1)
-		if echo "$line" | jq -e 'has("path_b64")' >/dev/null; then
-			got=$(echo "$line" | jq -r .path_b64 | base64 -d | od -An -tx1)
-		else
-			got=$(echo "$line" | jq -j .path | od -An -tx1)
-		fi
+		got=$(json_bytes path "$line")
 		[ "$got" = "$want" ] || { echo "$name: $got != $want"; false; }
 	done < <(hostile_names)
 	# Only the name that is not UTF-8 needs the base64 copy.

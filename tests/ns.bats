@@ -42,6 +42,16 @@ new_ns() {
 	wait_until in_new_ns "$NS"
 }
 
+# two_ns: two processes in new namespaces of their own: pids in A and B, namespace inodes in ia and ib.
+two_ns() {
+	new_ns
+	A=$NS
+	new_ns
+	B=$NS
+	ia=$(ns_ino "$A")
+	ib=$(ns_ino "$B")
+}
+
 # ns_ino PID: the inode number of PID's mount namespace.
 ns_ino() {
 	stat -L -c %i "/proc/$1/ns/mnt"
@@ -149,12 +159,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 @test "several -N: each event, present record and the readiness line name their own namespace" {
 	need_root
 	mkdir "$T/a" "$T/b"
-	new_ns
-	A=$NS
-	new_ns
-	B=$NS
-	ia=$(ns_ino "$A")
-	ib=$(ns_ino "$B")
+	two_ns
 	[ "$ia" != "$ib" ]
 	for be in $BACKENDS; do
 		watch_on "$be" -N "$A" -N "$B" mounts "$T"
@@ -209,12 +214,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	need_root
 	mkdir "$T/b"
 	for be in $BACKENDS; do
-		new_ns
-		A=$NS
-		new_ns
-		B=$NS
-		ia=$(ns_ino "$A")
-		ib=$(ns_ino "$B")
+		two_ns
 		watch_on "$be" -N "$A" -N "$B" mounts "$T"
 		kill "$A"
 		wait_until grep -q "^meta removal mounts $T mount namespace is gone: no process is left in it ns=$ia$" "$T/out"
