@@ -39,8 +39,11 @@ loop_run(struct loop *l)
 			return EXIT_SIGNAL + SIGPIPE;
 		n = 0;
 		for (i = 0; i < l->nsrc; i++) {
-			for (j = 0; j < l->src[i]->nfds; j++, n++) {
-				if (pfd[n].revents == 0)
+			/* A drain may clear the revents of another of its fds it has served. */
+			for (j = 0; j < l->src[i]->nfds; j++, n++)
+				l->src[i]->pfd[j].revents = pfd[n].revents;
+			for (j = 0; j < l->src[i]->nfds; j++) {
+				if (l->src[i]->pfd[j].revents == 0)
 					continue;
 				if (l->src[i]->be->ops->drain(l->src[i], j) < 0) {
 					warn("%s", l->src[i]->be->name);

@@ -219,7 +219,8 @@ source_live(const struct source *src)
 }
 
 int
-source_read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const void *buf, size_t n), void *ctx)
+source_read_ready(int fd, void *buf, size_t size, size_t rec_max,
+    int (*each)(void *ctx, const void *buf, size_t n), void *ctx)
 {
 	ssize_t n;
 	int bad = 0;
@@ -237,5 +238,7 @@ source_read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const v
 			return bad;
 		if (each(ctx, buf, (size_t)n) < 0)
 			bad = 1;
+		if (rec_max > 0 && (size_t)n + rec_max <= size)
+			return bad;
 	}
 }

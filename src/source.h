@@ -98,8 +98,15 @@ void source_gone(struct source *src, struct source_watch *sw, const char *what);
 struct source_watch *source_watch_of(struct source *src, const struct watch *w);
 /* How many watches the user named are still alive. */
 size_t source_live(const struct source *src);
-/* Read a non-blocking fd until it is empty, handing each read to each(ctx, buf, n); -1 with errno set on a read error, 1 if each() ever returned < 0 (a record it could not trust), else 0. */
-int source_read_ready(int fd, void *buf, size_t size, int (*each)(void *ctx, const void *buf, size_t n), void *ctx);
+/*
+ * Read a non-blocking fd until it is empty, handing each read to each(ctx,
+ * buf, n); -1 with errno set on a read error, 1 if each() ever returned < 0
+ * (a record it could not trust), else 0. With rec_max, the fd's reads fill
+ * the buffer with every record that fits: one that left room for a record
+ * of rec_max bytes found the queue empty, and ends it without another read.
+ */
+int source_read_ready(int fd, void *buf, size_t size, size_t rec_max,
+    int (*each)(void *ctx, const void *buf, size_t n), void *ctx);
 
 extern const struct source_ops source_mountinfo_ops;
 extern const struct source_ops source_fanotify_ops;

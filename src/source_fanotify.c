@@ -8,13 +8,14 @@
  *
  * fanotify says nothing of remounts and attribute changes, but every change
  * of the table raises POLLPRI on /proc/self/mountinfo, so a signal may stand
- * for one. When the watched subtrees hold at most PROMPT_MAX mounts, each
- * signal re-statmounts them at once. Above that, a signal makes a re-scan
- * owed, paid when the source has been idle for IDLE, or once RATIO times as
- * many events have gone by as the last re-scan cost statmounts: amortised, a
- * re-scan adds at most 1/RATIO statmount per event, whatever the size of the
- * table. While one is owed the signal is not polled: it could say nothing
- * new, and each change then wakes watchq once. A remount of a mount that is
+ * for one. When the watched subtrees hold at most PROMPT_MAX mounts, a
+ * signal that no record explains (see on_wake) re-statmounts them at once.
+ * Any other signal makes a re-scan owed, paid when the source has been idle
+ * for IDLE, or once RATIO times as many events have gone by as the last
+ * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
+ * statmount per event, whatever the size of the table. Above PROMPT_MAX the
+ * signal is not polled while a re-scan is owed: it could say nothing new,
+ * and each change then wakes watchq once. A remount of a mount that is
  * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
  * it, and its unmount reports the options watchq last reported.
  *
@@ -54,7 +55,12 @@
 #define PIDFD_BATCH	128		/* records read at once with a pidfd each: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 
-enum { FD_FAN, FD_TIMER, FD_MOUNTINFO, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
+/*
+ * The loop drains in this order: the signal first, so that a wake-up for
+ * both reads the records with the signal they come with (FD_NS: -N, the
+ * pidfd of the process followed).
+ */
+enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS };
 
 struct fan {
 	struct mounttab tab;
@@ -62,7 +68,7 @@ struct fan {
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool owed;			/* a re-scan is owed (large subtrees only) */
-	bool lost_mounts;		/* a detach or move since the last removal check */
+	bool lost_mounts;		/* a mount holding a watched directory went or moved since the last removal check */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
@@ -98,13 +104,25 @@ arm(struct source *src, long long ns)
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
+/* Whether the mount at target holds a live watch's directory (the directory or one above it is its root). */
+static bool
+holds_watch(const struct source *src, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive && path_within(target, src->watches[i].w->path))
+			return true;
+	return false;
+}
+
 static void
 on_change(void *p, const struct mounttab_change *ch)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
 
-	if (ch->kind == MOUNTTAB_MOVE || ch->kind == MOUNTTAB_UNMOUNT)
+	if ((ch->kind == MOUNTTAB_MOVE || ch->kind == MOUNTTAB_UNMOUNT) && holds_watch(src, ch->old->target))
 		f->lost_mounts = true;
 	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
 }
@@ -379,36 +397,52 @@ decode(void *ctx, const void *buf, size_t n)
 	return fan_decode(buf, n, on_record, ctx);
 }
 
-/* Whichever fd woke us, take both the records and the signal: one wake-up per change. */
+/*
+ * Whichever fd woke us, take both the signal and the records: one wake-up
+ * per change. The signal is consumed first: a change after that raises it
+ * anew. Every mount, unmount and move raises it too, with a record queued
+ * just after; a signal that comes with records is explained by them, as far
+ * as anyone can tell (it is one bit), and a re-scan is only owed. One that
+ * comes alone is a remount or an attribute change (or another change
+ * without a record, such as propagation), and small subtrees are re-read at
+ * once. A record the kernel queues after watchq has consumed its signal and
+ * read the queue leaves that signal unexplained: re-read, at most for nothing.
+ */
 static int
 on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	bool signal = signalled(src, i);
+	bool signal = signalled(src, i), explained, small;
 	unsigned long long before = f->since_scan;
 
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, decode, src)) {
+	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD, decode, src)) {
 	case -1:
 		return -1;
 	case 1:
 		f->overflow = true;	/* a record we cannot trust: treat as lost */
 		break;
 	}
+	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	if (f->overflow) {
 		if (resync(src) < 0)
 			return -1;
 	} else {
 		flush_transient(src);
 	}
-	if (f->since_scan != before)
+	explained = f->since_scan != before;
+	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
-	if (f->scan_cost <= PROMPT_MAX || f->since_scan >= RATIO * f->scan_cost) {
+	small = f->scan_cost <= PROMPT_MAX;
+	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
 		pay(src);
 	} else if (!f->owed) {
+		/* Small subtrees keep the signal polled: a change no record explains is still re-read at once. */
 		f->owed = true;
-		src->pfd[FD_MOUNTINFO].fd = -1;
+		if (!small)
+			src->pfd[FD_MOUNTINFO].fd = -1;
 		arm(src, IDLE_NS);
 	}
 	return 0;

@@ -186,7 +186,7 @@ wq_drain(struct source *src, size_t i)
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
 
-	switch (source_read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), decode, src)) {
+	switch (source_read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), 0, decode, src)) {
 	case -1:
 		return -1;
 	case 1:

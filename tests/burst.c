@@ -6,6 +6,9 @@
  *   burst populate DIR N     a tmpfs on each of DIR/0 .. DIR/N-1 (created)
  *   burst flip DIR N         remount DIR/0 .. DIR/N-1 read-only (bind remount)
  *   burst moves A B N        N moves of the mount on A to B and back
+ *   burst mixed DIR FLIP     a tmpfs mounted on DIR, the mount on FLIP remounted
+ *                            read-only (bind remount), DIR unmounted: the flip
+ *                            between a mount and an unmount, microseconds apart
  *
  * and single changes by a process of a known name (any bytes: printf %b form),
  * for the tests of who made a change:
@@ -14,6 +17,9 @@
  *   burst hold NAME OP       do OP as NAME, say "done" on stdout, then wait for a signal
  *   burst churn NAME N       N short-lived children called NAME, one after the other (to reuse pids)
  *   burst reuse PID NAME     children called NAME until one has pid PID again; that one stays
+ *   burst renamed A B DIR    as A, mount a tmpfs on DIR and say "mounted" on stdout;
+ *                            at SIGUSR1, as B (same process), unmount it; say "done",
+ *                            then wait for a signal
  *
  * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B.
  */
@@ -114,6 +120,32 @@ main(int argc, char **argv)
 				err(1, "move %s %s", argv[2], argv[3]);
 		return 0;
 	}
+	if (argc == 4 && strcmp(argv[1], "mixed") == 0) {
+		if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 ||
+		    mount(NULL, argv[3], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0 || umount(argv[2]) < 0)
+			err(1, "mixed %s %s", argv[2], argv[3]);
+		return 0;
+	}
+	if (argc == 5 && strcmp(argv[1], "renamed") == 0) {
+		char *mnt[] = { "mount", "burst", argv[4] }, *um[] = { "umount", argv[4] };
+		sigset_t usr1;
+		int sig;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		name_self(argv[2]);
+		change(3, mnt);
+		printf("mounted\n");
+		fflush(stdout);
+		sigwait(&usr1, &sig);
+		name_self(argv[3]);
+		change(2, um);
+		printf("done\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	if (argc >= 4 && (strcmp(argv[1], "as") == 0 || strcmp(argv[1], "hold") == 0)) {
 		name_self(argv[2]);
 		change(argc - 3, argv + 3);
@@ -161,6 +193,6 @@ main(int argc, char **argv)
 		}
 		errx(1, "pid %ld never came back", (long)want);
 	}
-	errx(64, "usage: burst pairs DIR N | populate DIR N | flip DIR N | moves A B N | "
-	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME");
+	errx(64, "usage: burst pairs DIR N | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
+	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
 }

@@ -690,6 +690,17 @@ shell_flips() {
 	shell_flips 3
 }
 
+@test "a read-only flip made between a mount and an unmount elsewhere, microseconds apart, is reported" {
+	need_root
+	mkdir "$T/a" "$T/x"
+	mount -t tmpfs wq "$T/a"
+	watch -e readonly mounts "$T"
+	"$BURST" mixed "$T/x" "$T/a"
+	wait_until grep -q "^mount readonly $T/a " "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+}
+
 @test "a burst of read-only flips of 200 mounts: each is reported" {
 	need_root
 	mkdir -p "$T/w/many"
