@@ -68,6 +68,19 @@ who_comm(char *buf, size_t n)
 	return true;
 }
 
+/* Read at most size - 1 bytes from the start of fd into buf; their number, or -1. */
+static ssize_t
+pread_small(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	while ((n = pread(fd, buf, size - 1, 0)) < 0 && errno == EINTR)
+		;
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 /* Read at most size - 1 bytes of path (under /proc) into buf; their number, or -1. */
 static ssize_t
 read_small(const struct who_proc *proc, const char *path, char *buf, size_t size)
@@ -77,11 +90,8 @@ read_small(const struct who_proc *proc, const char *path, char *buf, size_t size
 
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, buf, size - 1)) < 0 && errno == EINTR)
-		;
+	n = pread_small(fd, buf, size);
 	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
 	return n;
 }
 
@@ -104,6 +114,8 @@ who_proc_open(struct who_proc *p)
 	char path[64], info[512];
 
 	p->ours = false;
+	p->pid = 0;
+	p->comm_fd = -1;
 	p->dirfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (p->dirfd < 0)
 		return;
@@ -125,11 +137,14 @@ who_proc_close(struct who_proc *p)
 {
 	if (p->dirfd >= 0)
 		close(p->dirfd);
-	p->dirfd = -1;
+	if (p->comm_fd >= 0)
+		close(p->comm_fd);
+	p->dirfd = p->comm_fd = -1;
+	p->pid = 0;
 }
 
 void
-who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd)
+who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd)
 {
 	memset(w, 0, sizeof(*w));
 	w->proc = proc;
@@ -147,22 +162,37 @@ who_done(struct who *w)
 	w->read = true;
 }
 
-/* The name of the pidfd's process, as /proc has it, into w->comm; false if it could not be read. */
+/*
+ * The current name of the process /proc numbers pid, into w->comm, from the
+ * comm file of the last process named if pid is its number (a process that
+ * makes one change often makes the next), else from a new one, which is
+ * kept; false if it could not be read. The file stays that process's own:
+ * once it is reaped, reads fail (ESRCH), and a new process with its number
+ * gets a file of its own. Whether that process is the pidfd's is who_get()'s
+ * to tell.
+ */
 static bool
-read_comm(struct who *w)
+read_comm(struct who *w, long pid)
 {
+	struct who_proc *p = w->proc;
 	char path[64];
-	ssize_t n;
-	long pid;
+	ssize_t n = -1;
+	int fd;
 
-	if (w->proc == NULL || w->proc->dirfd < 0)
-		return false;
-	pid = w->proc->ours ? w->by.pid : proc_pid(w->proc, w->pidfd);
-	if (pid <= 0)
-		return false;
-	snprintf(path, sizeof(path), "%ld/comm", pid);
+	if (p->comm_fd >= 0 && p->pid == pid)
+		n = pread_small(p->comm_fd, w->comm, sizeof(w->comm));
+	if (n < 0) {
+		snprintf(path, sizeof(path), "%ld/comm", pid);
+		if ((fd = openat(p->dirfd, path, O_RDONLY | O_CLOEXEC)) < 0)
+			return false;
+		if (p->comm_fd >= 0)
+			close(p->comm_fd);
+		p->comm_fd = fd;
+		p->pid = pid;
+		n = pread_small(fd, w->comm, sizeof(w->comm));
+	}
 	/* A read that fills the buffer may have been cut short. */
-	if ((n = read_small(w->proc, path, w->comm, sizeof(w->comm))) < 0 || (size_t)n >= sizeof(w->comm) - 1)
+	if (n < 0 || (size_t)n >= sizeof(w->comm) - 1)
 		return false;
 	return who_comm(w->comm, (size_t)n);
 }
@@ -172,13 +202,18 @@ who_get(struct who *w)
 {
 	struct kapi_pidfd_info info = { .mask = KAPI_PIDFD_INFO_CREDS };
 	bool comm, there;
+	long pid;
 
 	if (w->read || w->pidfd < 0) {
 		w->read = true;
 		return &w->by;
 	}
 	w->read = true;
-	comm = read_comm(w);
+	if (w->proc == NULL || w->proc->dirfd < 0)
+		pid = 0;
+	else
+		pid = w->proc->ours ? w->by.pid : proc_pid(w->proc, w->pidfd);
+	comm = pid > 0 && read_comm(w, pid);
 	/*
 	 * The kernel reads the credentials of the pidfd's own process, and
 	 * answers only while it has not been reaped (ESRCH after).
@@ -195,11 +230,16 @@ who_get(struct who *w)
 		    (syscall(SYS_pidfd_send_signal, w->pidfd, 0, NULL, 0) == 0 || errno == EPERM);
 	}
 	/*
-	 * The name came from /proc/PID, and PID names the pidfd's process only
-	 * until that process is reaped: a pid is freed, and so can be reused,
-	 * then and only then. A process still there after the read was there
-	 * throughout it, so the name read was its own; one gone since may have
-	 * let another process take the number, and its name is not known.
+	 * The name came from a file of /proc/PID, and PID names a process
+	 * only until that process is reaped: a pid is freed, and so can be
+	 * reused, then and only then. The pidfd's process held PID from the
+	 * read of the record (a record whose process is reaped by then gets no
+	 * pidfd) until now if it is still there; the file's process held it
+	 * from the file's open until the read of the name, which succeeded
+	 * (the file of a reaped process reads ESRCH). Both spans hold the
+	 * read of the name, and no two processes hold one pid at once: the
+	 * name is the pidfd's process's. One gone since may have let another
+	 * process take the number, and its name is not known.
 	 */
 	if (comm && there)
 		w->by.comm = w->comm;

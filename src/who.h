@@ -14,11 +14,13 @@
 struct who_proc {
 	int dirfd;		/* -1: none */
 	bool ours;		/* it numbers processes as watchq's pid namespace does */
+	long pid;		/* the last process named, as /proc numbers it (0: none) */
+	int comm_fd;		/* its comm file, held open to read it again (-1: none) */
 };
 
 /* The process behind one fanotify record, looked at once, when first asked. */
 struct who {
-	const struct who_proc *proc;
+	struct who_proc *proc;
 	int pidfd;		/* the record's, until who_done(); -1: none */
 	bool read;
 	struct ev_who by;
@@ -30,7 +32,7 @@ void who_proc_open(struct who_proc *p);
 /* Close what who_proc_open() opened. */
 void who_proc_close(struct who_proc *p);
 /* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; names are read in proc. */
-void who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd);
+void who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd);
 /* What is known of the process: its pid, and its comm and uid only where they are surely that process's. */
 const struct ev_who *who_get(struct who *w);
 /* Close w's pidfd, if any; w knows nothing after. */

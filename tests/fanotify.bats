@@ -119,6 +119,24 @@ need_fanotify() {
 	jq_event mount ".pid == $gone and .comm == null and .uid == null"
 }
 
+@test "who: a process renamed between its mount and its unmount is named as it is when watchq reads each record" {
+	need_fanotify
+	mkdir "$T/a"
+	start_watchq --json mounts "$T"
+	: >"$T/held"
+	"$BURST" renamed wq-first wq-second "$T/a" >"$T/held" &
+	HELD=$!
+	HOLDERS="${HOLDERS:-} $HELD"
+	wait_until lines_at_least 1
+	kill -USR1 "$HELD"
+	wait_until held_or_dead
+	wait_until lines_at_least 2
+	stop_watchq
+	# Each name was the process's when watchq read the record: the unmount came after the rename.
+	jq_event mount ".pid == $HELD and .comm == \"wq-first\" and .uid == 0"
+	jq_event unmount ".pid == $HELD and .comm == \"wq-second\" and .uid == 0"
+}
+
 @test "who: a pid taken again by another process never lends it its name" {
 	need_fanotify
 	# pid_max of a pid namespace of its own (Linux 6.14), where pids come round quickly.
