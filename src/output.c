@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,11 +36,21 @@ open_output(struct output *o, const char *path)
 	}
 }
 
+/* fd's pipe, opened anew for writing without blocking; -1 where /proc cannot (or there is no reader). */
+static int
+reopen_nonblock(int fd)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+}
+
 int
 output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 {
 	struct stat stb;
-	int r;
+	int r, fd;
 
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
@@ -50,16 +61,30 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 			return r;
 		o->own_fd = true;
 	}
-	if (fstat(o->fd, &stb) == 0)
-		o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
+	if (fstat(o->fd, &stb) < 0)
+		return 0;
+	o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
+	o->is_sock = S_ISSOCK(stb.st_mode);
+	/*
+	 * A pipe or FIFO we got is reopened through /proc for an open file of
+	 * our own, non-blocking, so that a write can be tried first, without a
+	 * poll before each line (O_NONBLOCK on the one we got would change it
+	 * for every process that shares it). A socket takes MSG_DONTWAIT per call.
+	 */
+	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = reopen_nonblock(o->fd)) >= 0) {
+		o->fd = fd;
+		o->own_fd = true;
+	}
+	o->try_first = o->is_sock || (S_ISFIFO(stb.st_mode) && o->own_fd);
 	return 0;
 }
 
 /*
  * A reader that stops reading must not hold the run past a signal (blocked
- * for the signalfd) or the deadline: before each chunk of at most PIPE_BUF
- * bytes, which a pipe with room takes whole, wait for room or the end of the
- * run. A file we opened is non-blocking too (EAGAIN: wait again).
+ * for the signalfd) or the deadline: write in chunks of at most PIPE_BUF
+ * bytes, which a pipe with room takes whole, and wait for room or the end of
+ * the run, before each chunk where the file could block, or on EAGAIN where
+ * it cannot.
  */
 static int
 write_all(struct output *o, const char *p, size_t n)
@@ -71,15 +96,20 @@ write_all(struct output *o, const char *p, size_t n)
 	while (n > 0) {
 		chunk = n;
 		if (o->may_block) {
-			if ((r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
+			if (!o->try_first && (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
 				return r;
 			if (chunk > PIPE_BUF)
 				chunk = PIPE_BUF;
 		}
-		w = write(o->fd, p, chunk);
+		w = o->is_sock ? send(o->fd, p, chunk, MSG_DONTWAIT) : write(o->fd, p, chunk);
 		if (w < 0) {
-			if (errno == EINTR || (errno == EAGAIN && o->may_block))
+			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN && o->may_block) {
+				if (o->try_first && (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
+					return r;
+				continue;
+			}
 			if (errno == EPIPE)
 				return EXIT_SIGNAL + SIGPIPE;
 			return -1;

@@ -10,6 +10,8 @@ struct output {
 	int fd;
 	const struct stop *stop;	/* a signal or the deadline ends a wait for a slow reader */
 	bool may_block;		/* a pipe or terminal: wait for room, in chunks it takes whole */
+	bool try_first;		/* our open file does not block (or a socket, sent to with MSG_DONTWAIT): write, wait on EAGAIN */
+	bool is_sock;
 	bool own_fd;
 	const struct config *cfg;
 	struct buf line;

@@ -195,6 +195,24 @@ hold_fifo() {
 	kill "${HOLDERS[@]}"
 }
 
+@test "stdout a pipe whose reader stops: SIGTERM still ends the run, and the pipe stays blocking for whoever shares it" {
+	need_root
+	command -v perl >/dev/null || skip "perl missing"
+	HOLDERS=()
+	hold_fifo "$T/f4"
+	"$WATCHQ" --json --initial mounts / >"$T/f4" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until [ -e "$T/f4.full" ]
+	# watchq writes through an open file of its own: the one it was given (fd 1) keeps its flags.
+	flags=$(awk '$1 == "flags:" { print $2 }' "/proc/$WQ_PID/fdinfo/1")
+	[ $((0$flags & 04000)) -eq 0 ]
+	kill -TERM "$WQ_PID"
+	wait_until ended "$WQ_PID"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	kill "${HOLDERS[@]}"
+}
+
 @test "no fd leaks into a child: every fd watchq opens is close-on-exec" {
 	need_root
 	mkdir "$T/a"
