@@ -621,6 +621,10 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
+	/* Who made a change is looked up only where a record that is printed shows it. */
+	cfg->who = cfg->nconds == 0 && !cfg->no_events &&
+	    (cfg->out != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
+	    output_format_uses(cfg->format, 'u') || output_format_uses(cfg->format, 'c'));
 	free(cs.args);
 }
 

@@ -83,6 +83,7 @@ struct config {
 	bool quiet;		/* -qq: no notes on stderr, only errors */
 	bool no_events;		/* -qq: print no events either (the exit status tells) */
 	bool null;		/* -0: records end with NUL, not newline */
+	bool who;		/* the output shows who made a mount change (pid, uid, name) */
 	const char *output;
 	bool initial;
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */

@@ -552,9 +552,15 @@ fan_open(struct source *src)
 	}
 	/*
 	 * A pidfd per record names its process for sure; without them (they
-	 * need CAP_SYS_ADMIN) records still carry pids, where the kernel shows them.
+	 * need CAP_SYS_ADMIN) records still carry pids, where the kernel shows
+	 * them. Each costs the kernel a file and us a close: none is asked for
+	 * where the output shows nobody (state waits, -qq, a --format without
+	 * %P, %u or %c).
 	 */
-	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+	fd = -1;
+	errno = EINVAL;
+	if (cfg->who)
+		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
 	if (fd < 0 && (errno == EINVAL || errno == EPERM)) {
 		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);

@@ -119,6 +119,38 @@ need_fanotify() {
 	jq_event mount ".pid == $gone and .comm == null and .uid == null"
 }
 
+# fan_flags PID: the flags watchq's fanotify group was made with, as its fdinfo has them (hex).
+fan_flags() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		if [ "$(readlink "$fd")" = "anon_inode:[fanotify]" ]; then
+			sed -n 's/^fanotify flags:\([0-9a-f]*\) .*/\1/p' "/proc/$1/fdinfo/${fd##*/}"
+			return
+		fi
+	done
+}
+
+has_fan() {
+	[ -n "$(fan_flags "$1")" ]
+}
+
+@test "who: pidfds are asked of the kernel only where the output shows who made a change" {
+	need_fanotify
+	for args in "mounts $T" "--json mounts $T" "--format %c mounts $T" "--format %e:%p mounts $T" \
+		"-qq mounts $T" "wait --unmount $T"; do
+		# shellcheck disable=SC2086
+		"$WATCHQ" --backend=fanotify $args >/dev/null 2>&1 &
+		WQ_PID=$!
+		wait_until has_fan "$WQ_PID"
+		flags=$(fan_flags "$WQ_PID")
+		stop_watchq
+		case $args in
+		--format?%e*|-qq*|wait*) [ $((0x$flags & 0x80)) -eq 0 ] || { echo "$args: FAN_REPORT_PIDFD"; false; } ;;
+		*) [ $((0x$flags & 0x80)) -ne 0 ] || { echo "$args: no FAN_REPORT_PIDFD"; false; } ;;
+		esac
+	done
+}
+
 @test "who: a process renamed between its mount and its unmount is named as it is when watchq reads each record" {
 	need_fanotify
 	mkdir "$T/a"
