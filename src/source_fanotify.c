@@ -13,7 +13,8 @@
  * Any other signal makes a re-scan owed, paid when the source has been idle
  * for IDLE, or once RATIO times as many events have gone by as the last
  * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
- * statmount per event, whatever the size of the table. Above PROMPT_MAX the
+ * statmount per event, whatever the size of the table. At most PROMPT_MAX
+ * mounts are also re-scanned once a re-scan has been owed for OWED_MAX. Above PROMPT_MAX the
  * signal is not polled while a re-scan is owed: it could say nothing new,
  * and each change then wakes watchq once. A remount of a mount that is
  * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
@@ -51,6 +52,7 @@
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
+#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of at most PROMPT_MAX mounts waits for quiet */
 #define RESTART_STEP	32		/* mounts between looks at the signal during a prompt re-scan */
 #define PIDFD_BATCH	128		/* records read at once with a pidfd each: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
@@ -77,6 +79,7 @@ struct fan {
 	uint64_t *unseen;		/* ids reported transient at their attach: their detach is owed, not news */
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
+	struct timespec owed_since;
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
 	struct who who;			/* the process of the record being handled */
@@ -441,6 +444,7 @@ on_wake(struct source *src, size_t i)
 	} else if (!f->owed) {
 		/* Small subtrees keep the signal polled: a change no record explains is still re-read at once. */
 		f->owed = true;
+		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
 			src->pfd[FD_MOUNTINFO].fd = -1;
 		arm(src, IDLE_NS);
@@ -453,17 +457,22 @@ on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
-	long long idle;
+	long long idle, left;
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
 	if (!f->owed)
 		return;
+	/*
+	 * Mounts coming and going without a pause must not hold off a small
+	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
+	 */
 	idle = ns_since(&f->last_event);
-	if (idle >= IDLE_NS)
+	left = f->scan_cost <= PROMPT_MAX ? OWED_MAX_NS - ns_since(&f->owed_since) : IDLE_NS;
+	if (idle >= IDLE_NS || left <= 0)
 		pay(src);
 	else
-		arm(src, IDLE_NS - idle);
+		arm(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
 }
 
 /* The namespace is gone: stop polling, and let go of it (the mountinfo fd would keep it and its mounts). */

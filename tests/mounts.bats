@@ -701,6 +701,22 @@ shell_flips() {
 	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw)" ]
 }
 
+@test "with 300 mounts in the watch and mounts changing elsewhere without a pause, a flip made between two of those changes is reported" {
+	need_root
+	mkdir -p "$T/w/many" "$T/w/a" "$T/w/x" "$T/c"
+	"$BURST" populate "$T/w/many" 300
+	mount -t tmpfs wq "$T/w/a"
+	watch -e readonly mounts "$T/w"
+	# 50 pairs a second for up to a minute: never 100 ms of quiet, and 1,200 events
+	# (four per watched mount, the amortised bound) only after 12 s.
+	"$BURST" paced "$T/c" 3000 20 >/dev/null 2>&1 &
+	HOLDERS="${HOLDERS:-} $!"
+	"$BURST" mixed "$T/w/x" "$T/w/a"
+	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount readonly $T/w/a ro (was rw)" ]
+}
+
 @test "a burst of read-only flips of 200 mounts: each is reported" {
 	need_root
 	mkdir -p "$T/w/many"
