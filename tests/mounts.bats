@@ -632,15 +632,17 @@ mount mount $T/q/x tmpfs inner" ]
 	mount -t tmpfs Y "$T/w/m/sub"
 	mount -t tmpfs X "$T/w/m"
 	watch mounts "$T/w"
-	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 2 --mount "$T/w/n/sub" 2>/dev/null &
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 3 --mount "$T/w/n/sub" 2>"$T/w1.err" &
 	w1=$!
-	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 2 --unmount "$T/w/m/sub" 2>/dev/null &
-	w2=$!
+	wait_until grep -q '^watchq: waiting' "$T/w1.err"
 	mount --move "$T/w/m" "$T/w/n"
 	wait_until lines_at_least 1
+	# Only after the move: before it, X hid m/sub, which was then no mount point (--unmount held).
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} wait -t 2 --unmount "$T/w/m/sub" 2>/dev/null &
+	w2=$!
 	s1=0; wait "$w1" || s1=$?
 	s2=0; wait "$w2" || s2=$?
-	[ "$s1" -eq 2 ] && [ "$s2" -eq 2 ]
+	[ "$s1" -eq 2 ] && [ "$s2" -eq 2 ] || { echo "wait --mount: $s1, wait --unmount: $s2"; false; }
 	umount "$T/w/m/sub"
 	wait_until lines_at_least 2
 	umount "$T/w/n"
