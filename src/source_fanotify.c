@@ -14,9 +14,9 @@
  * for IDLE, or once RATIO times as many events have gone by as the last
  * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
  * statmount per event, whatever the size of the table. At most PROMPT_MAX
- * mounts are also re-scanned once a re-scan has been owed for OWED_MAX. Above PROMPT_MAX the
- * signal is not polled while a re-scan is owed: it could say nothing new,
- * and each change then wakes watchq once. A remount of a mount that is
+ * mounts are also re-scanned once a re-scan has been owed for OWED_MAX.
+ * Above PROMPT_MAX the signal is not polled while a re-scan is owed: it
+ * could say nothing new, and each change then wakes watchq once. A remount of a mount that is
  * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
  * it, and its unmount reports the options watchq last reported.
  *
@@ -69,7 +69,7 @@ struct fan {
 	struct statmount_buf sm;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
-	bool owed;			/* a re-scan is owed (large subtrees only) */
+	bool owed;			/* a re-scan is owed */
 	bool lost_mounts;		/* a mount holding a watched directory went or moved since the last removal check */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
@@ -105,6 +105,13 @@ arm(struct source *src, long long ns)
 	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
 		its.it_value.tv_nsec = 1;
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
+}
+
+/* Whether the watched subtrees are small enough to re-scan at once (as the last re-scan counted them). */
+static bool
+prompt(const struct fan *f)
+{
+	return f->scan_cost <= PROMPT_MAX;
 }
 
 /* Whether the mount at target holds a live watch's directory (the directory or one above it is its root). */
@@ -438,7 +445,7 @@ on_wake(struct source *src, size_t i)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
-	small = f->scan_cost <= PROMPT_MAX;
+	small = prompt(f);
 	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
 		pay(src);
 	} else if (!f->owed) {
@@ -468,7 +475,7 @@ on_timer(struct source *src)
 	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
 	 */
 	idle = ns_since(&f->last_event);
-	left = f->scan_cost <= PROMPT_MAX ? OWED_MAX_NS - ns_since(&f->owed_since) : IDLE_NS;
+	left = prompt(f) ? OWED_MAX_NS - ns_since(&f->owed_since) : IDLE_NS;
 	if (idle >= IDLE_NS || left <= 0)
 		pay(src);
 	else
@@ -566,16 +573,14 @@ fan_open(struct source *src)
 	 * where the output shows nobody (state waits, -qq, a --format without
 	 * %P, %u or %c).
 	 */
-	fd = -1;
-	errno = EINVAL;
-	if (cfg->who)
-		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+	fd = cfg->who ? fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
+	    O_RDONLY) : -1;
 	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
-	if (fd < 0 && (errno == EINVAL || errno == EPERM)) {
+	if (fd >= 0) {
+		who_proc_open(&f->proc);
+	} else if (!cfg->who || errno == EINVAL || errno == EPERM) {
 		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 		f->read_size = sizeof(f->buf);
-	} else if (fd >= 0) {
-		who_proc_open(&f->proc);
 	}
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)

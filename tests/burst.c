@@ -2,8 +2,8 @@
  * burst: mount-table changes back to back, faster than a shell can make them,
  * for the mount tests.
  *
- *   burst pairs DIR N        N mount(2)+umount(2) pairs of a tmpfs on DIR
- *   burst paced DIR N MS     the same, MS milliseconds apart (mounts that keep changing)
+ *   burst pairs DIR N [MS]   N mount(2)+umount(2) pairs of a tmpfs on DIR, MS
+ *                            milliseconds apart if given (mounts that keep changing)
  *   burst populate DIR N     a tmpfs on each of DIR/0 .. DIR/N-1 (created)
  *   burst flip DIR N         remount DIR/0 .. DIR/N-1 read-only (bind remount)
  *   burst moves A B N        N moves of the mount on A to B and back
@@ -92,17 +92,12 @@ main(int argc, char **argv)
 	char p[4096];
 	long i, n;
 
-	if (argc == 4 && strcmp(argv[1], "pairs") == 0) {
-		for (i = 0, n = atol(argv[3]); i < n; i++)
-			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 || umount(argv[2]) < 0)
-				err(1, "%s", argv[2]);
-		return 0;
-	}
-	if (argc == 5 && strcmp(argv[1], "paced") == 0) {
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pairs") == 0) {
 		for (i = 0, n = atol(argv[3]); i < n; i++) {
 			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 || umount(argv[2]) < 0)
 				err(1, "%s", argv[2]);
-			usleep((useconds_t)(atol(argv[4]) * 1000));
+			if (argc == 5)
+				usleep((useconds_t)(atol(argv[4]) * 1000));
 		}
 		return 0;
 	}
@@ -202,6 +197,6 @@ main(int argc, char **argv)
 		}
 		errx(1, "pid %ld never came back", (long)want);
 	}
-	errx(64, "usage: burst pairs DIR N | paced DIR N MS | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
+	errx(64, "usage: burst pairs DIR N [MS] | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
 	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
 }

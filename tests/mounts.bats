@@ -711,7 +711,7 @@ shell_flips() {
 	watch -e readonly mounts "$T/w"
 	# 50 pairs a second for up to a minute: never 100 ms of quiet, and 1,200 events
 	# (four per watched mount, the amortised bound) only after 12 s.
-	"$BURST" paced "$T/c" 3000 20 >/dev/null 2>&1 &
+	"$BURST" pairs "$T/c" 3000 20 >/dev/null 2>&1 &
 	HOLDERS="${HOLDERS:-} $!"
 	"$BURST" mixed "$T/w/x" "$T/w/a"
 	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
