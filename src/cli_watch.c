@@ -85,6 +85,8 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	struct watch *w;
 	struct stat stb;
 
+	if (type != EV_KEY && target[0] == '\0')
+		errx(EXIT_USAGE, "an empty path names nothing (. is this directory)");
 	if (type == EV_MOUNT && cfg->nns > 0) {
 		add_ns_watches(cfg, target, tag);
 		return;
@@ -228,6 +230,8 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 			check_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
 			continue;
 		}
+		if (c->arg[0] == '\0')
+			errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", cli_watch_cond_option(c->kind));
 		if (cfg->nns > 0 && c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
 			errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
 			    cli_watch_cond_option(c->kind));
@@ -243,7 +247,7 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 		else
 			c->path = path_canon(c->arg);
 		if (c->path == NULL)
-			err(EXIT_USAGE, "%s", escape_arg(c->arg));
+			err(EXIT_USAGE, "%s %s", cli_watch_cond_option(c->kind), escape_arg(c->arg));
 		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
 		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
 			add_watch(cfg, EV_SB, c->arg);

@@ -209,7 +209,9 @@ mount_events_ns_exited(struct source *src)
  * Whether path, resolved now as the kernel resolves it, is the root of a
  * mount (what mountpoint(1) answers): a symlink retargeted, a path hidden by a
  * mount over a directory above it or one that names no directory all count.
- * -1 where statx(2) cannot say (no permission, a kernel before 5.8).
+ * A path that resolves to nothing (missing, a file on the way, a symlink
+ * loop, too long) is no mount's root. -1 where statx(2) cannot say (no
+ * permission, a kernel before 5.8).
  */
 static int
 is_mount_root(const struct mntns *ns, const char *path)
@@ -217,7 +219,7 @@ is_mount_root(const struct mntns *ns, const char *path)
 	struct statx stx;
 
 	if (mntns_statx(ns, path, &stx) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == ENAMETOOLONG ? 0 : -1;
 	if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
 		return -1;
 	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;

@@ -70,7 +70,7 @@ struct fan {
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool owed;			/* a re-scan is owed */
-	bool lost_mounts;		/* a mount holding a watched directory went or moved since the last removal check */
+	bool lost_mounts;		/* since the last removal check, a mount holding a watched directory went or moved, or one came over it */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
@@ -132,7 +132,9 @@ on_change(void *p, const struct mounttab_change *ch)
 	struct source *src = p;
 	struct fan *f = src->priv;
 
-	if ((ch->kind == MOUNTTAB_MOVE || ch->kind == MOUNTTAB_UNMOUNT) && holds_watch(src, ch->old->target))
+	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
+	if ((ch->kind != MOUNTTAB_MOUNT && ch->kind != MOUNTTAB_REMOUNT && holds_watch(src, ch->old->target)) ||
+	    (ch->kind != MOUNTTAB_UNMOUNT && ch->kind != MOUNTTAB_REMOUNT && holds_watch(src, ch->new->target)))
 		f->lost_mounts = true;
 	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
 }
@@ -516,7 +518,7 @@ fan_drain(struct source *src, size_t i)
 		on_timer(src);
 	else if (on_wake(src, i) < 0)
 		return -1;
-	/* A watched directory can only vanish with a mount that went away or moved. */
+	/* A watched directory vanishes only with a mount that held it going or moving, or one coming over it or above. */
 	if (f->lost_mounts)
 		mount_events_removals(src);
 	f->lost_mounts = false;

@@ -128,6 +128,14 @@ usage_error() {
 	usage_error "empty list" --fstype , mounts /
 }
 
+@test "an empty path is a usage error that names what is empty" {
+	usage_error "an empty path names nothing" mounts ''
+	usage_error "an empty path names nothing" sb ''
+	usage_error "--mount: an empty PATH names nothing" wait --mount ''
+	usage_error "--unmount: an empty PATH names nothing" wait --unmount ''
+	usage_error "--readonly: an empty PATH names nothing" wait --readonly ''
+}
+
 @test "more than 256 watches is a usage error" {
 	local args=() i
 	for i in $(seq 257); do args+=(/); done

@@ -122,7 +122,7 @@ load helper
 @test "wait --readonly on a missing path is a usage error" {
 	run --separate-stderr "$WATCHQ" wait --readonly "$T/missing"
 	[ "$status" -eq 64 ]
-	[[ "$stderr" == "watchq: $T/missing: No such file or directory" ]]
+	[[ "$stderr" == "watchq: --readonly $T/missing: No such file or directory" ]]
 }
 
 @test "wait -e prints the next matching event and exits 0" {
@@ -177,11 +177,14 @@ gone_at_once() {
 	rename) mv "$T/w/d" "$T/w/e" ;;
 	parent) mv "$T/w" "$T/v" ;;
 	unmount) umount "$T/w" ;;
+	over) mount -t tmpfs over "$T/w" ;;
+	moved) mkdir "$T/m" && mount -t tmpfs moved "$T/m" && mount --move "$T/m" "$T/w" ;;
 	esac
 	finish_watchq
 	[ "$WQ_STATUS" -eq 3 ] || { echo "$BACKEND $1: status $WQ_STATUS"; return 1; }
 	[ "$(cat "$T/out")" = "meta removal mounts $T/w/d watched directory is gone" ]
-	rm -rf "$T/v" "$T/w"
+	case $1 in over|moved) umount "$T/w" ;; esac
+	rm -rf "$T/v" "$T/w" "$T/m"
 }
 
 @test "wait -e on a directory removed (rmdir, renamed, a parent renamed, unmounted): removal and 3 at once, on both backends" {
@@ -190,6 +193,35 @@ gone_at_once() {
 	with_backends gone_at_once rename
 	with_backends gone_at_once parent
 	with_backends gone_at_once unmount
+}
+
+@test "wait -e on a directory hidden by a mount over a directory above it (mounted or moved there): removal and 3 at once, on both backends" {
+	need_root
+	with_backends gone_at_once over
+	with_backends gone_at_once moved
+}
+
+# loop_not_mounted: wait --mount L --mount B, where the symlink L led to
+# $T/d when the wait began and leads nowhere (a loop) when $T/d is mounted: L
+# is no mount point then, as mountpoint(1) says, so the wait must not end
+# once B is mounted too.
+loop_not_mounted() {
+	mkdir -p "$T/d" "$T/b"
+	ln -sfn "$T/d" "$T/L"
+	start_watchq --backend="$BACKEND" -t 3 wait --mount "$T/L" --mount "$T/b"
+	rm "$T/L"
+	ln -s L "$T/L"
+	mount -t tmpfs wq "$T/d"
+	mount -t tmpfs wq "$T/b"
+	finish_watchq
+	umount "$T/d" "$T/b"
+	rm "$T/L"
+	[ "$WQ_STATUS" -eq 2 ] || { echo "$BACKEND: status $WQ_STATUS"; return 1; }
+}
+
+@test "wait --mount on a symlink that became a loop is not met by a mount at its old target, on both backends" {
+	need_root
+	with_backends loop_not_mounted
 }
 
 @test "wait --readonly on a directory removed exits 3 at once" {
