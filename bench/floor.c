@@ -93,7 +93,7 @@ main(int argc, char **argv)
 
 				if (h->info_type == FAN_EVENT_INFO_TYPE_PIDFD)
 					pidfd = ((struct fanotify_event_info_pidfd *)h)->pidfd;
-				else
+				else if (h->info_type == FAN_EVENT_INFO_TYPE_MNT)
 					mi = (void *)h;
 			}
 			if (mi == NULL)

@@ -131,10 +131,11 @@ on_change(void *p, const struct mounttab_change *ch)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
+	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
+	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
 	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
-	if ((ch->kind != MOUNTTAB_MOUNT && ch->kind != MOUNTTAB_REMOUNT && holds_watch(src, ch->old->target)) ||
-	    (ch->kind != MOUNTTAB_UNMOUNT && ch->kind != MOUNTTAB_REMOUNT && holds_watch(src, ch->new->target)))
+	if ((went && holds_watch(src, ch->old->target)) || (came && holds_watch(src, ch->new->target)))
 		f->lost_mounts = true;
 	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
 }
