@@ -50,6 +50,32 @@ teardown() {
 	if [ -n "${LOOPDEV:-}" ]; then
 		losetup -d "$LOOPDEV" 2>/dev/null || true
 	fi
+	kill_leftovers
+}
+
+# kill_leftovers: a process a test started and left running keeps the suite's
+# output open, and bats (then CI) waits for it for ever. Each writer of that
+# output other than bats' own processes (this one and its ancestors) is named
+# on the TAP stream and killed.
+kill_leftovers() {
+	local out ours=" " p=$BASHPID fd pid info
+	out=$(readlink "/proc/$BASHPID/fd/3") || return 0
+	while [ "${p:-0}" -gt 1 ]; do
+		ours+="$p "
+		p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+	done
+	# find -lname takes a pattern: the brackets of pipe:[INODE] are quoted.
+	out=${out//[/\\[} out=${out//]/\\]}
+	for fd in $(find /proc/[0-9]*/fd -lname "$out" 2>/dev/null); do
+		pid=${fd#/proc/} pid=${pid%%/*}
+		[[ $ours != *" $pid "* ]] || continue
+		# The reading end is bats' own.
+		info=$(awk '/^flags:/ { print $2 }' "/proc/$pid/fdinfo/${fd##*/}" 2>/dev/null) || continue
+		[ $((0${info:-0} & 3)) -ne 0 ] || continue
+		echo "# teardown: killed pid $pid, left running by this test: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" >&3
+		kill -KILL "$pid" 2>/dev/null || true
+		ours+="$pid "
+	done
 }
 
 # json_collect: append to $WATCHQ_JSON_LOG the JSON records that watchq-logged
