@@ -333,5 +333,10 @@ complete_fish() {
 	wait_until grep -q sentinel "$T/ino"
 	kill $pid
 	wait $pid || true
-	! grep -v sentinel "$T/ino"
+	run ! grep -v sentinel "$T/ino"
+}
+
+@test "the suite asserts nothing with a bare ! (bats fails no test on it: run ! or [ ])" {
+	run grep -nE '^[[:space:]]*! ' "$ROOT"/tests/*.bats "$ROOT"/tests/helper.bash
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
 }

@@ -14,7 +14,7 @@ load helper
 	run bash -c '"$1" --initial -n 3 -o "$2/out" mounts / 2>&-' _ "$WATCHQ" "$T"
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$T/out")" -eq 3 ]
-	! grep -v '^mount present ' "$T/out"
+	run ! grep -v '^mount present ' "$T/out"
 }
 
 @test "an output file on a full filesystem: write error named, exit 1" {

@@ -28,7 +28,7 @@ teardown_file() {
 }
 
 journald_gone() {
-	! kill -0 "$1" 2>/dev/null
+	if kill -0 "$1" 2>/dev/null; then return 1; fi
 }
 
 # journald_up: it listens, and has answered a request to write out what it got.

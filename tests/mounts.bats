@@ -143,7 +143,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	stop_watchq
 	[ "$(unmarked | sed -n 1p)" = "mount mount $T/w/in tmpfs wq-in" ]
 	[ "$(unmarked | sed -n 2p)" = "mount mount $T/w tmpfs wq-self" ]
-	! grep -q wq-out "$T/out"
+	run ! grep -q wq-out "$T/out"
 }
 
 @test "several watches each report with their own tag" {

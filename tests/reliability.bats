@@ -51,5 +51,5 @@ cpu_ticks() {
 	done
 	echo "# slow consumer: $(wc -l <"$T/out") lines for 3,006 operations, $(grep -c '^meta loss' "$T/out") loss, $((after - before)) CPU ticks in 1 s blocked, resync net matches the table" >&3
 	# Every event after the loss line came from the resync or later: no line is garbled.
-	! grep -v "^\(mount mount\|mount unmount\|meta loss\) " "$T/out"
+	run ! grep -v "^\(mount mount\|mount unmount\|meta loss\) " "$T/out"
 }
