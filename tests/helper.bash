@@ -69,9 +69,9 @@ kill_leftovers() {
 	for fd in $(find /proc/[0-9]*/fd -lname "$out" 2>/dev/null); do
 		pid=${fd#/proc/} pid=${pid%%/*}
 		[[ $ours != *" $pid "* ]] || continue
-		# The reading end is bats' own.
-		info=$(awk '/^flags:/ { print $2 }' "/proc/$pid/fdinfo/${fd##*/}" 2>/dev/null) || continue
-		[ $((0${info:-0} & 3)) -ne 0 ] || continue
+		# The reading end is bats' own (flags in fdinfo are octal: O_ACCMODE 3).
+		info=$(awk '$1 == "flags:" { print $2 }' "/proc/$pid/fdinfo/${fd##*/}" 2>/dev/null) || continue
+		(( (8#${info:-0} & 3) != 0 )) || continue
 		echo "# teardown: killed pid $pid, left running by this test: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" >&3
 		kill -KILL "$pid" 2>/dev/null || true
 		ours+="$pid "
