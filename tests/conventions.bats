@@ -32,14 +32,20 @@ mount unmount $T/a tmpfs wq" ]
 
 aliases() {
 	mkdir "$T/b"
-	start_watchq -e UMOUNT,Remount mounts "$T"
+	# new_mount is there to tell when the mount was seen: a remount made
+	# before that is part of what it finds (both backends read the mount then).
+	start_watchq -e UMOUNT,Remount,new_mount mounts "$T"
 	mount -t tmpfs wq "$T/b"
+	wait_until grep -q '^mount mount' "$T/out"
 	mount -o remount,ro "$T/b"
+	wait_until grep -q '^mount readonly' "$T/out"
 	mount -o remount,ro,size=1M "$T/b"
+	wait_until grep -q '^mount setattr' "$T/out"
 	umount "$T/b"
 	wait_until grep -q '^mount unmount' "$T/out"
 	stop_watchq
-	[ "$(cut -d' ' -f1-3 "$T/out")" = "mount readonly $T/b
+	[ "$(cut -d' ' -f1-3 "$T/out")" = "mount mount $T/b
+mount readonly $T/b
 mount setattr $T/b
 mount unmount $T/b" ] || { cat "$T/out"; false; }
 }
