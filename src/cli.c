@@ -12,6 +12,7 @@
 #include "cli_watch.h"
 #include "parse.h"
 #include "escape.h"
+#include "exit.h"
 #include "output_format.h"
 #include "path.h"
 #include "source.h"

@@ -9,6 +9,7 @@
 
 #include "cli_watch.h"
 #include "escape.h"
+#include "exit.h"
 #include "keyspec.h"
 #include "path.h"
 #include "source.h"

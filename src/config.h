@@ -10,17 +10,6 @@
 
 #define WATCHQ_MAX_WATCHES	256	/* watch tags are 8 bits, as in the kernel */
 
-/* Exit statuses: the table of EXIT STATUS in watchq(1). */
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_ERROR = 1,
-	EXIT_TIMEOUT = 2,
-	EXIT_REMOVED = 3,
-	EXIT_USAGE = 64,
-	EXIT_UNAVAILABLE = 69,
-	EXIT_SIGNAL = 128,	/* + the signal's number: a wait ended by a signal, or SIGPIPE when its reader went away */
-};
-
 struct backend;
 
 enum out_format {

@@ -13,6 +13,7 @@
 #include "cli_watch.h"
 #include "compat.h"
 #include "escape.h"
+#include "exit.h"
 #include "filter.h"
 #include "loop.h"
 #include "output.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit.h"
 #include "source.h"
 #include "util.h"
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "config.h"
+#include "exit.h"
 
 /* What ends a run whatever it is doing: SIGINT, SIGTERM, SIGHUP, or the --timeout deadline. */
 struct stop {
