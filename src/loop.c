@@ -45,7 +45,7 @@ loop_run(struct loop *l)
 			for (j = 0; j < l->src[i]->nfds; j++) {
 				if (l->src[i]->pfd[j].revents == 0)
 					continue;
-				if (l->src[i]->be->ops->drain(l->src[i], j) < 0) {
+				if (source_drain(l->src[i], j) < 0) {
 					warn("%s", l->src[i]->be->name);
 					return EXIT_ERROR;
 				}

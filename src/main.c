@@ -192,17 +192,13 @@ static void
 look_for_removals(struct run *r)
 {
 	const char *paths[WATCHQ_MAX_WATCHES];
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < r->nsrc; i++)
-		for (k = 0; k < r->src[i].nwatches && r->src[i].be->ops->removals; k++)
-			if (r->src[i].watches[k].alive && r->src[i].watches[k].w->path)
-				paths[n++] = r->src[i].watches[k].w->ns ? r->src[i].watches[k].w->reach :
-				    r->src[i].watches[k].w->path;
+		n += source_removal_paths(&r->src[i], paths + n);
 	removal_arm(&r->gone, paths, n);
 	for (i = 0; i < r->nsrc; i++)
-		if (r->src[i].be->ops->removals)
-			r->src[i].be->ops->removals(&r->src[i]);
+		source_look_again(&r->src[i]);
 }
 
 static void
@@ -232,8 +228,8 @@ run_watch(struct run *r, const struct stop *stop)
 		    strerror(errno));
 	announce(cfg, r);
 	for (i = 0; i < r->nsrc; i++) {
-		if (cfg->initial && r->src[i].be->ops->present)
-			r->src[i].be->ops->present(&r->src[i]);
+		if (cfg->initial)
+			source_present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
 	look_for_removals(r);

@@ -147,6 +147,48 @@ source_close(struct source *src)
 	src->be = NULL;
 }
 
+int
+source_drain(struct source *src, size_t i)
+{
+	return src->be->ops->drain(src, i);
+}
+
+void
+source_present(struct source *src)
+{
+	if (src->be->ops->present)
+		src->be->ops->present(src);
+}
+
+int
+source_check(struct source *src, const struct cond *c)
+{
+	return src->be->ops->check ? src->be->ops->check(src, c) : WAIT_PENDING;
+}
+
+size_t
+source_removal_paths(const struct source *src, const char **paths)
+{
+	const struct watch *w;
+	size_t k, n = 0;
+
+	if (src->be->ops->removals == NULL)
+		return 0;
+	for (k = 0; k < src->nwatches; k++) {
+		w = src->watches[k].w;
+		if (src->watches[k].alive && w->path)
+			paths[n++] = w->ns ? w->reach : w->path;
+	}
+	return n;
+}
+
+void
+source_look_again(struct source *src)
+{
+	if (src->be->ops->removals)
+		src->be->ops->removals(src);
+}
+
 const char *
 source_backend_name(const struct source *src)
 {

@@ -19,9 +19,9 @@ check_one(const struct cond *c, struct source *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (src[i].be->type != judge[c->kind] || !src[i].be->ops->check)
+		if (src[i].be->type != judge[c->kind])
 			continue;
-		s = (enum wait_state)src[i].be->ops->check(&src[i], c);
+		s = (enum wait_state)source_check(&src[i], c);
 		if (s == WAIT_GONE)
 			return WAIT_GONE;
 		all = !judged || all == WAIT_MET ? s : all;
