@@ -18,6 +18,7 @@
 #include "source.h"
 #include "srcmatch.h"
 #include "util.h"
+#include "wait.h"
 
 #ifndef WATCHQ_VERSION
 #define WATCHQ_VERSION "0.0"
@@ -573,7 +574,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	}
 	if (!cfg->wait && cfg->nconds > 0)
 		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
-		    cli_watch_cond_option(cfg->conds[0].kind), cli_watch_cond_option(cfg->conds[0].kind));
+		    wait_kinds[cfg->conds[0].kind].option, wait_kinds[cfg->conds[0].kind].option);
 	if (!cfg->wait && cs.keyring)
 		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
 	if (cfg->wait) {
@@ -601,8 +602,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	}
 	cli_watch_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)
-		if (cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY)
-			cfg->sources |= 1u << EV_MOUNT;
+		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)

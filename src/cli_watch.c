@@ -14,6 +14,7 @@
 #include "path.h"
 #include "source.h"
 #include "util.h"
+#include "wait.h"
 
 /* "mounts, keys, sb", from the table. */
 static const char *
@@ -206,7 +207,7 @@ check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int
 
 	c->type = xstrdup(c->arg);
 	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_watch_cond_option(c->kind), escape_arg(c->arg));
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", wait_kinds[c->kind].option, escape_arg(c->arg));
 	*colon = '\0';
 	c->desc = colon + 1;
 	if (*serial == 0) {
@@ -232,15 +233,15 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 			continue;
 		}
 		if (c->arg[0] == '\0')
-			errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", cli_watch_cond_option(c->kind));
+			errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", wait_kinds[c->kind].option);
 		if (cfg->nns > 0 && c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
 			errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
-			    cli_watch_cond_option(c->kind));
+			    wait_kinds[c->kind].option);
 		if (cfg->nns > 0) {
 			/* Looked up in each namespace at each check. */
 			if (c->arg[0] != '/')
 				errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
-				    cli_watch_cond_option(c->kind), escape_arg(c->arg));
+				    wait_kinds[c->kind].option, escape_arg(c->arg));
 			continue;
 		}
 		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
@@ -248,24 +249,14 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 		else
 			c->path = path_canon(c->arg);
 		if (c->path == NULL)
-			err(EXIT_USAGE, "%s %s", cli_watch_cond_option(c->kind), escape_arg(c->arg));
+			err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
 		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
 		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
 			add_watch(cfg, EV_SB, c->arg);
 			cfg->watches[cfg->nwatches - 1].internal = true;
+			c->watch = &cfg->watches[cfg->nwatches - 1];
 		}
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
-}
-
-const char *
-cli_watch_cond_option(enum cond_kind kind)
-{
-	static const char *const names[] = {
-		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount", [COND_READONLY] = "--readonly",
-		[COND_WRITABLE] = "--writable", [COND_KEY] = "--key", [COND_NO_KEY] = "--no-key",
-	};
-
-	return names[kind];
 }

@@ -12,7 +12,4 @@ void cli_watch_sources(struct config *cfg, char **args, size_t nargs);
 /* Canonicalise the paths of cfg's wait conditions and add the watches they need: the keyring (default @s) of every key condition, once, and an internal sb watch per --readonly/--writable; exits 64 on bad input. */
 void cli_watch_conditions(struct config *cfg, const char *keyring);
 
-/* The option that states a wait condition ("--mount"). */
-const char *cli_watch_cond_option(enum cond_kind kind);
-
 #endif

@@ -38,6 +38,7 @@ enum cond_kind {
 	COND_WRITABLE,
 	COND_KEY,
 	COND_NO_KEY,
+	COND__N
 };
 
 /* Where a wait condition stands. */
@@ -54,6 +55,7 @@ struct cond {
 	char *type;		/* key conditions: TYPE, then DESC after its NUL */
 	const char *desc;
 	int32_t keyring;	/* key conditions: the keyring looked in */
+	const struct watch *watch;	/* --readonly, --writable: the internal sb watch it added; else NULL */
 };
 
 /* Everything the command line says; read-only once cli_parse() returns. */

@@ -115,7 +115,7 @@ announce(const struct config *cfg, const struct run *r)
 	if (cfg->nconds > 0) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
-			buf_addf(&b, " %s ", cli_watch_cond_option(cfg->conds[i].kind));
+			buf_addf(&b, " %s ", wait_kinds[cfg->conds[i].kind].option);
 			escape_text(&b, cfg->conds[i].arg);
 		}
 		for (i = 0, k = 0; i < r->nsrc; i++)

@@ -539,7 +539,7 @@ sb_check(struct source *src, const struct cond *c)
 	if (c->kind != COND_READONLY && c->kind != COND_WRITABLE)
 		return WAIT_PENDING;
 	for (i = 0; i < p->n && s == NULL; i++)
-		if (p->ws[i].w->internal && p->ws[i].w->target == c->arg)
+		if (p->ws[i].w == c->watch)
 			s = &p->ws[i];
 	if (s == NULL)
 		return WAIT_PENDING;

@@ -1,13 +1,16 @@
 #include "wait.h"
 
-/* The source that judges each kind of condition. */
-static const enum ev_type judge[] = {
-	[COND_MOUNT] = EV_MOUNT,
-	[COND_UNMOUNT] = EV_MOUNT,
-	[COND_READONLY] = EV_SB,
-	[COND_WRITABLE] = EV_SB,
-	[COND_KEY] = EV_KEY,
-	[COND_NO_KEY] = EV_KEY,
+/*
+ * --readonly and --writable open mounts too, though sb judges them: --backend and the readiness
+ * line name the mount backend for them.
+ */
+const struct wait_kind wait_kinds[COND__N] = {
+	[COND_MOUNT] = { "--mount", EV_MOUNT, 1u << EV_MOUNT },
+	[COND_UNMOUNT] = { "--unmount", EV_MOUNT, 1u << EV_MOUNT },
+	[COND_READONLY] = { "--readonly", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
+	[COND_WRITABLE] = { "--writable", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
+	[COND_KEY] = { "--key", EV_KEY, 1u << EV_KEY },
+	[COND_NO_KEY] = { "--no-key", EV_KEY, 1u << EV_KEY },
 };
 
 /* Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is gone when one is. */
@@ -19,7 +22,7 @@ check_one(const struct cond *c, struct source *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (src[i].be->type != judge[c->kind])
+		if (src[i].be->type != wait_kinds[c->kind].judge)
 			continue;
 		s = (enum wait_state)source_check(&src[i], c);
 		if (s == WAIT_GONE)
