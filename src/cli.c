@@ -547,6 +547,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
+	bool wait = false;
 
 	/* Every message starts "watchq: ", whatever path or link started it. */
 	program_invocation_name = program_invocation_short_name = name;
@@ -568,35 +569,35 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	cli_watch_namespaces(cfg, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
-		cfg->wait = true;
+		wait = true;
 		args++;
 		cs.nargs--;
 	}
-	if (!cfg->wait && cfg->nconds > 0)
+	if (!wait && cfg->nconds > 0)
 		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
 		    wait_kinds[cfg->conds[0].kind].option, wait_kinds[cfg->conds[0].kind].option);
-	if (!cfg->wait && cs.keyring)
+	if (!wait && cs.keyring)
 		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
-	if (cfg->wait) {
+	if (wait) {
+		cfg->mode = cfg->nconds > 0 ? MODE_WAIT_STATE : MODE_WAIT_EVENT;
 		if (cfg->initial)
 			errx(EXIT_USAGE, "wait and --initial cannot be combined");
 		if (cs.monitor)
 			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
-		if (cs.ninclude > 0 && cfg->nconds > 0)
+		if (cs.ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
 			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
-		if (cs.ninclude == 0 && cfg->nconds == 0)
+		if (cs.ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
 			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
-		if (cfg->nconds > 0 && cs.nargs > 0)
+		if (cfg->mode == MODE_WAIT_STATE && cs.nargs > 0)
 			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
 		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
-		if (cfg->nconds > 0 && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
+		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
 		    cfg->output || cs.journal))
 			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
 			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
 		if (cs.ninclude > 0 && cs.nargs == 0)
 			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
-		cfg->wait_event = cs.ninclude > 0;
-		if (cfg->wait_event && cfg->count == 0)
+		if (cfg->mode == MODE_WAIT_EVENT && cfg->count == 0)
 			cfg->count = 1;
 		cli_watch_conditions(cfg, cs.keyring);
 	}
@@ -605,7 +606,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
+	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
 	check_applies(cfg);
 	check_backend(cfg);
@@ -615,9 +616,9 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	/* A transient record says what could not be seen; it is never a change that ends a wait. */
-	if (cfg->wait_event && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
+	if (cfg->mode == MODE_WAIT_EVENT && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
 		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
-	if (cfg->wait_event && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
+	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
 	    !evset_has_type(&cfg->events, EV_SB))
 		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
 	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)

@@ -167,7 +167,7 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 	bool had_target = true;
 	size_t i;
 
-	if (nargs == 0 && !(cfg->wait && cfg->nconds > 0))
+	if (nargs == 0 && cfg->mode != MODE_WAIT_STATE)
 		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
 	for (i = 0; i < nargs; i++) {
 		if ((next = source_kind_find(args[i])) != NULL) {

@@ -41,6 +41,13 @@ enum cond_kind {
 	COND__N
 };
 
+/* What the run does: print events until it ends, or wait for one event or for conditions. */
+enum run_mode {
+	MODE_MONITOR,
+	MODE_WAIT_EVENT,	/* wait -e: the next matching event */
+	MODE_WAIT_STATE,	/* wait with conditions (--mount, --key, ...) */
+};
+
 /* Where a wait condition stands. */
 enum wait_state {
 	WAIT_PENDING,
@@ -90,8 +97,7 @@ struct config {
 	uint64_t space_bytes;	/* its SIZE, or 0 */
 	unsigned sources;	/* 1 << EV_MOUNT, EV_KEY, EV_SB: the sources to open */
 	unsigned queue_size;
-	bool wait;
-	bool wait_event;	/* wait -e: the next matching event */
+	enum run_mode mode;
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
 	/* -N: the namespaces watched instead of ours, resolved; their process followed and fds change as the run goes (main hands them to the mount sources). */

@@ -62,7 +62,7 @@ run_emit(struct sink *sink, struct event *ev)
 		}
 	}
 	/* A state wait's own watches wake it; their events are no count of anything. */
-	if (event_is_summary(ev) || r->cfg->nconds > 0)
+	if (event_is_summary(ev) || r->cfg->mode == MODE_WAIT_STATE)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;
@@ -77,7 +77,7 @@ run_after(void *p)
 
 	if (r->status >= 0)
 		return r->status;
-	if (cfg->nconds > 0) {
+	if (cfg->mode == MODE_WAIT_STATE) {
 		switch (wait_check(cfg, r->src, r->nsrc)) {
 		case WAIT_MET:
 			return EXIT_OK;
@@ -112,7 +112,7 @@ announce(const struct config *cfg, const struct run *r)
 
 	if (cfg->quiet)
 		return;
-	if (cfg->nconds > 0) {
+	if (cfg->mode == MODE_WAIT_STATE) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
 			buf_addf(&b, " %s ", wait_kinds[cfg->conds[i].kind].option);
@@ -284,12 +284,12 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0 || cfg.no_events) && cfg.out != OUT_JOURNAL)
+	if (!out_ok && cfg.output == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.ns = cfg.ns;
-	run.silent = cfg.nconds > 0 || cfg.no_events;
-	wait = cfg.wait;
+	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
+	wait = cfg.mode != MODE_MONITOR;
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);
 	if ((code = output_open(&run.out, &cfg, &stop)) < 0)

@@ -450,7 +450,7 @@ sb_open(struct source *src)
 	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
 	announced = source_live(src);
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
-	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
+	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->mode == MODE_WAIT_STATE;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
 	/* Open before the first look: every mount change after it raises POLLPRI. */
