@@ -540,7 +540,7 @@ check_backend(const struct config *cfg)
 }
 
 void
-cli_parse(struct config *cfg, int argc, char **argv)
+cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
 	static char name[] = "watchq";
@@ -566,7 +566,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 	if (cs.journal)
 		cfg->out = OUT_JOURNAL;
 
-	cli_watch_namespaces(cfg, cs.ns_args, cs.nns);
+	cli_watch_namespaces(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
 		wait = true;
@@ -639,8 +639,6 @@ cli_free(struct config *cfg)
 		free(cfg->watches[i].path);
 		free(cfg->watches[i].reach);
 	}
-	for (i = 0; i < cfg->nns; i++)
-		mntns_close(&cfg->ns[i]);
 	for (i = 0; i < cfg->nconds; i++) {
 		free(cfg->conds[i].path);
 		free(cfg->conds[i].type);

@@ -110,19 +110,18 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 }
 
 void
-cli_watch_namespaces(struct config *cfg, char *const *args, size_t n)
+cli_watch_namespaces(struct config *cfg, struct mntns *ns, char *const *args, size_t n)
 {
-	struct mntns *ns;
 	size_t i, k;
 	int e;
 
 	if (n > MNTNS_MAX)
 		errx(EXIT_USAGE, "too many -N: at most %d mount namespaces", MNTNS_MAX);
+	cfg->ns = ns;
 	for (i = 0; i < n; i++) {
-		ns = &cfg->ns[cfg->nns];
-		if (mntns_open(ns, args[i]) < 0) {
+		if (mntns_open(&ns[i], args[i]) < 0) {
 			e = errno;
-			mntns_close(ns);
+			mntns_close(&ns[i]);
 			switch (e) {
 			case ESRCH:
 				errx(EXIT_USAGE, "-N %s: no such process", escape_arg(args[i]));
@@ -142,7 +141,7 @@ cli_watch_namespaces(struct config *cfg, char *const *args, size_t n)
 			}
 		}
 		for (k = 0; k < cfg->nns; k++)
-			if (cfg->ns[k].dev == ns->dev && cfg->ns[k].ino == ns->ino)
+			if (ns[k].dev == ns[i].dev && ns[k].ino == ns[i].ino)
 				errx(EXIT_USAGE, "-N %s: the same mount namespace as -N %s", escape_arg(args[i]),
 				    escape_arg(cfg->ns[k].arg));
 		cfg->nns++;

@@ -100,8 +100,8 @@ struct config {
 	enum run_mode mode;
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
-	/* -N: the namespaces watched instead of ours, resolved; their process followed and fds change as the run goes (main hands them to the mount sources). */
-	struct mntns ns[MNTNS_MAX];
+	/* -N: the namespaces watched instead of ours, in storage the run owns (their sources change them) */
+	const struct mntns *ns;
 	size_t nns;
 };
 

@@ -29,7 +29,7 @@ struct run {
 	const struct config *cfg;
 	struct output out;
 	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of source_kinds: mounts once per -N namespace */
-	struct mntns *ns;	/* cfg's -N namespaces, which their sources follow */
+	struct mntns ns[MNTNS_MAX];	/* -N: the namespaces, which their sources follow and change */
 	size_t nsrc;
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
@@ -276,6 +276,7 @@ main(int argc, char **argv)
 	struct run run = { .sink = { run_emit }, .status = -1 };
 	struct stop stop;
 	bool wait;
+	size_t i;
 	int code;
 
 	bool out_ok = std_fds();
@@ -283,11 +284,10 @@ main(int argc, char **argv)
 	/* From here on, a signal is read where the run can end cleanly. */
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
-	cli_parse(&cfg, argc, argv);
+	cli_parse(&cfg, run.ns, argc, argv);
 	if (!out_ok && cfg.output == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.out != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
-	run.ns = cfg.ns;
 	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
 	wait = cfg.mode != MODE_MONITOR;
 	if (cfg.has_timeout)
@@ -302,6 +302,8 @@ main(int argc, char **argv)
 		warn("%s", escape_arg(cfg.output));
 		code = EXIT_ERROR;
 	}
+	for (i = 0; i < cfg.nns; i++)
+		mntns_close(&run.ns[i]);
 	cli_free(&cfg);
 	stop_close(&stop);
 	return end(code, wait);
