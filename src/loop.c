@@ -23,7 +23,7 @@ loop_run(struct loop *l)
 		sig = n;
 		pfd[n++] = (struct pollfd){ l->stop->sigfd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
-		pfd[n++] = (struct pollfd){ l->aux_fd, POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ l->removal_fd, POLLIN, 0 };
 		r = ppoll(pfd, n, l->stop->has_deadline ? &left : NULL, NULL);
 		if (r < 0) {
 			if (errno == EINTR)
@@ -52,7 +52,7 @@ loop_run(struct loop *l)
 			}
 		}
 		if (pfd[sig + 2].revents)
-			l->aux(l->ctx);
+			l->on_removal(l->ctx);
 		if ((code = l->after(l->ctx)) >= 0)
 			return code;
 	}

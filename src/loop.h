@@ -13,8 +13,8 @@ struct loop {
 	size_t nsrc;
 	const struct stop *stop;	/* the signals and deadline that end the run */
 	int out_fd;		/* a pipe whose reader going away ends the run, or -1 */
-	int aux_fd;		/* one more fd to poll for POLLIN, or -1 */
-	void (*aux)(void *ctx);	/* aux_fd is ready: called before after() */
+	int removal_fd;		/* wakes when a watched path may have gone (struct removal), or -1 */
+	void (*on_removal)(void *ctx);	/* removal_fd is ready: called before after() */
 	/* After each round of drains: an exit code to stop with, or -1 to go on. */
 	int (*after)(void *ctx);
 	void *ctx;

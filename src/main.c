@@ -202,7 +202,7 @@ look_for_removals(struct run *r)
 }
 
 static void
-on_removal(void *p)
+run_on_removal(void *p)
 {
 	struct run *r = p;
 
@@ -215,7 +215,7 @@ static int
 run_watch(struct run *r, const struct stop *stop)
 {
 	const struct config *cfg = r->cfg;
-	struct loop loop = { .stop = stop, .out_fd = -1, .aux_fd = -1 };
+	struct loop loop = { .stop = stop, .out_fd = -1, .removal_fd = -1 };
 	struct stat stb;
 	size_t i;
 	int code;
@@ -233,8 +233,8 @@ run_watch(struct run *r, const struct stop *stop)
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
 	look_for_removals(r);
-	loop.aux_fd = r->gone.fd;
-	loop.aux = on_removal;
+	loop.removal_fd = r->gone.fd;
+	loop.on_removal = run_on_removal;
 	loop.after = run_after;
 	loop.ctx = r;
 	code = run_after(r);
