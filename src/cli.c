@@ -49,7 +49,7 @@ enum {
 	OPT_JOURNAL,
 };
 
-/* After \v, help_filter() puts the sentence on sources (from source_kinds) first. */
+/* After \v, help_filter() puts the sentence on sources (from event_sources) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
@@ -127,7 +127,7 @@ struct cli_state {
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
 static const char *
-backend_names(const struct source_kind *k)
+backend_names(const struct event_source *k)
 {
 	static char names[256];
 	const struct backend *be;
@@ -203,7 +203,7 @@ bad_option(const char *opt)
 static char *
 help_filter(int key, const char *text, void *input)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 	struct buf b = { 0 };
 
 	if (key == OPT_BACKEND) {
@@ -213,8 +213,8 @@ help_filter(int key, const char *text, void *input)
 	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
 		return (char *)text;
 	buf_adds(&b, "SOURCE is ");
-	for (k = source_kinds; k->word; k++) {
-		buf_addf(&b, "%s%s", k == source_kinds ? "" : k[1].word ? ", " : " or ", k->word);
+	for (k = event_sources; k->type != EV_META; k++) {
+		buf_addf(&b, "%s%s", k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ", k->word);
 		if (k->default_target)
 			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
 		else
@@ -516,12 +516,12 @@ check_source(struct config *cfg)
 static void
 check_backend(const struct config *cfg)
 {
-	const struct source_kind *k, *first = NULL;
+	const struct event_source *k, *first = NULL;
 	bool served = false;
 
 	if (cfg->backend == NULL)
 		return;
-	for (k = source_kinds; k->word; k++) {
+	for (k = event_sources; k->type != EV_META; k++) {
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
 		if (first == NULL)

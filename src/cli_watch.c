@@ -21,10 +21,10 @@ static const char *
 source_words(void)
 {
 	static char words[128];
-	const struct source_kind *k;
+	const struct event_source *k;
 	size_t n = 0;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->type != EV_META; k++)
 		if (n < sizeof(words))
 			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? ", " : "", k->word);
 	return words;
@@ -150,7 +150,7 @@ cli_watch_namespaces(struct config *cfg, struct mntns *ns, char *const *args, si
 
 /* A source word with no target after it: its default target, or an error. */
 static void
-end_source(struct config *cfg, const struct source_kind *k, bool had_target)
+end_source(struct config *cfg, const struct event_source *k, bool had_target)
 {
 	if (k == NULL || had_target)
 		return;
@@ -162,14 +162,14 @@ end_source(struct config *cfg, const struct source_kind *k, bool had_target)
 void
 cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 {
-	const struct source_kind *k = NULL, *next;
+	const struct event_source *k = NULL, *next;
 	bool had_target = true;
 	size_t i;
 
 	if (nargs == 0 && cfg->mode != MODE_WAIT_STATE)
 		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
 	for (i = 0; i < nargs; i++) {
-		if ((next = source_kind_find(args[i])) != NULL) {
+		if ((next = source_find(args[i])) != NULL) {
 			end_source(cfg, k, had_target);
 			k = next;
 			had_target = false;

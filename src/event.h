@@ -126,6 +126,18 @@ struct event {
 	} u;
 };
 
+/* One source: how records, the command line and the readiness line name it. */
+struct event_source {
+	enum ev_type type;
+	const char *name;		/* "mount": the source of text and JSON records */
+	const char *word;		/* "mounts": as typed, and as meta records name a watch's source */
+	const char *default_target;	/* NULL: at least one target is required */
+};
+
+/* Each source in the order of the readiness line, then meta (no command line names it), ended by a
+ * NULL name. */
+extern const struct event_source event_sources[];
+
 /* Whether ev says what watchq could not see (meta records, transient mounts) rather than a change: it never counts towards --count or wait -e. */
 bool event_is_summary(const struct event *ev);
 /* Name of a source type as printed in the first column ("mount", "meta"). */
@@ -143,7 +155,10 @@ struct event_name {
 	unsigned info_mask, info_value;	/* record matches if (info & mask) == value */
 };
 
-/* Table of every event name watchq accepts, ended by a NULL name: a record prints as the first row of its type and subtype, aliases come after. */
+/*
+ * Every event name watchq accepts, ended by a NULL name. A record prints as the first row that
+ * matches it, so that a variant (move_from) comes before its plain name (move), and aliases last.
+ */
 extern const struct event_name event_names[];
 
 

@@ -16,13 +16,11 @@ struct evset {
 	uint32_t leaf[EV__NTYPES][EVSET_MAX_VARIANTS];
 };
 
-/* A subtype whose records split by info bits into several user-visible events. */
+/* How the records of a subtype split by info bits into user-visible events (event_names' rows). */
 struct evset_variant {
-	enum ev_type type;
-	unsigned subtype;
 	unsigned mask;
 	unsigned nvalues;
-	unsigned values[EVSET_MAX_VARIANTS];
+	unsigned values[EVSET_MAX_VARIANTS];	/* values[0] is 0: the plain event */
 };
 
 /* Add every event of type to the set. */
@@ -33,8 +31,8 @@ int evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool 
 bool evset_has_type(const struct evset *s, enum ev_type type);
 /* Whether the set holds some variant of this event. */
 bool evset_has_event(const struct evset *s, enum ev_type type, unsigned subtype);
-/* The variants of (type, subtype), or NULL if its records do not split. */
-const struct evset_variant *evset_variant(unsigned type, unsigned subtype);
+/* Fill var with the variants of (type, subtype); false if its records do not split (one variant). */
+bool evset_variant(unsigned type, unsigned subtype, struct evset_variant *var);
 /* How many variants (type, subtype) has: 1 if its records do not split. */
 unsigned evset_nvariants(unsigned type, unsigned subtype);
 

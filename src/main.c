@@ -28,7 +28,7 @@ struct run {
 	struct sink sink;	/* first: the sink is the run */
 	const struct config *cfg;
 	struct output out;
-	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of source_kinds: mounts once per -N namespace */
+	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of event_sources: mounts once per -N namespace */
 	struct mntns ns[MNTNS_MAX];	/* -N: the namespaces, which their sources follow and change */
 	size_t nsrc;
 	struct removal gone;	/* wakes when a watched path may have gone */
@@ -148,13 +148,13 @@ static void
 open_sources(struct run *r)
 {
 	const struct config *cfg = r->cfg;
-	const struct source_kind *k;
+	const struct event_source *k;
 	size_t i;
 
 	/* Mounts and filesystems are all found through /proc/self/mountinfo. */
 	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access(PATH_MOUNTINFO, R_OK) < 0)
 		err(EXIT_ERROR, "%s (is /proc mounted?)", PATH_MOUNTINFO);
-	for (k = source_kinds; k->word; k++) {
+	for (k = event_sources; k->type != EV_META; k++) {
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
 		if (k->type == EV_MOUNT && cfg->nns > 0) {

@@ -9,13 +9,6 @@
 #include "source.h"
 #include "util.h"
 
-const struct source_kind source_kinds[] = {
-	{ "mounts", EV_MOUNT, "/" },
-	{ "keys", EV_KEY, "@s" },
-	{ "sb", EV_SB, NULL },
-	{ NULL, 0, NULL },
-};
-
 const struct backend source_backends[] = {
 	{ "fanotify", EV_MOUNT, &source_fanotify_ops,
 	    "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN (6.16+: in the mount namespace's user namespace)",
@@ -36,20 +29,20 @@ const struct backend source_backends[] = {
 const char *
 source_word(enum ev_type type)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->name; k++)
 		if (k->type == type)
 			return k->word;
 	return "meta";
 }
 
-const struct source_kind *
-source_kind_find(const char *word)
+const struct event_source *
+source_find(const char *word)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->type != EV_META; k++)
 		if (strcmp(k->word, word) == 0)
 			return k;
 	return NULL;

@@ -28,13 +28,6 @@ struct source_ops {
 	void (*close)(struct source *src);
 };
 
-/* One source word of the command line. */
-struct source_kind {
-	const char *word;		/* "mounts", as typed and as meta records name it */
-	enum ev_type type;
-	const char *default_target;	/* NULL: at least one target is required */
-};
-
 /* One backend: a row of the table --backend, the fallback order and the readiness line follow. */
 struct backend {
 	const char *name;		/* as --backend spells it */
@@ -67,15 +60,13 @@ struct source {
 	void *priv;
 };
 
-/* Source words in the order of the readiness line, ended by a NULL word. */
-extern const struct source_kind source_kinds[];
 /* Backends, in fallback order within each source type, ended by a NULL name. */
 extern const struct backend source_backends[];
 
 /* The source word for type ("mounts"). */
 const char *source_word(enum ev_type type);
-/* The kind a command-line word names, or NULL. */
-const struct source_kind *source_kind_find(const char *word);
+/* The source a command-line word names, or NULL. */
+const struct event_source *source_find(const char *word);
 /* The backend --backend=name names, or NULL. */
 const struct backend *source_backend_find(const char *name);
 /* Whether backend be serves sources of type. */
