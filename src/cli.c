@@ -36,17 +36,12 @@ enum {
 	OPT_BACKEND,
 	OPT_INTERVAL,
 	OPT_QUEUE_SIZE,
-	OPT_MOUNT,
-	OPT_UNMOUNT,
-	OPT_READONLY,
-	OPT_WRITABLE,
-	OPT_KEY,
 	OPT_KEYRING,
-	OPT_NO_KEY,
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
+	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
 /* After \v, help_filter() puts the sentence on sources (from event_sources) first. */
@@ -96,13 +91,13 @@ static const struct argp_option options[] = {
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
-	{ "mount", OPT_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
-	{ "unmount", OPT_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
-	{ "readonly", OPT_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
-	{ "writable", OPT_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
-	{ "key", OPT_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
+	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
+	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
+	{ "readonly", OPT_COND + COND_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
+	{ "writable", OPT_COND + COND_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
+	{ "key", OPT_COND + COND_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
 	{ "keyring", OPT_KEYRING, "KEY", 0, "The keyring of --key and --no-key (default @s)", 5 },
-	{ "no-key", OPT_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
+	{ "no-key", OPT_COND + COND_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
 	{ NULL, 0, NULL, 0, "Help:", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -225,7 +220,7 @@ help_filter(int key, const char *text, void *input)
 }
 
 static void
-add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
+add_list(const char **list, size_t *n, const char *arg)
 {
 	if (*n >= 64)
 		errx(EXIT_USAGE, "too many -e/-E options");
@@ -233,7 +228,7 @@ add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
 }
 
 static void
-add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const char *arg)
+add_cond(struct config *cfg, enum cond_kind kind, const char *arg)
 {
 	if (cfg->nconds >= WATCHQ_MAX_WATCHES)
 		errx(EXIT_USAGE, "too many wait conditions");
@@ -242,29 +237,31 @@ add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const c
 	cfg->nconds++;
 }
 
-static error_t
-parse_opt(int key, char *arg, struct argp_state *st)
+/* --fstype LIST: the types, and whether a "no" prefix negates them all. */
+static void
+cli_set_fstypes(struct config *cfg, const char *arg)
 {
-	struct cli_state *cs = st->input;
+	char *list, *tok, *save = NULL;
+	size_t cnt = 0;
+
+	cfg->fstypes_negated = strncmp(arg, "no", 2) == 0;
+	free(cfg->fstype_list);
+	free(cfg->fstypes);
+	list = cfg->fstype_list = xstrdup(arg + (cfg->fstypes_negated ? 2 : 0));
+	cfg->fstypes = xcalloc(strlen(list) + 2, sizeof(char *));
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		cfg->fstypes[cnt++] = tok;
+	if (cnt == 0)
+		errx(EXIT_USAGE, "--fstype: empty list");
+}
+
+/* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_output(int key, char *arg, struct cli_state *cs)
+{
 	struct config *cfg = cs->cfg;
-	long long n;
 
 	switch (key) {
-	case 'h':
-	case OPT_USAGE:
-		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
-		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
-		    program_invocation_short_name);
-		exit(EXIT_OK);
-	case 'V':
-		printf("%s\n", argp_program_version);
-		exit(EXIT_OK);
-	case 'e':
-		add_list(st, cs->include, &cs->ninclude, arg);
-		break;
-	case 'E':
-		add_list(st, cs->exclude, &cs->nexclude, arg);
-		break;
 	case 'j':
 		if (cfg->out == OUT_FORMAT)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
@@ -307,6 +304,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_INITIAL:
 		cfg->initial = true;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The options of ending and filters; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_filter(int key, char *arg, struct cli_state *cs)
+{
+	struct config *cfg = cs->cfg;
+	long long n;
+
+	switch (key) {
 	case 't':
 		if (parse_seconds(arg, &cfg->timeout) < 0)
 			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
@@ -317,21 +328,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
 		cfg->count = n;
 		break;
-	case OPT_FSTYPE: {
-		char *list, *tok, *save = NULL;
-		size_t cnt = 0;
-
-		cfg->fstypes_negated = strncmp(arg, "no", 2) == 0;
-		free(cfg->fstype_list);
-		free(cfg->fstypes);
-		list = cfg->fstype_list = xstrdup(arg + (cfg->fstypes_negated ? 2 : 0));
-		cfg->fstypes = xcalloc(strlen(list) + 2, sizeof(char *));
-		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			cfg->fstypes[cnt++] = tok;
-		if (cnt == 0)
-			errx(EXIT_USAGE, "--fstype: empty list");
+	case OPT_FSTYPE:
+		cli_set_fstypes(cfg, arg);
 		break;
-	}
 	case 'N':
 		if (cs->nns <= MNTNS_MAX)
 			cs->ns_args[cs->nns++] = arg;
@@ -341,6 +340,32 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
 		break;
+	case OPT_RECURSIVE:
+		cfg->recursive = true;
+		break;
+	case OPT_SPACE_BELOW:
+		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
+		cfg->has_space = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The options of backends and wait conditions; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_backend(int key, char *arg, struct cli_state *cs)
+{
+	struct config *cfg = cs->cfg;
+	long long n;
+
+	if (key >= OPT_COND && key < OPT_COND + COND__N) {
+		add_cond(cfg, (enum cond_kind)(key - OPT_COND), arg);
+		return 0;
+	}
+	switch (key) {
 	case OPT_BACKEND:
 		cfg->backend = NULL;
 		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
@@ -356,41 +381,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
 		break;
-	case OPT_MOUNT:
-		add_cond(st, cfg, COND_MOUNT, arg);
-		break;
-	case OPT_UNMOUNT:
-		add_cond(st, cfg, COND_UNMOUNT, arg);
-		break;
-	case OPT_READONLY:
-		add_cond(st, cfg, COND_READONLY, arg);
-		break;
-	case OPT_WRITABLE:
-		add_cond(st, cfg, COND_WRITABLE, arg);
-		break;
-	case OPT_KEY:
-		add_cond(st, cfg, COND_KEY, arg);
-		break;
-	case OPT_NO_KEY:
-		add_cond(st, cfg, COND_NO_KEY, arg);
-		break;
 	case OPT_KEYRING:
 		cs->keyring = arg;
-		break;
-	case OPT_RECURSIVE:
-		cfg->recursive = true;
-		break;
-	case OPT_SPACE_BELOW:
-		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
-			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
-		cfg->has_space = true;
-		break;
-	case ARGP_KEY_ARG:
-		cs->args[cs->nargs++] = arg;
-		break;
-	case ARGP_KEY_ERROR:
-		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
-		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -398,12 +390,73 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct cli_state *cs = st->input;
+
+	switch (key) {
+	case 'h':
+	case OPT_USAGE:
+		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
+		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		    program_invocation_short_name);
+		exit(EXIT_OK);
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_OK);
+	case 'e':
+		add_list(cs->include, &cs->ninclude, arg);
+		return 0;
+	case 'E':
+		add_list(cs->exclude, &cs->nexclude, arg);
+		return 0;
+	case ARGP_KEY_ARG:
+		cs->args[cs->nargs++] = arg;
+		return 0;
+	case ARGP_KEY_ERROR:
+		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
+		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
+	}
+	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0)
+		return 0;
+	return cli_opt_backend(key, arg, cs);
+}
+
+/* Apply the event names of one -e (or with remove, -E) LIST; true if it named loss or removal. */
+static bool
+cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remove)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+	bool meta_asked = false;
+	int r;
+
+	if (copy[strspn(copy, ",")] == '\0')
+		errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
+		if (r < 0)
+			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
+		if (r == 0)
+			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
+		if (!cfg->initial && strcasecmp(tok, "present") == 0)
+			errx(EXIT_USAGE, "event 'present' comes only with --initial");
+		if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
+			if (remove)
+				errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
+			meta_asked = true;
+		}
+	}
+	free(copy);
+	return meta_asked;
+}
+
 static void
 apply_events(struct config *cfg, struct cli_state *cs)
 {
 	unsigned typemask = 0;
-	size_t i, k;
-	bool remove, meta_asked = false;
+	size_t i;
+	bool meta_asked = false;
 
 	for (i = 0; i < cfg->nwatches; i++)
 		typemask |= 1u << cfg->watches[i].type;
@@ -414,34 +467,10 @@ apply_events(struct config *cfg, struct cli_state *cs)
 		/* present records are asked for with --initial, not by default. */
 		evset_apply_name(&cfg->events, "present", typemask, true);
 	}
-	for (k = 0; k < 2; k++) {
-		const char **list = k ? cs->exclude : cs->include;
-		size_t nlist = k ? cs->nexclude : cs->ninclude;
-
-		remove = k == 1;
-		for (i = 0; i < nlist; i++) {
-			char *copy = xstrdup(list[i]), *tok, *save = NULL;
-
-			if (copy[strspn(copy, ",")] == '\0')
-				errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
-			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				int r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
-
-				if (r < 0)
-					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
-				if (r == 0)
-					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
-				if (!cfg->initial && strcasecmp(tok, "present") == 0)
-					errx(EXIT_USAGE, "event 'present' comes only with --initial");
-				if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
-					if (remove)
-						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
-					meta_asked = true;
-				}
-			}
-			free(copy);
-		}
-	}
+	for (i = 0; i < cs->ninclude; i++)
+		meta_asked |= cli_apply_list(cfg, cs->include[i], typemask, false);
+	for (i = 0; i < cs->nexclude; i++)
+		meta_asked |= cli_apply_list(cfg, cs->exclude[i], typemask, true);
 	if (cfg->initial)
 		evset_apply_name(&cfg->events, "present", typemask, false);
 	evset_add_type(&cfg->events, EV_META);
@@ -539,6 +568,54 @@ check_backend(const struct config *cfg)
 		    first->word);
 }
 
+/* Events asked for that cannot come, or cannot end a wait, are a mistake, said as one. */
+static void
+cli_check_events(const struct config *cfg, const struct cli_state *cs)
+{
+	/* A transient record says what could not be seen; it is never a change that ends a wait. */
+	if (cfg->mode == MODE_WAIT_EVENT && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
+		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
+	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
+	    !evset_has_type(&cfg->events, EV_SB))
+		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
+	if (cs->ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
+		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
+}
+
+/* Set the run mode from "wait" and the conditions, and say what does not go with it. */
+static void
+cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char **args)
+{
+	if (!wait && cfg->nconds > 0)
+		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
+		    wait_kinds[cfg->conds[0].kind].option, wait_kinds[cfg->conds[0].kind].option);
+	if (!wait && cs->keyring)
+		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
+	if (wait) {
+		cfg->mode = cfg->nconds > 0 ? MODE_WAIT_STATE : MODE_WAIT_EVENT;
+		if (cfg->initial)
+			errx(EXIT_USAGE, "wait and --initial cannot be combined");
+		if (cs->monitor)
+			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
+		if (cs->ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
+			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
+		if (cs->ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
+			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
+		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
+			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
+		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
+		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
+		    cfg->output || cs->journal))
+			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
+			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
+		if (cs->ninclude > 0 && cs->nargs == 0)
+			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
+		if (cfg->mode == MODE_WAIT_EVENT && cfg->count == 0)
+			cfg->count = 1;
+		cli_watch_conditions(cfg, cs->keyring);
+	}
+}
+
 void
 cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
@@ -573,34 +650,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		args++;
 		cs.nargs--;
 	}
-	if (!wait && cfg->nconds > 0)
-		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
-		    wait_kinds[cfg->conds[0].kind].option, wait_kinds[cfg->conds[0].kind].option);
-	if (!wait && cs.keyring)
-		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
-	if (wait) {
-		cfg->mode = cfg->nconds > 0 ? MODE_WAIT_STATE : MODE_WAIT_EVENT;
-		if (cfg->initial)
-			errx(EXIT_USAGE, "wait and --initial cannot be combined");
-		if (cs.monitor)
-			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
-		if (cs.ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
-			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
-		if (cs.ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
-			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
-		if (cfg->mode == MODE_WAIT_STATE && cs.nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
-		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
-		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
-		    cfg->output || cs.journal))
-			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
-			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
-		if (cs.ninclude > 0 && cs.nargs == 0)
-			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
-		if (cfg->mode == MODE_WAIT_EVENT && cfg->count == 0)
-			cfg->count = 1;
-		cli_watch_conditions(cfg, cs.keyring);
-	}
+	cli_check_wait(cfg, &cs, wait, args);
 	cli_watch_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
@@ -615,14 +665,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	apply_events(cfg, &cs);
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
-	/* A transient record says what could not be seen; it is never a change that ends a wait. */
-	if (cfg->mode == MODE_WAIT_EVENT && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
-		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
-	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
-	    !evset_has_type(&cfg->events, EV_SB))
-		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
-	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
-		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
+	cli_check_events(cfg, &cs);
 	/* Who made a change is looked up only where a record that is printed shows it. */
 	cfg->who = cfg->nconds == 0 && !cfg->no_events &&
 	    (cfg->out != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
