@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "util.h"
+#include "xalloc.h"
 
 static void
 buf_reserve(struct buf *b, size_t n)

@@ -10,15 +10,15 @@
 #include "buf.h"
 #include "cli.h"
 #include "cli_watch.h"
-#include "parse.h"
 #include "escape.h"
 #include "exit.h"
+#include "number.h"
 #include "output_format.h"
 #include "path.h"
 #include "source.h"
 #include "srcmatch.h"
-#include "util.h"
 #include "wait.h"
+#include "xalloc.h"
 
 #ifndef WATCHQ_VERSION
 #define WATCHQ_VERSION "0.0"
@@ -319,12 +319,12 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 
 	switch (key) {
 	case 't':
-		if (parse_seconds(arg, &cfg->timeout) < 0)
+		if (number_seconds(arg, &cfg->timeout) < 0)
 			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 		cfg->has_timeout = true;
 		break;
 	case 'n':
-		if (parse_count(arg, 1, 1000000000000LL, &n) < 0)
+		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
 			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
 		cfg->count = n;
 		break;
@@ -344,7 +344,7 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cfg->recursive = true;
 		break;
 	case OPT_SPACE_BELOW:
-		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+		if (number_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
 			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
 		cfg->has_space = true;
 		break;
@@ -373,11 +373,11 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 			    backend_names(NULL));
 		break;
 	case OPT_INTERVAL:
-		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
+		if (number_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
 			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
 		break;
 	case OPT_QUEUE_SIZE:
-		if (parse_count(arg, 1, 512, &n) < 0)
+		if (number_count(arg, 1, 512, &n) < 0)
 			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
 		break;

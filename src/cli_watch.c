@@ -13,7 +13,7 @@
 #include "keyspec.h"
 #include "path.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 #include "wait.h"
 
 /* "mounts, keys, sb", from the table. */

@@ -6,7 +6,7 @@
 
 #include "buf.h"
 #include "path.h"
-#include "util.h"
+#include "xalloc.h"
 
 char *
 path_canon(const char *path)

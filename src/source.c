@@ -7,7 +7,7 @@
 
 #include "exit.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 
 const struct backend source_backends[] = {
 	{ "fanotify", EV_MOUNT, &source_fanotify_ops,

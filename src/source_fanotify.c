@@ -46,7 +46,7 @@
 #include "path.h"
 #include "source.h"
 #include "statmount.h"
-#include "util.h"
+#include "xalloc.h"
 #include "who.h"
 
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */

@@ -28,7 +28,7 @@
 #include "quota_nl.h"
 #include "sb_info.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 
 enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD__N };
 

@@ -1,5 +1,5 @@
-#ifndef WATCHQ_UTIL_H
-#define WATCHQ_UTIL_H
+#ifndef WATCHQ_XALLOC_H
+#define WATCHQ_XALLOC_H
 
 #include <stddef.h>
 
