@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "cli_ns.h"
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
@@ -643,7 +644,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (cs.journal)
 		cfg->out = OUT_JOURNAL;
 
-	cli_watch_namespaces(cfg, ns, cs.ns_args, cs.nns);
+	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
 		wait = true;
