@@ -264,16 +264,16 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 
 	switch (key) {
 	case 'j':
-		if (cfg->out == OUT_FORMAT)
+		if (cfg->format_kind == OUT_FORMAT)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
-		cfg->out = OUT_JSON;
+		cfg->format_kind = OUT_JSON;
 		break;
 	case OPT_FORMAT:
-		if (cfg->out == OUT_JSON)
+		if (cfg->format_kind == OUT_JSON)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		if (output_format_check(arg) < 0)
 			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))", escape_arg(arg));
-		cfg->out = OUT_FORMAT;
+		cfg->format_kind = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
@@ -285,7 +285,7 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 		cfg->timestamps = true;
 		break;
 	case 'o':
-		cfg->output = arg;
+		cfg->output_path = arg;
 		break;
 	case OPT_JOURNAL:
 		cs->journal = true;
@@ -514,9 +514,9 @@ check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "-N applies to mounts, not to sb: sb paths are looked up in our own mount namespace");
 	if (cfg->recursive && !watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
-	if (cfg->timestamps && cfg->out != OUT_TEXT)
+	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
 		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
-	if (cfg->timefmt && !cfg->timestamps && !(cfg->out == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
+	if (cfg->timefmt && !cfg->timestamps && !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
@@ -605,8 +605,8 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
 			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
 		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
-		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
-		    cfg->output || cs->journal))
+		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps || cfg->null ||
+		    cfg->output_path || cs->journal))
 			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
 			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
 		if (cs->ninclude > 0 && cs->nargs == 0)
@@ -632,17 +632,17 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (argc > 0)
 		argv[0] = name;
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->out = OUT_TEXT;
+	cfg->format_kind = OUT_TEXT;
 	cfg->backend = NULL;
 	cfg->interval = 1.0;
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
-	if (cs.journal && (cfg->out != OUT_TEXT || cfg->output))
+	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
 	if (cs.journal)
-		cfg->out = OUT_JOURNAL;
+		cfg->format_kind = OUT_JOURNAL;
 
 	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
@@ -668,8 +668,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	cli_check_events(cfg, &cs);
 	/* Who made a change is looked up only where a record that is printed shows it. */
-	cfg->who = cfg->nconds == 0 && !cfg->no_events &&
-	    (cfg->out != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
+	cfg->show_who = cfg->nconds == 0 && !cfg->no_events &&
+	    (cfg->format_kind != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
 	    output_format_uses(cfg->format, 'u') || output_format_uses(cfg->format, 'c'));
 	free(cs.args);
 }

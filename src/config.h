@@ -71,7 +71,7 @@ struct config {
 	size_t nwatches;
 	struct evset events;
 	struct filter filter;
-	enum out_format out;
+	enum out_format format_kind;
 	const char *format;
 	const char *timefmt;
 	bool timestamps;
@@ -81,8 +81,8 @@ struct config {
 	bool quiet;		/* -qq: no notes on stderr, only errors */
 	bool no_events;		/* -qq: print no events either (the exit status tells) */
 	bool null;		/* -0: records end with NUL, not newline */
-	bool who;		/* the output shows who made a mount change (pid, uid, name) */
-	const char *output;
+	bool show_who;		/* the output shows who made a mount change (pid, uid, name) */
+	const char *output_path;	/* -o FILE; NULL: stdout */
 	bool initial;
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */
 	bool fstypes_negated;

@@ -46,7 +46,7 @@ loop_run(struct loop *l)
 				if (l->src[i]->pfd[j].revents == 0)
 					continue;
 				if (source_drain(l->src[i], j) < 0) {
-					warn("%s", l->src[i]->be->name);
+					warn("%s", l->src[i]->backend->name);
 					return EXIT_ERROR;
 				}
 			}

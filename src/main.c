@@ -49,10 +49,10 @@ run_emit(struct sink *sink, struct event *ev)
 		int w = output_event(&r->out, ev);
 
 		if (w < 0) {
-			if (r->cfg->out == OUT_JOURNAL)
+			if (r->cfg->format_kind == OUT_JOURNAL)
 				warn("journald (%s)", output_journal_socket);
 			else
-				warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
+				warn("write%s%s", r->cfg->output_path ? " " : "", r->cfg->output_path ? escape_arg(r->cfg->output_path) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
@@ -127,7 +127,7 @@ announce(const struct config *cfg, const struct run *r)
 		for (k = 0; k < r->nsrc; k++) {
 			const struct source *s = &r->src[k];
 
-			buf_addf(&b, "%s %s", k ? "," : "", source_word(s->be->type));
+			buf_addf(&b, "%s %s", k ? "," : "", source_word(s->backend->type));
 			for (i = 0; i < s->nwatches; i++) {
 				if (s->watches[i].w->internal)
 					continue;
@@ -285,7 +285,7 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, run.ns, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.out != OUT_JOURNAL)
+	if (!out_ok && cfg.output_path == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.format_kind != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
@@ -293,13 +293,13 @@ main(int argc, char **argv)
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);
 	if ((code = output_open(&run.out, &cfg, &stop)) < 0)
-		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
-	if (cfg.out == OUT_JOURNAL && output_journal_check() < 0)
+		err(EXIT_ERROR, "%s", escape_arg(cfg.output_path));
+	if (cfg.format_kind == OUT_JOURNAL && output_journal_check() < 0)
 		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
 	if (code == 0)
 		code = run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
-		warn("%s", escape_arg(cfg.output));
+		warn("%s", escape_arg(cfg.output_path));
 		code = EXIT_ERROR;
 	}
 	for (i = 0; i < cfg.nns; i++)

@@ -71,7 +71,7 @@ reset(struct source *src, const struct backend *be, struct mntns *ns, const stru
 	size_t i;
 
 	memset(src, 0, sizeof(*src));
-	src->be = be;
+	src->backend = be;
 	src->ns = ns;
 	src->cfg = cfg;
 	src->sink = sink;
@@ -89,8 +89,8 @@ unavailable(const struct source *src)
 {
 	static char msg[512];
 
-	snprintf(msg, sizeof(msg), "%s%s%s", src->be->needs, src->be->says_cause ? ": " : "",
-	    src->be->says_cause ? strerror(src->cause) : "");
+	snprintf(msg, sizeof(msg), "%s%s%s", src->backend->needs, src->backend->says_cause ? ": " : "",
+	    src->backend->says_cause ? strerror(src->cause) : "");
 	return msg;
 }
 
@@ -132,31 +132,31 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 void
 source_close(struct source *src)
 {
-	if (src->be)
-		src->be->ops->close(src);
+	if (src->backend)
+		src->backend->ops->close(src);
 	free(src->watches);
 	src->watches = NULL;
 	src->nwatches = 0;
-	src->be = NULL;
+	src->backend = NULL;
 }
 
 int
 source_drain(struct source *src, size_t i)
 {
-	return src->be->ops->drain(src, i);
+	return src->backend->ops->drain(src, i);
 }
 
 void
 source_present(struct source *src)
 {
-	if (src->be->ops->present)
-		src->be->ops->present(src);
+	if (src->backend->ops->present)
+		src->backend->ops->present(src);
 }
 
 int
 source_check(struct source *src, const struct cond *c)
 {
-	return src->be->ops->check ? src->be->ops->check(src, c) : WAIT_PENDING;
+	return src->backend->ops->check ? src->backend->ops->check(src, c) : WAIT_PENDING;
 }
 
 size_t
@@ -165,7 +165,7 @@ source_removal_paths(const struct source *src, const char **paths)
 	const struct watch *w;
 	size_t k, n = 0;
 
-	if (src->be->ops->removals == NULL)
+	if (src->backend->ops->removals == NULL)
 		return 0;
 	for (k = 0; k < src->nwatches; k++) {
 		w = src->watches[k].w;
@@ -178,14 +178,14 @@ source_removal_paths(const struct source *src, const char **paths)
 void
 source_look_again(struct source *src)
 {
-	if (src->be->ops->removals)
-		src->be->ops->removals(src);
+	if (src->backend->ops->removals)
+		src->backend->ops->removals(src);
 }
 
 const char *
 source_backend_name(const struct source *src)
 {
-	return src->backend ? src->backend : src->be->name;
+	return src->backend_label ? src->backend_label : src->backend->name;
 }
 
 /* Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w. */
@@ -196,7 +196,7 @@ emit_meta(struct source *src, const struct watch *w, unsigned subtype, const cha
 
 	source_event_init(&ev, EV_META, subtype, w);
 	ev.u.meta.lost = -1;
-	ev.u.meta.backend = src->be->name;
+	ev.u.meta.backend = src->backend->name;
 	ev.u.meta.what = what;
 	src->sink->emit(src->sink, &ev);
 }

@@ -47,9 +47,9 @@ struct source_watch {
 };
 
 struct source {
-	const struct backend *be;
+	const struct backend *backend;
 	struct mntns *ns;	/* mounts with -N: the namespace watched (NULL: ours) */
-	const char *backend;	/* what the readiness line names; NULL: be->name */
+	const char *backend_label;	/* what the readiness line names; NULL: backend->name */
 	const struct config *cfg;
 	struct sink *sink;
 	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */

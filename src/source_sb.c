@@ -487,7 +487,7 @@ sb_open(struct source *src)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
 	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
 	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
-	src->backend = p->backend;
+	src->backend_label = p->backend;
 	/* Nothing selected can come: say so rather than wait forever. */
 	if (announced > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
 	    p->want_quota || p->want_space)) {

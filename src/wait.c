@@ -22,7 +22,7 @@ check_one(const struct cond *c, struct source *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (src[i].be->type != wait_kinds[c->kind].judge)
+		if (src[i].backend->type != wait_kinds[c->kind].judge)
 			continue;
 		s = (enum wait_state)source_check(&src[i], c);
 		if (s == WAIT_GONE)
