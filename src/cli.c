@@ -45,7 +45,7 @@ enum {
 	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
-/* After \v, help_filter() puts the sentence on sources (from event_sources) first. */
+/* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
@@ -88,7 +88,7 @@ static const struct argp_option options[] = {
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
-	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: help_filter() */
+	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: cli_help_filter() */
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
@@ -123,7 +123,7 @@ struct cli_state {
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
 static const char *
-backend_names(const struct event_source *k)
+cli_backend_names(const struct event_source *k)
 {
 	static char names[256];
 	const struct backend *be;
@@ -138,7 +138,7 @@ backend_names(const struct event_source *k)
 
 /* The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if several do. */
 static const struct argp_option *
-find_long(const char *name, size_t n, bool *ambiguous)
+cli_find_long(const char *name, size_t n, bool *ambiguous)
 {
 	const struct argp_option *o, *found = NULL;
 
@@ -156,7 +156,7 @@ find_long(const char *name, size_t n, bool *ambiguous)
 
 /* The option whose short name is c, or NULL. */
 static const struct argp_option *
-find_short(int c)
+cli_find_short(int c)
 {
 	const struct argp_option *o;
 
@@ -168,7 +168,7 @@ find_short(int c)
 
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
-bad_option(const char *opt)
+cli_bad_option(const char *opt)
 {
 	const struct argp_option *o = NULL;
 	const char *p;
@@ -177,7 +177,7 @@ bad_option(const char *opt)
 
 	if (strncmp(opt, "--", 2) == 0) {
 		n = strcspn(opt + 2, "=");
-		o = find_long(opt + 2, n, &ambiguous);
+		o = cli_find_long(opt + 2, n, &ambiguous);
 		if (ambiguous)
 			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)", escape_arg(opt));
 		if (o && o->arg && opt[2 + n] != '=')
@@ -185,7 +185,7 @@ bad_option(const char *opt)
 		if (o && !o->arg && opt[2 + n] == '=')
 			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
 	} else {
-		for (p = opt + 1; *p && (o = find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
 			;
 		if (*p && o == NULL)
 			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)", escape_arg((char[]){ *p, '\0' }));
@@ -197,13 +197,13 @@ bad_option(const char *opt)
 
 /* --help's text that the tables of sources and backends give, rather than a copy of them. */
 static char *
-help_filter(int key, const char *text, void *input)
+cli_help_filter(int key, const char *text, void *input)
 {
 	const struct event_source *k;
 	struct buf b = { 0 };
 
 	if (key == OPT_BACKEND) {
-		buf_adds(&b, backend_names(NULL));
+		buf_adds(&b, cli_backend_names(NULL));
 		return b.data;
 	}
 	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
@@ -221,7 +221,7 @@ help_filter(int key, const char *text, void *input)
 }
 
 static void
-add_list(const char **list, size_t *n, const char *arg)
+cli_add_list(const char **list, size_t *n, const char *arg)
 {
 	if (*n >= 64)
 		errx(EXIT_USAGE, "too many -e/-E options");
@@ -229,7 +229,7 @@ add_list(const char **list, size_t *n, const char *arg)
 }
 
 static void
-add_cond(struct config *cfg, enum cond_kind kind, const char *arg)
+cli_add_cond(struct config *cfg, enum cond_kind kind, const char *arg)
 {
 	if (cfg->nconds >= WATCHQ_MAX_WATCHES)
 		errx(EXIT_USAGE, "too many wait conditions");
@@ -363,7 +363,7 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 	long long n;
 
 	if (key >= OPT_COND && key < OPT_COND + COND__N) {
-		add_cond(cfg, (enum cond_kind)(key - OPT_COND), arg);
+		cli_add_cond(cfg, (enum cond_kind)(key - OPT_COND), arg);
 		return 0;
 	}
 	switch (key) {
@@ -371,7 +371,7 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 		cfg->backend = NULL;
 		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
 			errx(EXIT_USAGE, "--backend: unknown backend '%s' (%s)", escape_arg(arg),
-			    backend_names(NULL));
+			    cli_backend_names(NULL));
 		break;
 	case OPT_INTERVAL:
 		if (number_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
@@ -392,7 +392,7 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 }
 
 static error_t
-parse_opt(int key, char *arg, struct argp_state *st)
+cli_parse_opt(int key, char *arg, struct argp_state *st)
 {
 	struct cli_state *cs = st->input;
 
@@ -407,17 +407,17 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		printf("%s\n", argp_program_version);
 		exit(EXIT_OK);
 	case 'e':
-		add_list(cs->include, &cs->ninclude, arg);
+		cli_add_list(cs->include, &cs->ninclude, arg);
 		return 0;
 	case 'E':
-		add_list(cs->exclude, &cs->nexclude, arg);
+		cli_add_list(cs->exclude, &cs->nexclude, arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;
 		return 0;
 	case ARGP_KEY_ERROR:
 		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
-		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
+		cli_bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 	}
 	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0)
 		return 0;
@@ -453,7 +453,7 @@ cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remo
 }
 
 static void
-apply_events(struct config *cfg, struct cli_state *cs)
+cli_apply_events(struct config *cfg, struct cli_state *cs)
 {
 	unsigned typemask = 0;
 	size_t i;
@@ -486,7 +486,7 @@ apply_events(struct config *cfg, struct cli_state *cs)
 
 /* Whether a watch the user named is of type. */
 static bool
-watches_type(const struct config *cfg, enum ev_type type)
+cli_watches_type(const struct config *cfg, enum ev_type type)
 {
 	size_t i;
 
@@ -498,21 +498,21 @@ watches_type(const struct config *cfg, enum ev_type type)
 
 /* An option that changes nothing for what is watched and printed is a mistake, said as one. */
 static void
-check_applies(const struct config *cfg)
+cli_check_applies(const struct config *cfg)
 {
 	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "--space-below applies to sb");
-	if (cfg->fstypes && !watches_type(cfg, EV_MOUNT))
+	if (cfg->fstypes && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--fstype applies to mounts");
-	if (cfg->source_dev && !watches_type(cfg, EV_MOUNT))
+	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
-	if (cfg->initial && !watches_type(cfg, EV_MOUNT))
+	if (cfg->initial && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--initial applies to mounts");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "-N applies to mounts, not to sb: sb paths are looked up in our own mount namespace");
-	if (cfg->recursive && !watches_type(cfg, EV_KEY))
+	if (cfg->recursive && !cli_watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
 		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
@@ -522,7 +522,7 @@ check_applies(const struct config *cfg)
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
 static void
-check_source(struct config *cfg)
+cli_check_source(struct config *cfg)
 {
 	char *dev;
 	dev_t devno;
@@ -544,7 +544,7 @@ check_source(struct config *cfg)
 
 /* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
 static void
-check_backend(const struct config *cfg)
+cli_check_backend(const struct config *cfg)
 {
 	const struct event_source *k, *first = NULL;
 	bool served = false;
@@ -560,9 +560,9 @@ check_backend(const struct config *cfg)
 			served = true;
 			continue;
 		}
-		if (strcmp(backend_names(k), "auto") != 0)
+		if (strcmp(cli_backend_names(k), "auto") != 0)
 			errx(EXIT_USAGE, "--backend=%s does not serve %s (%s)", cfg->backend->name, k->word,
-			    backend_names(k));
+			    cli_backend_names(k));
 	}
 	if (!served && first)
 		errx(EXIT_USAGE, "--backend=%s does not serve %s (it has one backend)", cfg->backend->name,
@@ -620,7 +620,7 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 void
 cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
+	static const struct argp argp = { options, cli_parse_opt, args_doc, doc, NULL, cli_help_filter, NULL };
 	static char name[] = "watchq";
 	struct cli_state cs = { 0 };
 	size_t i;
@@ -659,11 +659,11 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
-	check_applies(cfg);
-	check_backend(cfg);
+	cli_check_applies(cfg);
+	cli_check_backend(cfg);
 	if (cfg->source_dev)
-		check_source(cfg);
-	apply_events(cfg, &cs);
+		cli_check_source(cfg);
+	cli_apply_events(cfg, &cs);
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	cli_check_events(cfg, &cs);

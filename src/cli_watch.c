@@ -18,7 +18,7 @@
 
 /* "mounts, keys, sb", from the table. */
 static const char *
-source_words(void)
+cli_watch_source_words(void)
 {
 	static char words[128];
 	const struct event_source *k;
@@ -32,7 +32,7 @@ source_words(void)
 
 /* The next watch, tagged tag; exits 64 when there is no room. */
 static struct watch *
-new_watch(struct config *cfg, enum ev_type type, const char *target, int tag)
+cli_watch_new(struct config *cfg, enum ev_type type, const char *target, int tag)
 {
 	struct watch *w;
 
@@ -47,7 +47,7 @@ new_watch(struct config *cfg, enum ev_type type, const char *target, int tag)
 
 /* "mnt:[4026532841] (-N 1234)": a namespace in a message. */
 static const char *
-ns_name(const struct mntns *ns)
+cli_watch_ns_name(const struct mntns *ns)
 {
 	static char name[PATH_MAX + 64];
 
@@ -57,7 +57,7 @@ ns_name(const struct mntns *ns)
 
 /* A mounts TARGET looked up in each -N namespace: one watch per namespace, all with one tag. */
 static void
-add_ns_watches(struct config *cfg, const char *target, int tag)
+cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 {
 	struct statx stx;
 	struct watch *w;
@@ -68,20 +68,20 @@ add_ns_watches(struct config *cfg, const char *target, int tag)
 	for (i = 0; i < cfg->nns; i++) {
 		const struct mntns *ns = &cfg->ns[i];
 
-		w = new_watch(cfg, EV_MOUNT, target, tag);
+		w = cli_watch_new(cfg, EV_MOUNT, target, tag);
 		w->ns = ns;
 		w->mnt_ns = ns->ino;
 		if ((w->path = mntns_canon(ns, target, false)) == NULL)
-			err(EXIT_USAGE, "%s in %s", escape_arg(target), ns_name(ns));
+			err(EXIT_USAGE, "%s in %s", escape_arg(target), cli_watch_ns_name(ns));
 		if (mntns_statx(ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode))
-			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), ns_name(ns));
+			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), cli_watch_ns_name(ns));
 		w->reach = mntns_reach(ns, w->path);
 	}
 }
 
 /* One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a bad target. */
 static void
-add_watch(struct config *cfg, enum ev_type type, const char *target)
+cli_watch_add(struct config *cfg, enum ev_type type, const char *target)
 {
 	int tag = cfg->nwatches ? cfg->watches[cfg->nwatches - 1].tag + 1 : 0;
 	struct watch *w;
@@ -90,10 +90,10 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	if (type != EV_KEY && target[0] == '\0')
 		errx(EXIT_USAGE, "an empty path names nothing (. is this directory)");
 	if (type == EV_MOUNT && cfg->nns > 0) {
-		add_ns_watches(cfg, target, tag);
+		cli_watch_add_ns(cfg, target, tag);
 		return;
 	}
-	w = new_watch(cfg, type, target, tag);
+	w = cli_watch_new(cfg, type, target, tag);
 	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
 		if (errno == EINVAL)
 			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", escape_arg(target));
@@ -111,13 +111,13 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 
 /* A source word with no target after it: its default target, or an error. */
 static void
-end_source(struct config *cfg, const struct event_source *k, bool had_target)
+cli_watch_end_source(struct config *cfg, const struct event_source *k, bool had_target)
 {
 	if (k == NULL || had_target)
 		return;
 	if (k->default_target == NULL)
 		errx(EXIT_USAGE, "%s needs at least one PATH", k->word);
-	add_watch(cfg, k->type, k->default_target);
+	cli_watch_add(cfg, k->type, k->default_target);
 }
 
 void
@@ -128,26 +128,26 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 	size_t i;
 
 	if (nargs == 0 && cfg->mode != MODE_WAIT_STATE)
-		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
+		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", cli_watch_source_words());
 	for (i = 0; i < nargs; i++) {
 		if ((next = source_find(args[i])) != NULL) {
-			end_source(cfg, k, had_target);
+			cli_watch_end_source(cfg, k, had_target);
 			k = next;
 			had_target = false;
 			continue;
 		}
 		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), source_words());
-		add_watch(cfg, k->type, args[i]);
+			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), cli_watch_source_words());
+		cli_watch_add(cfg, k->type, args[i]);
 		had_target = true;
 	}
-	end_source(cfg, k, had_target);
+	cli_watch_end_source(cfg, k, had_target);
 }
 
 
 /* Whether serial names a keyring (KEYCTL_DESCRIBE gives "type;uid;gid;perm;description"). */
 static bool
-is_keyring(int32_t serial)
+cli_watch_is_keyring(int32_t serial)
 {
 	char *desc = NULL;
 	bool yes;
@@ -161,7 +161,7 @@ is_keyring(int32_t serial)
 
 /* Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial. */
 static void
-check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
+cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
 {
 	char *colon;
 
@@ -171,9 +171,9 @@ check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int
 	*colon = '\0';
 	c->desc = colon + 1;
 	if (*serial == 0) {
-		add_watch(cfg, EV_KEY, keyring);
+		cli_watch_add(cfg, EV_KEY, keyring);
 		*serial = cfg->watches[cfg->nwatches - 1].key;
-		if (!is_keyring(*serial))
+		if (!cli_watch_is_keyring(*serial))
 			errx(EXIT_USAGE, "--keyring %s: not a keyring", escape_arg(keyring));
 	}
 	c->keyring = *serial;
@@ -189,7 +189,7 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 	for (i = 0; i < cfg->nconds; i++) {
 		c = &cfg->conds[i];
 		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
-			check_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
+			cli_watch_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
 			continue;
 		}
 		if (c->arg[0] == '\0')
@@ -212,7 +212,7 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 			err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
 		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
 		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
-			add_watch(cfg, EV_SB, c->arg);
+			cli_watch_add(cfg, EV_SB, c->arg);
 			cfg->watches[cfg->nwatches - 1].internal = true;
 			c->watch = &cfg->watches[cfg->nwatches - 1];
 		}

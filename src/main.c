@@ -98,14 +98,14 @@ run_after(void *p)
 
 /* " in mnt:[4026532841] of pid 1234": a -N namespace on the readiness line, after sep. */
 static void
-name_ns(struct buf *b, const struct mntns *ns, const char *sep)
+run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 {
 	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
 }
 
 /* The readiness line: every watch, by source, with the backend that serves it (and the namespace of each -N). */
 static void
-announce(const struct config *cfg, const struct run *r)
+run_announce(const struct config *cfg, const struct run *r)
 {
 	struct buf b = { 0 };
 	size_t i, k;
@@ -120,7 +120,7 @@ announce(const struct config *cfg, const struct run *r)
 		}
 		for (i = 0, k = 0; i < r->nsrc; i++)
 			if (r->src[i].ns)
-				name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
+				run_name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
 		buf_addf(&b, " (backend %s)", source_backend_name(&r->src[0]));
 	} else {
 		buf_adds(&b, "watching");
@@ -135,7 +135,7 @@ announce(const struct config *cfg, const struct run *r)
 				escape_text(&b, s->watches[i].w->target);
 			}
 			if (s->ns)
-				name_ns(&b, s->ns, " in");
+				run_name_ns(&b, s->ns, " in");
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
@@ -145,7 +145,7 @@ announce(const struct config *cfg, const struct run *r)
 
 /* Open the source of each kind of watch; exits with the right status on failure. */
 static void
-open_sources(struct run *r)
+run_open_sources(struct run *r)
 {
 	const struct config *cfg = r->cfg;
 	const struct event_source *k;
@@ -189,7 +189,7 @@ std_fds(void)
  * re-arm is found by the look, one gone after it wakes the loop again.
  */
 static void
-look_for_removals(struct run *r)
+run_look_for_removals(struct run *r)
 {
 	const char *paths[WATCHQ_MAX_WATCHES];
 	size_t i, n = 0;
@@ -207,7 +207,7 @@ run_on_removal(void *p)
 	struct run *r = p;
 
 	if (removal_drain(&r->gone))
-		look_for_removals(r);
+		run_look_for_removals(r);
 }
 
 /* Watch until the run ends: its exit code. */
@@ -222,17 +222,17 @@ run_watch(struct run *r, const struct stop *stop)
 
 	if (fstat(r->out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = r->out.fd;
-	open_sources(r);
+	run_open_sources(r);
 	if (removal_open(&r->gone) < 0 && !cfg->quiet)
 		fprintf(stderr, "watchq: inotify: %s; a watched path removed is noticed at the next mount change\n",
 		    strerror(errno));
-	announce(cfg, r);
+	run_announce(cfg, r);
 	for (i = 0; i < r->nsrc; i++) {
 		if (cfg->initial)
 			source_present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
-	look_for_removals(r);
+	run_look_for_removals(r);
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
 	loop.after = run_after;
@@ -252,7 +252,7 @@ run_watch(struct run *r, const struct stop *stop)
  * shell sees 128 + its number), so that `watchq wait ... && next` stops.
  */
 static int
-end(int code, bool wait)
+run_end_code(int code, bool wait)
 {
 	sigset_t set;
 	int sig = code - EXIT_SIGNAL;
@@ -306,5 +306,5 @@ main(int argc, char **argv)
 		mntns_close(&run.ns[i]);
 	cli_free(&cfg);
 	stop_close(&stop);
-	return end(code, wait);
+	return run_end_code(code, wait);
 }

@@ -66,7 +66,7 @@ source_backend_serves(const struct backend *be, enum ev_type type)
 }
 
 static void
-reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
+source_reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
 {
 	size_t i;
 
@@ -85,7 +85,7 @@ reset(struct source *src, const struct backend *be, struct mntns *ns, const stru
 
 /* Why be cannot serve here, as one line. */
 static const char *
-unavailable(const struct source *src)
+source_unavailable(const struct source *src)
 {
 	static char msg[512];
 
@@ -96,14 +96,14 @@ unavailable(const struct source *src)
 
 /* What using be costs, said after falling back to it. */
 static void
-say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
+source_say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
 {
 	if (cfg->quiet)
 		return;
 	if (to->misses)
-		warnx("%s; polling every %gs instead, %s", unavailable(from), cfg->interval, to->misses);
+		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval, to->misses);
 	else
-		warnx("%s; using %s", unavailable(from), to->name);
+		warnx("%s; using %s", source_unavailable(from), to->name);
 }
 
 void
@@ -114,7 +114,7 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 	for (be = source_backends; be->name; be++) {
 		if (be->type != type || (cfg->backend && cfg->backend != be && cfg->backend->type == type))
 			continue;
-		reset(src, be, ns, cfg, sink);
+		source_reset(src, be, ns, cfg, sink);
 		if (be->ops->open(src) == 0)
 			return;
 		if (errno != ENOSYS)
@@ -122,8 +122,8 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 		for (next = be + 1; next->name && next->type != type; next++)
 			;
 		if (cfg->backend == be || next->name == NULL)
-			errx(EXIT_UNAVAILABLE, "%s", unavailable(src));
-		say_fallback(src, next, cfg);
+			errx(EXIT_UNAVAILABLE, "%s", source_unavailable(src));
+		source_say_fallback(src, next, cfg);
 		source_close(src);
 	}
 	errx(EXIT_UNAVAILABLE, "no backend serves %s", source_word(type));
@@ -190,7 +190,7 @@ source_backend_name(const struct source *src)
 
 /* Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w. */
 static void
-emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
+source_emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
 {
 	struct event ev;
 
@@ -220,7 +220,7 @@ source_loss(struct source *src)
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive && !src->watches[i].w->internal)
-			emit_meta(src, src->watches[i].w, META_LOSS, NULL);
+			source_emit_meta(src, src->watches[i].w, META_LOSS, NULL);
 }
 
 void
@@ -230,7 +230,7 @@ source_gone(struct source *src, struct source_watch *sw, const char *what)
 		return;
 	sw->alive = false;
 	if (!sw->w->internal)
-		emit_meta(src, sw->w, META_REMOVAL, what);
+		source_emit_meta(src, sw->w, META_REMOVAL, what);
 }
 
 struct source_watch *

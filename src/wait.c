@@ -15,7 +15,7 @@ const struct wait_kind wait_kinds[COND__N] = {
 
 /* Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is gone when one is. */
 static enum wait_state
-check_one(const struct cond *c, struct source *src, size_t n)
+wait_check_one(const struct cond *c, struct source *src, size_t n)
 {
 	enum wait_state all = WAIT_PENDING, s;
 	bool judged = false;
@@ -40,7 +40,7 @@ wait_check(const struct config *cfg, struct source *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < cfg->nconds; i++) {
-		s = check_one(&cfg->conds[i], src, n);
+		s = wait_check_one(&cfg->conds[i], src, n);
 		if (s == WAIT_GONE)
 			return WAIT_GONE;
 		if (s == WAIT_PENDING)
