@@ -117,7 +117,8 @@ struct cli_state {
 	bool journal;
 	unsigned quiet;		/* how many -q */
 	bool monitor;		/* -m given */
-	char *ns_args[MNTNS_MAX + 1];	/* -N, as given (one more: too many is said once resolved) */
+	/* -N as given, with room for one more so that too many is said once they are resolved */
+	char *ns_args[MNTNS_MAX + 1];
 	size_t nns;
 };
 
@@ -136,7 +137,10 @@ cli_backend_names(const struct event_source *k)
 	return names;
 }
 
-/* The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if several do. */
+/*
+ * The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if
+ * several do.
+ */
 static const struct argp_option *
 cli_find_long(const char *name, size_t n, bool *ambiguous)
 {
@@ -291,7 +295,7 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 		cs->journal = true;
 		break;
 	case 'q':
-		/* As inotifywait: -q prints nothing on stderr but errors, -qq not even the events. */
+		/* As inotifywait: -q prints only errors on stderr, -qq not even the events. */
 		cs->quiet++;
 		cfg->quiet = true;
 		cfg->no_events = cs->quiet > 1;
@@ -416,7 +420,7 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 		cs->args[cs->nargs++] = arg;
 		return 0;
 	case ARGP_KEY_ERROR:
-		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
+		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at. */
 		cli_bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 	}
 	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0)
@@ -542,7 +546,10 @@ cli_check_source(struct config *cfg)
 	}
 }
 
-/* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
+/*
+ * A forced backend must serve every source watched that has a choice of backends, and serve some
+ * source.
+ */
 static void
 cli_check_backend(const struct config *cfg)
 {
@@ -604,7 +611,10 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
 		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
 			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
-		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
+		/*
+		 * A state wait prints nothing and ends at its condition: output and counting do not
+		 * apply.
+		 */
 		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps || cfg->null ||
 		    cfg->output_path || cs->journal))
 			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "

@@ -79,7 +79,10 @@ cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 	}
 }
 
-/* One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a bad target. */
+/*
+ * One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a
+ * bad target.
+ */
 static void
 cli_watch_add(struct config *cfg, enum ev_type type, const char *target)
 {
@@ -159,7 +162,9 @@ cli_watch_is_keyring(int32_t serial)
 	return yes;
 }
 
-/* Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial. */
+/*
+ * Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial.
+ */
 static void
 cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
 {
@@ -210,7 +215,10 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 			c->path = path_canon(c->arg);
 		if (c->path == NULL)
 			err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
-		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
+		/*
+		 * ext4's emergency read-only state changes no mount: its wake-up comes from the sb
+		 * source.
+		 */
 		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
 			cli_watch_add(cfg, EV_SB, c->arg);
 			cfg->watches[cfg->nwatches - 1].internal = true;

@@ -24,11 +24,13 @@ struct watch {
 	const char *target;	/* as given on the command line */
 	char *path;		/* canonical absolute path (mounts, sb) */
 	int32_t key;		/* key serial (keys) */
-	int tag;		/* the TARGET's: its copies in each -N namespace share it */
+	int tag;		/* the TARGET's tag, which its copies in each -N namespace share */
 	bool internal;		/* added for a wait condition: neither announced nor counted */
 	const struct mntns *ns;	/* mounts with -N: the namespace path is in (NULL: ours) */
-	uint64_t mnt_ns;	/* mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
-	char *reach;		/* mounts with -N: a path of ours to the directory (through the namespace's root), for inotify */
+	/* Mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
+	uint64_t mnt_ns;
+	/* Mounts with -N: our path to the directory through the namespace's root (for inotify) */
+	char *reach;
 };
 
 enum cond_kind {
@@ -58,11 +60,13 @@ enum wait_state {
 struct cond {
 	enum cond_kind kind;
 	const char *arg;	/* as given */
-	char *path;		/* canonical absolute path (mount conditions: NULL with -N, where it is looked up in each namespace) */
+	/* Canonical absolute path; mount conditions with -N: NULL, looked up in each namespace */
+	char *path;
 	char *type;		/* key conditions: TYPE, then DESC after its NUL */
 	const char *desc;
 	int32_t keyring;	/* key conditions: the keyring looked in */
-	const struct watch *watch;	/* --readonly, --writable: the internal sb watch it added; else NULL */
+	/* --readonly, --writable: the internal sb watch it added; else NULL */
+	const struct watch *watch;
 };
 
 /* Everything the command line says; read-only once cli_parse() returns. */
@@ -100,7 +104,7 @@ struct config {
 	enum run_mode mode;
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
-	/* -N: the namespaces watched instead of ours, in storage the run owns (their sources change them) */
+	/* -N: the namespaces watched instead of ours, in the run's storage (sources change them) */
 	const struct mntns *ns;
 	size_t nns;
 };

@@ -25,11 +25,13 @@
 
 /* The state of one run: what the sink does with each event, and how the run ends. */
 struct run {
-	struct sink sink;	/* first: the sink is the run */
+	struct sink sink;	/* first member, so that a struct sink * is the struct run * */
 	const struct config *cfg;
 	struct output out;
-	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of event_sources: mounts once per -N namespace */
-	struct mntns ns[MNTNS_MAX];	/* -N: the namespaces, which their sources follow and change */
+	/* Those in use, in the order of event_sources: mounts once per -N namespace */
+	struct source src[LOOP_MAX_SOURCES];
+	/* -N: the namespaces, which their sources follow and change */
+	struct mntns ns[MNTNS_MAX];
 	size_t nsrc;
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
@@ -57,11 +59,12 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 		if (w > 0) {
-			r->status = w;	/* the reader went away, or the run ended while waiting for it */
+			/* The reader went away, or the run ended while waiting for it */
+			r->status = w;
 			return;
 		}
 	}
-	/* A state wait's own watches wake it; their events are no count of anything. */
+	/* A state wait's own watches only wake it: their events count towards nothing. */
 	if (event_is_summary(ev) || r->cfg->mode == MODE_WAIT_STATE)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
@@ -103,7 +106,10 @@ run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
 }
 
-/* The readiness line: every watch, by source, with the backend that serves it (and the namespace of each -N). */
+/*
+ * The readiness line: every watch, by source, with the backend that serves it (and the namespace of
+ * each -N).
+ */
 static void
 run_announce(const struct config *cfg, const struct run *r)
 {
@@ -210,7 +216,7 @@ run_on_removal(void *p)
 		run_look_for_removals(r);
 }
 
-/* Watch until the run ends: its exit code. */
+/* Watch until the run ends; return its exit code. */
 static int
 run_watch(struct run *r, const struct stop *stop)
 {

@@ -83,7 +83,7 @@ source_reset(struct source *src, const struct backend *be, struct mntns *ns, con
 			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i], true };
 }
 
-/* Why be cannot serve here, as one line. */
+/* Why src's backend cannot serve here, as one line. */
 static const char *
 source_unavailable(const struct source *src)
 {
@@ -94,7 +94,7 @@ source_unavailable(const struct source *src)
 	return msg;
 }
 
-/* What using be costs, said after falling back to it. */
+/* What using backend to costs, said after falling back to it. */
 static void
 source_say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
 {
@@ -188,7 +188,10 @@ source_backend_name(const struct source *src)
 	return src->backend_label ? src->backend_label : src->backend->name;
 }
 
-/* Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w. */
+/*
+ * Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch
+ * w.
+ */
 static void
 source_emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
 {

@@ -8,7 +8,10 @@
 
 #include "srcmatch.h"
 
-/* The tags findmnt -S resolves through libblkid, and the names libblkid's prober gives their values. */
+/*
+ * The tags findmnt -S resolves through libblkid, and the names libblkid's prober gives their
+ * values.
+ */
 static const struct tag {
 	const char *name, *probed;
 } tags[] = {
@@ -85,7 +88,10 @@ srcmatch_resolve(const char *spec)
 {
 	const struct tag *t = srcmatch_tag_of(spec);
 
-	/* Without a cache libmount asks libblkid afresh (udev's links, else its cache file, checked by a probe). */
+	/*
+	 * Without a cache libmount asks libblkid afresh (udev's links, else its cache file, checked
+	 * by a probe).
+	 */
 	return t ? mnt_resolve_tag(t->name, spec + strlen(t->name) + 1, NULL) : NULL;
 }
 

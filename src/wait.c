@@ -13,7 +13,10 @@ const struct wait_kind wait_kinds[COND__N] = {
 	[COND_NO_KEY] = { "--no-key", EV_KEY, 1u << EV_KEY },
 };
 
-/* Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is gone when one is. */
+/*
+ * Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is
+ * gone when one is.
+ */
 static enum wait_state
 wait_check_one(const struct cond *c, struct source *src, size_t n)
 {

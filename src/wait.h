@@ -16,7 +16,10 @@ struct wait_kind {
 /* Each kind of wait condition: the one place that says which source judges it and which open. */
 extern const struct wait_kind wait_kinds[COND__N];
 
-/* Whether every state condition of cfg holds now, each judged by the open sources of its kind (src[0..n)): in each -N namespace. */
+/*
+ * Whether every state condition of cfg holds now, each judged by the open sources of its kind
+ * (src[0..n)): in each -N namespace.
+ */
 enum wait_state wait_check(const struct config *cfg, struct source *src, size_t n);
 
 #endif

@@ -3,7 +3,10 @@
 
 #include <stddef.h>
 
-/* The allocate-or-exit family keeps C's conventional x names: the one exception to "a file exports its own prefix". */
+/*
+ * The allocate-or-exit family keeps C's conventional x names: the one exception to "a file exports
+ * its own prefix".
+ */
 
 /* Allocate or exit with a message: the only allocation failure policy. */
 void *xmalloc(size_t n);
