@@ -162,9 +162,7 @@ cli_watch_is_keyring(int32_t serial)
 	return yes;
 }
 
-/*
- * Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial.
- */
+/* Key conditions look in one keyring, watched like a keys TARGET; each keeps its serial. */
 static void
 cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
 {

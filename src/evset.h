@@ -34,9 +34,7 @@ int evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool 
 bool evset_has_type(const struct evset *s, enum ev_type type);
 /* Whether the set holds some variant of this event. */
 bool evset_has_event(const struct evset *s, enum ev_type type, unsigned subtype);
-/*
- * Fill var with the variants of (type, subtype); false if its records do not split (one variant).
- */
+/* Fill var with the variants of (type, subtype); false if its records do not split. */
 bool evset_variant(unsigned type, unsigned subtype, struct evset_variant *var);
 /* How many variants (type, subtype) has: 1 if its records do not split. */
 unsigned evset_nvariants(unsigned type, unsigned subtype);

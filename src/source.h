@@ -94,25 +94,18 @@ void source_open(struct source *src, enum ev_type type, struct mntns *ns, const 
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 
-/*
- * Consume everything ready on src->pfd[i] and emit the events; -1 with errno set on a system error.
- */
+/* Consume what is ready on src->pfd[i] and emit the events; -1 with errno set on a system error. */
 int source_drain(struct source *src, size_t i);
 /* Emit present records for the current state (--initial), if the backend has any. */
 void source_present(struct source *src);
-/*
- * Where wait condition c stands as src sees it (an enum wait_state); WAIT_PENDING if it judges
- * none.
- */
+/* Where condition c stands as src sees it (an enum wait_state); WAIT_PENDING if it judges none. */
 int source_check(struct source *src, const struct cond *c);
 /*
- * Store in paths the path to follow for removal of each live watch the backend looks again at (a -N
- * watch's reach); how many.
+ * Store in paths the path to follow for removal of each live watch, if the backend looks again at
+ * them (a -N watch's reach); return how many.
  */
 size_t source_removal_paths(const struct source *src, const char **paths);
-/*
- * Look again whether the object of each live watch still exists, reporting each gone (source_gone).
- */
+/* Look again whether each live watch's object still exists, reporting each gone (source_gone). */
 void source_look_again(struct source *src);
 
 /* The backend name the readiness line and meta records name. */

@@ -14,9 +14,7 @@ struct stop {
 	struct timespec deadline;	/* CLOCK_MONOTONIC */
 };
 
-/*
- * Block the ending signals into a signalfd and ignore SIGPIPE (EPIPE says it); -1 with errno set.
- */
+/* Block the ending signals into a signalfd, ignore SIGPIPE (EPIPE says it); -1 with errno set. */
 int stop_open(struct stop *s);
 /* End the run seconds from now. */
 void stop_set_timeout(struct stop *s, double seconds);
