@@ -359,17 +359,28 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	return 0;
 }
 
-/* The options of backends and wait conditions; ARGP_ERR_UNKNOWN for any other key. */
+/* The options of wait conditions; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_wait(int key, char *arg, struct cli_state *cs)
+{
+	if (key >= OPT_COND && key < OPT_COND + COND__N) {
+		cli_add_cond(cs->cfg, (enum cond_kind)(key - OPT_COND), arg);
+		return 0;
+	}
+	if (key == OPT_KEYRING) {
+		cs->keyring = arg;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* The options of backends; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_backend(int key, char *arg, struct cli_state *cs)
 {
 	struct config *cfg = cs->cfg;
 	long long n;
 
-	if (key >= OPT_COND && key < OPT_COND + COND__N) {
-		cli_add_cond(cfg, (enum cond_kind)(key - OPT_COND), arg);
-		return 0;
-	}
 	switch (key) {
 	case OPT_BACKEND:
 		cfg->backend = NULL;
@@ -385,9 +396,6 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 		if (number_count(arg, 1, 512, &n) < 0)
 			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
-		break;
-	case OPT_KEYRING:
-		cs->keyring = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -423,9 +431,10 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at. */
 		cli_bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 	}
-	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0)
+	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0 ||
+	    cli_opt_backend(key, arg, cs) == 0)
 		return 0;
-	return cli_opt_backend(key, arg, cs);
+	return cli_opt_wait(key, arg, cs);
 }
 
 /* Apply the event names of one -e (or with remove, -E) LIST; true if it named loss or removal. */
