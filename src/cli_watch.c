@@ -182,46 +182,46 @@ cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring,
 	c->keyring = *serial;
 }
 
+/* A path condition: its canonical path (none with -N), and the sb watch of a sb-judged one. */
+static void
+cli_watch_path_condition(struct config *cfg, struct cond *c)
+{
+	enum ev_type judge = wait_kinds[c->kind].judge;
+
+	if (c->arg[0] == '\0')
+		errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", wait_kinds[c->kind].option);
+	if (cfg->nns > 0 && judge != EV_MOUNT)
+		errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
+		    wait_kinds[c->kind].option);
+	if (cfg->nns > 0) {
+		/* Looked up in each namespace at each check. */
+		if (c->arg[0] != '/')
+			errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
+			    wait_kinds[c->kind].option, escape_arg(c->arg));
+		return;
+	}
+	c->path = judge == EV_MOUNT ? path_canon_lenient(c->arg) : path_canon(c->arg);
+	if (c->path == NULL)
+		err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
+	/* ext4's emergency read-only state changes no mount: the sb source wakes the wait. */
+	if (judge == EV_SB) {
+		cli_watch_add(cfg, EV_SB, c->arg);
+		cfg->watches[cfg->nwatches - 1].internal = true;
+		c->watch = &cfg->watches[cfg->nwatches - 1];
+	}
+}
+
 void
 cli_watch_conditions(struct config *cfg, const char *keyring)
 {
 	int32_t serial = 0;
 	size_t i;
-	struct cond *c;
 
 	for (i = 0; i < cfg->nconds; i++) {
-		c = &cfg->conds[i];
-		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
-			cli_watch_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
-			continue;
-		}
-		if (c->arg[0] == '\0')
-			errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", wait_kinds[c->kind].option);
-		if (cfg->nns > 0 && c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
-			errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
-			    wait_kinds[c->kind].option);
-		if (cfg->nns > 0) {
-			/* Looked up in each namespace at each check. */
-			if (c->arg[0] != '/')
-				errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
-				    wait_kinds[c->kind].option, escape_arg(c->arg));
-			continue;
-		}
-		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
-			c->path = path_canon_lenient(c->arg);
+		if (wait_kinds[cfg->conds[i].kind].judge == EV_KEY)
+			cli_watch_key_condition(cfg, &cfg->conds[i], keyring ? keyring : "@s", &serial);
 		else
-			c->path = path_canon(c->arg);
-		if (c->path == NULL)
-			err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
-		/*
-		 * ext4's emergency read-only state changes no mount: its wake-up comes from the sb
-		 * source.
-		 */
-		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
-			cli_watch_add(cfg, EV_SB, c->arg);
-			cfg->watches[cfg->nwatches - 1].internal = true;
-			c->watch = &cfg->watches[cfg->nwatches - 1];
-		}
+			cli_watch_path_condition(cfg, &cfg->conds[i]);
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
