@@ -73,19 +73,19 @@ bench: all
 # libFuzzer harnesses for every parser of untrusted input; FUZZ_SECONDS each.
 # FUZZ_SRC_x: the sources harness x links; FUZZ_LIBS_x: its libraries.
 FUZZ_SECONDS = 30
-FUZZERS = wq_decode fan_decode quota_nl parse escape format events keyspec mounttab keyproc
+FUZZERS = wq_decode fan_decode quota_nl number escape format events keyspec mounttab keyproc
 FUZZ_SRC_wq_decode = wq_decode
 FUZZ_SRC_fan_decode = fan_decode
 FUZZ_SRC_quota_nl = quota_nl
-FUZZ_SRC_parse = parse
-FUZZ_SRC_escape = escape buf util
-FUZZ_SRC_format = output_format output_text output_json output_journal fields escape buf util event quota_nl
+FUZZ_SRC_number = number
+FUZZ_SRC_escape = escape buf xalloc
+FUZZ_SRC_format = output_format output_text output_json output_journal fields escape buf xalloc event quota_nl
 FUZZ_LIBS_format = $(shell $(PKG_CONFIG) --libs libsystemd)
 FUZZ_SRC_events = filter evset event
-FUZZ_SRC_keyspec = keyspec util
+FUZZ_SRC_keyspec = keyspec xalloc
 FUZZ_LIBS_keyspec = -lkeyutils
-FUZZ_SRC_mounttab = mounttab util
-FUZZ_SRC_keyproc = keyproc keydesc buf util
+FUZZ_SRC_mounttab = mounttab xalloc
+FUZZ_SRC_keyproc = keyproc keydesc buf xalloc
 FUZZ_LIBS_keyproc = -lkeyutils
 .SECONDEXPANSION:
 $(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(addprefix src/,$$(addsuffix .c,$$(FUZZ_SRC_$$*))) src/*.h

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "util.h"
+#include "xalloc.h"
 
 static void
 buf_reserve(struct buf *b, size_t n)
@@ -68,7 +68,10 @@ buf_addtime(struct buf *b, const struct timespec *ts, const char *fmt)
 
 	if (localtime_r(&t, &tm) == NULL)
 		return;
-	/* strftime() returns 0 both for "too small" and for an empty result: a leading byte tells them apart. */
+	/*
+	 * strftime() returns 0 both for "too small" and for an empty result: a leading byte tells
+	 * them apart.
+	 */
 	buf_addc(&f, 'x');
 	buf_adds(&f, fmt);
 	for (room = 256; room <= (1u << 20); room *= 2) {

@@ -9,14 +9,17 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "cli_ns.h"
 #include "cli_watch.h"
-#include "parse.h"
 #include "escape.h"
+#include "exit.h"
+#include "number.h"
 #include "output_format.h"
 #include "path.h"
 #include "source.h"
 #include "srcmatch.h"
-#include "util.h"
+#include "wait.h"
+#include "xalloc.h"
 
 #ifndef WATCHQ_VERSION
 #define WATCHQ_VERSION "0.0"
@@ -34,20 +37,15 @@ enum {
 	OPT_BACKEND,
 	OPT_INTERVAL,
 	OPT_QUEUE_SIZE,
-	OPT_MOUNT,
-	OPT_UNMOUNT,
-	OPT_READONLY,
-	OPT_WRITABLE,
-	OPT_KEY,
 	OPT_KEYRING,
-	OPT_NO_KEY,
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
+	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
-/* After \v, help_filter() puts the sentence on sources (from source_kinds) first. */
+/* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
@@ -90,17 +88,17 @@ static const struct argp_option options[] = {
 	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
-	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: help_filter() */
+	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: cli_help_filter() */
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
-	{ "mount", OPT_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
-	{ "unmount", OPT_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
-	{ "readonly", OPT_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
-	{ "writable", OPT_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
-	{ "key", OPT_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
+	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
+	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
+	{ "readonly", OPT_COND + COND_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
+	{ "writable", OPT_COND + COND_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
+	{ "key", OPT_COND + COND_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
 	{ "keyring", OPT_KEYRING, "KEY", 0, "The keyring of --key and --no-key (default @s)", 5 },
-	{ "no-key", OPT_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
+	{ "no-key", OPT_COND + COND_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
 	{ NULL, 0, NULL, 0, "Help:", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -119,13 +117,14 @@ struct cli_state {
 	bool journal;
 	unsigned quiet;		/* how many -q */
 	bool monitor;		/* -m given */
-	char *ns_args[MNTNS_MAX + 1];	/* -N, as given (one more: too many is said once resolved) */
+	/* -N as given, with room for one more so that too many is said once they are resolved */
+	char *ns_args[MNTNS_MAX + 1];
 	size_t nns;
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
 static const char *
-backend_names(const struct source_kind *k)
+cli_backend_names(const struct event_source *k)
 {
 	static char names[256];
 	const struct backend *be;
@@ -138,9 +137,12 @@ backend_names(const struct source_kind *k)
 	return names;
 }
 
-/* The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if several do. */
+/*
+ * The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if
+ * several do.
+ */
 static const struct argp_option *
-find_long(const char *name, size_t n, bool *ambiguous)
+cli_find_long(const char *name, size_t n, bool *ambiguous)
 {
 	const struct argp_option *o, *found = NULL;
 
@@ -158,7 +160,7 @@ find_long(const char *name, size_t n, bool *ambiguous)
 
 /* The option whose short name is c, or NULL. */
 static const struct argp_option *
-find_short(int c)
+cli_find_short(int c)
 {
 	const struct argp_option *o;
 
@@ -170,7 +172,7 @@ find_short(int c)
 
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
-bad_option(const char *opt)
+cli_bad_option(const char *opt)
 {
 	const struct argp_option *o = NULL;
 	const char *p;
@@ -179,7 +181,7 @@ bad_option(const char *opt)
 
 	if (strncmp(opt, "--", 2) == 0) {
 		n = strcspn(opt + 2, "=");
-		o = find_long(opt + 2, n, &ambiguous);
+		o = cli_find_long(opt + 2, n, &ambiguous);
 		if (ambiguous)
 			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)", escape_arg(opt));
 		if (o && o->arg && opt[2 + n] != '=')
@@ -187,7 +189,7 @@ bad_option(const char *opt)
 		if (o && !o->arg && opt[2 + n] == '=')
 			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
 	} else {
-		for (p = opt + 1; *p && (o = find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
 			;
 		if (*p && o == NULL)
 			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)", escape_arg((char[]){ *p, '\0' }));
@@ -199,20 +201,20 @@ bad_option(const char *opt)
 
 /* --help's text that the tables of sources and backends give, rather than a copy of them. */
 static char *
-help_filter(int key, const char *text, void *input)
+cli_help_filter(int key, const char *text, void *input)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 	struct buf b = { 0 };
 
 	if (key == OPT_BACKEND) {
-		buf_adds(&b, backend_names(NULL));
+		buf_adds(&b, cli_backend_names(NULL));
 		return b.data;
 	}
 	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
 		return (char *)text;
 	buf_adds(&b, "SOURCE is ");
-	for (k = source_kinds; k->word; k++) {
-		buf_addf(&b, "%s%s", k == source_kinds ? "" : k[1].word ? ", " : " or ", k->word);
+	for (k = event_sources; k->type != EV_META; k++) {
+		buf_addf(&b, "%s%s", k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ", k->word);
 		if (k->default_target)
 			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
 		else
@@ -223,7 +225,7 @@ help_filter(int key, const char *text, void *input)
 }
 
 static void
-add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
+cli_add_list(const char **list, size_t *n, const char *arg)
 {
 	if (*n >= 64)
 		errx(EXIT_USAGE, "too many -e/-E options");
@@ -231,7 +233,7 @@ add_list(struct argp_state *st, const char **list, size_t *n, const char *arg)
 }
 
 static void
-add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const char *arg)
+cli_add_cond(struct config *cfg, enum cond_kind kind, const char *arg)
 {
 	if (cfg->nconds >= WATCHQ_MAX_WATCHES)
 		errx(EXIT_USAGE, "too many wait conditions");
@@ -240,40 +242,42 @@ add_cond(struct argp_state *st, struct config *cfg, enum cond_kind kind, const c
 	cfg->nconds++;
 }
 
-static error_t
-parse_opt(int key, char *arg, struct argp_state *st)
+/* --fstype LIST: the types, and whether a "no" prefix negates them all. */
+static void
+cli_set_fstypes(struct config *cfg, const char *arg)
 {
-	struct cli_state *cs = st->input;
+	char *list, *tok, *save = NULL;
+	size_t cnt = 0;
+
+	cfg->fstypes_negated = strncmp(arg, "no", 2) == 0;
+	free(cfg->fstype_list);
+	free(cfg->fstypes);
+	list = cfg->fstype_list = xstrdup(arg + (cfg->fstypes_negated ? 2 : 0));
+	cfg->fstypes = xcalloc(strlen(list) + 2, sizeof(char *));
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		cfg->fstypes[cnt++] = tok;
+	if (cnt == 0)
+		errx(EXIT_USAGE, "--fstype: empty list");
+}
+
+/* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_output(int key, char *arg, struct cli_state *cs)
+{
 	struct config *cfg = cs->cfg;
-	long long n;
 
 	switch (key) {
-	case 'h':
-	case OPT_USAGE:
-		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
-		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
-		    program_invocation_short_name);
-		exit(EXIT_OK);
-	case 'V':
-		printf("%s\n", argp_program_version);
-		exit(EXIT_OK);
-	case 'e':
-		add_list(st, cs->include, &cs->ninclude, arg);
-		break;
-	case 'E':
-		add_list(st, cs->exclude, &cs->nexclude, arg);
-		break;
 	case 'j':
-		if (cfg->out == OUT_FORMAT)
+		if (cfg->format_kind == OUT_FORMAT)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
-		cfg->out = OUT_JSON;
+		cfg->format_kind = OUT_JSON;
 		break;
 	case OPT_FORMAT:
-		if (cfg->out == OUT_JSON)
+		if (cfg->format_kind == OUT_JSON)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		if (output_format_check(arg) < 0)
 			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))", escape_arg(arg));
-		cfg->out = OUT_FORMAT;
+		cfg->format_kind = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
@@ -285,13 +289,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		cfg->timestamps = true;
 		break;
 	case 'o':
-		cfg->output = arg;
+		cfg->output_path = arg;
 		break;
 	case OPT_JOURNAL:
 		cs->journal = true;
 		break;
 	case 'q':
-		/* As inotifywait: -q prints nothing on stderr but errors, -qq not even the events. */
+		/* As inotifywait: -q prints only errors on stderr, -qq not even the events. */
 		cs->quiet++;
 		cfg->quiet = true;
 		cfg->no_events = cs->quiet > 1;
@@ -305,31 +309,33 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_INITIAL:
 		cfg->initial = true;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The options of ending and filters; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_filter(int key, char *arg, struct cli_state *cs)
+{
+	struct config *cfg = cs->cfg;
+	long long n;
+
+	switch (key) {
 	case 't':
-		if (parse_seconds(arg, &cfg->timeout) < 0)
+		if (number_seconds(arg, &cfg->timeout) < 0)
 			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 		cfg->has_timeout = true;
 		break;
 	case 'n':
-		if (parse_count(arg, 1, 1000000000000LL, &n) < 0)
+		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
 			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
 		cfg->count = n;
 		break;
-	case OPT_FSTYPE: {
-		char *list, *tok, *save = NULL;
-		size_t cnt = 0;
-
-		cfg->fstypes_negated = strncmp(arg, "no", 2) == 0;
-		free(cfg->fstype_list);
-		free(cfg->fstypes);
-		list = cfg->fstype_list = xstrdup(arg + (cfg->fstypes_negated ? 2 : 0));
-		cfg->fstypes = xcalloc(strlen(list) + 2, sizeof(char *));
-		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			cfg->fstypes[cnt++] = tok;
-		if (cnt == 0)
-			errx(EXIT_USAGE, "--fstype: empty list");
+	case OPT_FSTYPE:
+		cli_set_fstypes(cfg, arg);
 		break;
-	}
 	case 'N':
 		if (cs->nns <= MNTNS_MAX)
 			cs->ns_args[cs->nns++] = arg;
@@ -339,56 +345,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
 		break;
-	case OPT_BACKEND:
-		cfg->backend = NULL;
-		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
-			errx(EXIT_USAGE, "--backend: unknown backend '%s' (%s)", escape_arg(arg),
-			    backend_names(NULL));
-		break;
-	case OPT_INTERVAL:
-		if (parse_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
-			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
-		break;
-	case OPT_QUEUE_SIZE:
-		if (parse_count(arg, 1, 512, &n) < 0)
-			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
-		cfg->queue_size = (unsigned)n;
-		break;
-	case OPT_MOUNT:
-		add_cond(st, cfg, COND_MOUNT, arg);
-		break;
-	case OPT_UNMOUNT:
-		add_cond(st, cfg, COND_UNMOUNT, arg);
-		break;
-	case OPT_READONLY:
-		add_cond(st, cfg, COND_READONLY, arg);
-		break;
-	case OPT_WRITABLE:
-		add_cond(st, cfg, COND_WRITABLE, arg);
-		break;
-	case OPT_KEY:
-		add_cond(st, cfg, COND_KEY, arg);
-		break;
-	case OPT_NO_KEY:
-		add_cond(st, cfg, COND_NO_KEY, arg);
-		break;
-	case OPT_KEYRING:
-		cs->keyring = arg;
-		break;
 	case OPT_RECURSIVE:
 		cfg->recursive = true;
 		break;
 	case OPT_SPACE_BELOW:
-		if (parse_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+		if (number_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
 			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
 		cfg->has_space = true;
-		break;
-	case ARGP_KEY_ARG:
-		cs->args[cs->nargs++] = arg;
-		break;
-	case ARGP_KEY_ERROR:
-		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at, on one line. */
-		bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -396,12 +359,118 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+/* The options of wait conditions; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_wait(int key, char *arg, struct cli_state *cs)
+{
+	if (key >= OPT_COND && key < OPT_COND + COND__N) {
+		cli_add_cond(cs->cfg, (enum cond_kind)(key - OPT_COND), arg);
+		return 0;
+	}
+	if (key == OPT_KEYRING) {
+		cs->keyring = arg;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* The options of backends; ARGP_ERR_UNKNOWN for any other key. */
+static error_t
+cli_opt_backend(int key, char *arg, struct cli_state *cs)
+{
+	struct config *cfg = cs->cfg;
+	long long n;
+
+	switch (key) {
+	case OPT_BACKEND:
+		cfg->backend = NULL;
+		if (strcmp(arg, "auto") != 0 && (cfg->backend = source_backend_find(arg)) == NULL)
+			errx(EXIT_USAGE, "--backend: unknown backend '%s' (%s)", escape_arg(arg),
+			    cli_backend_names(NULL));
+		break;
+	case OPT_INTERVAL:
+		if (number_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
+			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
+		break;
+	case OPT_QUEUE_SIZE:
+		if (number_count(arg, 1, 512, &n) < 0)
+			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
+		cfg->queue_size = (unsigned)n;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t
+cli_parse_opt(int key, char *arg, struct argp_state *st)
+{
+	struct cli_state *cs = st->input;
+
+	switch (key) {
+	case 'h':
+	case OPT_USAGE:
+		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
+		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		    program_invocation_short_name);
+		exit(EXIT_OK);
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_OK);
+	case 'e':
+		cli_add_list(cs->include, &cs->ninclude, arg);
+		return 0;
+	case 'E':
+		cli_add_list(cs->exclude, &cs->nexclude, arg);
+		return 0;
+	case ARGP_KEY_ARG:
+		cs->args[cs->nargs++] = arg;
+		return 0;
+	case ARGP_KEY_ERROR:
+		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at. */
+		cli_bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
+	}
+	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0 ||
+	    cli_opt_backend(key, arg, cs) == 0)
+		return 0;
+	return cli_opt_wait(key, arg, cs);
+}
+
+/* Apply the event names of one -e (or with remove, -E) LIST; true if it named loss or removal. */
+static bool
+cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remove)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+	bool meta_asked = false;
+	int r;
+
+	if (copy[strspn(copy, ",")] == '\0')
+		errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
+		if (r < 0)
+			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
+		if (r == 0)
+			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
+		if (!cfg->initial && strcasecmp(tok, "present") == 0)
+			errx(EXIT_USAGE, "event 'present' comes only with --initial");
+		if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
+			if (remove)
+				errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
+			meta_asked = true;
+		}
+	}
+	free(copy);
+	return meta_asked;
+}
+
 static void
-apply_events(struct config *cfg, struct cli_state *cs)
+cli_apply_events(struct config *cfg, struct cli_state *cs)
 {
 	unsigned typemask = 0;
-	size_t i, k;
-	bool remove, meta_asked = false;
+	size_t i;
+	bool meta_asked = false;
 
 	for (i = 0; i < cfg->nwatches; i++)
 		typemask |= 1u << cfg->watches[i].type;
@@ -412,34 +481,10 @@ apply_events(struct config *cfg, struct cli_state *cs)
 		/* present records are asked for with --initial, not by default. */
 		evset_apply_name(&cfg->events, "present", typemask, true);
 	}
-	for (k = 0; k < 2; k++) {
-		const char **list = k ? cs->exclude : cs->include;
-		size_t nlist = k ? cs->nexclude : cs->ninclude;
-
-		remove = k == 1;
-		for (i = 0; i < nlist; i++) {
-			char *copy = xstrdup(list[i]), *tok, *save = NULL;
-
-			if (copy[strspn(copy, ",")] == '\0')
-				errx(EXIT_USAGE, "%s: empty event list", remove ? "-E" : "-e");
-			for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				int r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
-
-				if (r < 0)
-					errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
-				if (r == 0)
-					errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
-				if (!cfg->initial && strcasecmp(tok, "present") == 0)
-					errx(EXIT_USAGE, "event 'present' comes only with --initial");
-				if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
-					if (remove)
-						errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
-					meta_asked = true;
-				}
-			}
-			free(copy);
-		}
-	}
+	for (i = 0; i < cs->ninclude; i++)
+		meta_asked |= cli_apply_list(cfg, cs->include[i], typemask, false);
+	for (i = 0; i < cs->nexclude; i++)
+		meta_asked |= cli_apply_list(cfg, cs->exclude[i], typemask, true);
 	if (cfg->initial)
 		evset_apply_name(&cfg->events, "present", typemask, false);
 	evset_add_type(&cfg->events, EV_META);
@@ -454,7 +499,7 @@ apply_events(struct config *cfg, struct cli_state *cs)
 
 /* Whether a watch the user named is of type. */
 static bool
-watches_type(const struct config *cfg, enum ev_type type)
+cli_watches_type(const struct config *cfg, enum ev_type type)
 {
 	size_t i;
 
@@ -466,31 +511,31 @@ watches_type(const struct config *cfg, enum ev_type type)
 
 /* An option that changes nothing for what is watched and printed is a mistake, said as one. */
 static void
-check_applies(const struct config *cfg)
+cli_check_applies(const struct config *cfg)
 {
 	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "--space-below applies to sb");
-	if (cfg->fstypes && !watches_type(cfg, EV_MOUNT))
+	if (cfg->fstypes && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--fstype applies to mounts");
-	if (cfg->source_dev && !watches_type(cfg, EV_MOUNT))
+	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
-	if (cfg->initial && !watches_type(cfg, EV_MOUNT))
+	if (cfg->initial && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--initial applies to mounts");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "-N applies to mounts, not to sb: sb paths are looked up in our own mount namespace");
-	if (cfg->recursive && !watches_type(cfg, EV_KEY))
+	if (cfg->recursive && !cli_watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
-	if (cfg->timestamps && cfg->out != OUT_TEXT)
+	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
 		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
-	if (cfg->timefmt && !cfg->timestamps && !(cfg->out == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
+	if (cfg->timefmt && !cfg->timestamps && !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
 static void
-check_source(struct config *cfg)
+cli_check_source(struct config *cfg)
 {
 	char *dev;
 	dev_t devno;
@@ -510,16 +555,19 @@ check_source(struct config *cfg)
 	}
 }
 
-/* A forced backend must serve every source watched that has a choice of backends, and serve some source. */
+/*
+ * A forced backend must serve every source watched that has a choice of backends, and serve some
+ * source.
+ */
 static void
-check_backend(const struct config *cfg)
+cli_check_backend(const struct config *cfg)
 {
-	const struct source_kind *k, *first = NULL;
+	const struct event_source *k, *first = NULL;
 	bool served = false;
 
 	if (cfg->backend == NULL)
 		return;
-	for (k = source_kinds; k->word; k++) {
+	for (k = event_sources; k->type != EV_META; k++) {
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
 		if (first == NULL)
@@ -528,102 +576,119 @@ check_backend(const struct config *cfg)
 			served = true;
 			continue;
 		}
-		if (strcmp(backend_names(k), "auto") != 0)
+		if (strcmp(cli_backend_names(k), "auto") != 0)
 			errx(EXIT_USAGE, "--backend=%s does not serve %s (%s)", cfg->backend->name, k->word,
-			    backend_names(k));
+			    cli_backend_names(k));
 	}
 	if (!served && first)
 		errx(EXIT_USAGE, "--backend=%s does not serve %s (it has one backend)", cfg->backend->name,
 		    first->word);
 }
 
-void
-cli_parse(struct config *cfg, int argc, char **argv)
+/* Events asked for that cannot come, or cannot end a wait, are a mistake, said as one. */
+static void
+cli_check_events(const struct config *cfg, const struct cli_state *cs)
 {
-	static const struct argp argp = { options, parse_opt, args_doc, doc, NULL, help_filter, NULL };
+	/* A transient record says what could not be seen; it is never a change that ends a wait. */
+	if (cfg->mode == MODE_WAIT_EVENT && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
+		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
+	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
+	    !evset_has_type(&cfg->events, EV_SB))
+		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
+	if (cs->ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
+		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
+}
+
+/* Set the run mode from "wait" and the conditions, and say what does not go with it. */
+static void
+cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char **args)
+{
+	if (!wait && cfg->nconds > 0)
+		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
+		    wait_kinds[cfg->conds[0].kind].option, wait_kinds[cfg->conds[0].kind].option);
+	if (!wait && cs->keyring)
+		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
+	if (wait) {
+		cfg->mode = cfg->nconds > 0 ? MODE_WAIT_STATE : MODE_WAIT_EVENT;
+		if (cfg->initial)
+			errx(EXIT_USAGE, "wait and --initial cannot be combined");
+		if (cs->monitor)
+			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
+		if (cs->ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
+			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
+		if (cs->ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
+			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
+		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
+			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
+		/*
+		 * A state wait prints nothing and ends at its condition: output and counting do not
+		 * apply.
+		 */
+		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps || cfg->null ||
+		    cfg->output_path || cs->journal))
+			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
+			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
+		if (cs->ninclude > 0 && cs->nargs == 0)
+			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
+		if (cfg->mode == MODE_WAIT_EVENT && cfg->count == 0)
+			cfg->count = 1;
+		cli_watch_conditions(cfg, cs->keyring);
+	}
+}
+
+void
+cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
+{
+	static const struct argp argp = { options, cli_parse_opt, args_doc, doc, NULL, cli_help_filter, NULL };
 	static char name[] = "watchq";
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
+	bool wait = false;
 
 	/* Every message starts "watchq: ", whatever path or link started it. */
 	program_invocation_name = program_invocation_short_name = name;
 	if (argc > 0)
 		argv[0] = name;
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->out = OUT_TEXT;
+	cfg->format_kind = OUT_TEXT;
 	cfg->backend = NULL;
 	cfg->interval = 1.0;
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
-	if (cs.journal && (cfg->out != OUT_TEXT || cfg->output))
+	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
 	if (cs.journal)
-		cfg->out = OUT_JOURNAL;
+		cfg->format_kind = OUT_JOURNAL;
 
-	cli_watch_namespaces(cfg, cs.ns_args, cs.nns);
+	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
-		cfg->wait = true;
+		wait = true;
 		args++;
 		cs.nargs--;
 	}
-	if (!cfg->wait && cfg->nconds > 0)
-		errx(EXIT_USAGE, "%s is a wait condition: use watchq wait %s",
-		    cli_watch_cond_option(cfg->conds[0].kind), cli_watch_cond_option(cfg->conds[0].kind));
-	if (!cfg->wait && cs.keyring)
-		errx(EXIT_USAGE, "--keyring goes with wait --key or --no-key");
-	if (cfg->wait) {
-		if (cfg->initial)
-			errx(EXIT_USAGE, "wait and --initial cannot be combined");
-		if (cs.monitor)
-			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
-		if (cs.ninclude > 0 && cfg->nconds > 0)
-			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
-		if (cs.ninclude == 0 && cfg->nconds == 0)
-			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
-		if (cfg->nconds > 0 && cs.nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
-		/* A state wait prints nothing and ends at its condition: output and counting do not apply. */
-		if (cfg->nconds > 0 && (cfg->count > 0 || cfg->out != OUT_TEXT || cfg->timestamps || cfg->null ||
-		    cfg->output || cs.journal))
-			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
-			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
-		if (cs.ninclude > 0 && cs.nargs == 0)
-			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
-		cfg->wait_event = cs.ninclude > 0;
-		if (cfg->wait_event && cfg->count == 0)
-			cfg->count = 1;
-		cli_watch_conditions(cfg, cs.keyring);
-	}
+	cli_check_wait(cfg, &cs, wait, args);
 	cli_watch_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)
-		if (cfg->conds[i].kind != COND_KEY && cfg->conds[i].kind != COND_NO_KEY)
-			cfg->sources |= 1u << EV_MOUNT;
+		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if ((cfg->fstypes || cfg->source_dev) && cfg->nconds > 0)
+	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
-	check_applies(cfg);
-	check_backend(cfg);
+	cli_check_applies(cfg);
+	cli_check_backend(cfg);
 	if (cfg->source_dev)
-		check_source(cfg);
-	apply_events(cfg, &cs);
+		cli_check_source(cfg);
+	cli_apply_events(cfg, &cs);
 	if (cfg->timefmt == NULL)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
-	/* A transient record says what could not be seen; it is never a change that ends a wait. */
-	if (cfg->wait_event && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
-		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
-	if (cfg->wait_event && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
-	    !evset_has_type(&cfg->events, EV_SB))
-		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
-	if (cs.ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
-		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
+	cli_check_events(cfg, &cs);
 	/* Who made a change is looked up only where a record that is printed shows it. */
-	cfg->who = cfg->nconds == 0 && !cfg->no_events &&
-	    (cfg->out != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
+	cfg->show_who = cfg->nconds == 0 && !cfg->no_events &&
+	    (cfg->format_kind != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
 	    output_format_uses(cfg->format, 'u') || output_format_uses(cfg->format, 'c'));
 	free(cs.args);
 }
@@ -637,8 +702,6 @@ cli_free(struct config *cfg)
 		free(cfg->watches[i].path);
 		free(cfg->watches[i].reach);
 	}
-	for (i = 0; i < cfg->nns; i++)
-		mntns_close(&cfg->ns[i]);
 	for (i = 0; i < cfg->nconds; i++) {
 		free(cfg->conds[i].path);
 		free(cfg->conds[i].type);

@@ -3,8 +3,11 @@
 
 #include "config.h"
 
-/* Parse argv into cfg; on bad input print one line and exit 64 (or 69 for an unavailable source). */
-void cli_parse(struct config *cfg, int argc, char **argv);
+/*
+ * Parse argv into cfg, opening the -N namespaces into ns (MNTNS_MAX of them, the caller's to
+ * close); on bad input print one line and exit 64 (or 69 for an unavailable source).
+ */
+void cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv);
 /* Release what cli_parse() allocated. */
 void cli_free(struct config *cfg);
 

@@ -9,20 +9,22 @@
 
 #include "cli_watch.h"
 #include "escape.h"
+#include "exit.h"
 #include "keyspec.h"
 #include "path.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
+#include "wait.h"
 
 /* "mounts, keys, sb", from the table. */
 static const char *
-source_words(void)
+cli_watch_source_words(void)
 {
 	static char words[128];
-	const struct source_kind *k;
+	const struct event_source *k;
 	size_t n = 0;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->type != EV_META; k++)
 		if (n < sizeof(words))
 			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? ", " : "", k->word);
 	return words;
@@ -30,7 +32,7 @@ source_words(void)
 
 /* The next watch, tagged tag; exits 64 when there is no room. */
 static struct watch *
-new_watch(struct config *cfg, enum ev_type type, const char *target, int tag)
+cli_watch_new(struct config *cfg, enum ev_type type, const char *target, int tag)
 {
 	struct watch *w;
 
@@ -45,7 +47,7 @@ new_watch(struct config *cfg, enum ev_type type, const char *target, int tag)
 
 /* "mnt:[4026532841] (-N 1234)": a namespace in a message. */
 static const char *
-ns_name(const struct mntns *ns)
+cli_watch_ns_name(const struct mntns *ns)
 {
 	static char name[PATH_MAX + 64];
 
@@ -55,7 +57,7 @@ ns_name(const struct mntns *ns)
 
 /* A mounts TARGET looked up in each -N namespace: one watch per namespace, all with one tag. */
 static void
-add_ns_watches(struct config *cfg, const char *target, int tag)
+cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 {
 	struct statx stx;
 	struct watch *w;
@@ -66,20 +68,23 @@ add_ns_watches(struct config *cfg, const char *target, int tag)
 	for (i = 0; i < cfg->nns; i++) {
 		const struct mntns *ns = &cfg->ns[i];
 
-		w = new_watch(cfg, EV_MOUNT, target, tag);
+		w = cli_watch_new(cfg, EV_MOUNT, target, tag);
 		w->ns = ns;
 		w->mnt_ns = ns->ino;
 		if ((w->path = mntns_canon(ns, target, false)) == NULL)
-			err(EXIT_USAGE, "%s in %s", escape_arg(target), ns_name(ns));
+			err(EXIT_USAGE, "%s in %s", escape_arg(target), cli_watch_ns_name(ns));
 		if (mntns_statx(ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode))
-			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), ns_name(ns));
+			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), cli_watch_ns_name(ns));
 		w->reach = mntns_reach(ns, w->path);
 	}
 }
 
-/* One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a bad target. */
+/*
+ * One watch of type for target as given, resolved (a key serial, a canonical path); exits 64 on a
+ * bad target.
+ */
 static void
-add_watch(struct config *cfg, enum ev_type type, const char *target)
+cli_watch_add(struct config *cfg, enum ev_type type, const char *target)
 {
 	int tag = cfg->nwatches ? cfg->watches[cfg->nwatches - 1].tag + 1 : 0;
 	struct watch *w;
@@ -88,10 +93,10 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 	if (type != EV_KEY && target[0] == '\0')
 		errx(EXIT_USAGE, "an empty path names nothing (. is this directory)");
 	if (type == EV_MOUNT && cfg->nns > 0) {
-		add_ns_watches(cfg, target, tag);
+		cli_watch_add_ns(cfg, target, tag);
 		return;
 	}
-	w = new_watch(cfg, type, target, tag);
+	w = cli_watch_new(cfg, type, target, tag);
 	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
 		if (errno == EINVAL)
 			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", escape_arg(target));
@@ -107,85 +112,45 @@ add_watch(struct config *cfg, enum ev_type type, const char *target)
 		w->mnt_ns = mntns_self_ino();
 }
 
-void
-cli_watch_namespaces(struct config *cfg, char *const *args, size_t n)
-{
-	struct mntns *ns;
-	size_t i, k;
-	int e;
-
-	if (n > MNTNS_MAX)
-		errx(EXIT_USAGE, "too many -N: at most %d mount namespaces", MNTNS_MAX);
-	for (i = 0; i < n; i++) {
-		ns = &cfg->ns[cfg->nns];
-		if (mntns_open(ns, args[i]) < 0) {
-			e = errno;
-			mntns_close(ns);
-			switch (e) {
-			case ESRCH:
-				errx(EXIT_USAGE, "-N %s: no such process", escape_arg(args[i]));
-			case EINVAL:
-				errx(EXIT_USAGE, "-N %s: not a mount namespace (a PID, or a file such as /proc/PID/ns/mnt)",
-				    escape_arg(args[i]));
-			case EACCES:
-			case EPERM:
-				errx(EXIT_UNAVAILABLE, "-N %s: may not watch this mount namespace: %s", escape_arg(args[i]),
-				    strerror(e));
-			case ENXIO:
-				errx(EXIT_UNAVAILABLE, "-N %s: no process is in this mount namespace (watchq sees one through a process in it)",
-				    escape_arg(args[i]));
-			default:
-				errno = e;
-				err(EXIT_USAGE, "-N %s", escape_arg(args[i]));
-			}
-		}
-		for (k = 0; k < cfg->nns; k++)
-			if (cfg->ns[k].dev == ns->dev && cfg->ns[k].ino == ns->ino)
-				errx(EXIT_USAGE, "-N %s: the same mount namespace as -N %s", escape_arg(args[i]),
-				    escape_arg(cfg->ns[k].arg));
-		cfg->nns++;
-	}
-}
-
 /* A source word with no target after it: its default target, or an error. */
 static void
-end_source(struct config *cfg, const struct source_kind *k, bool had_target)
+cli_watch_end_source(struct config *cfg, const struct event_source *k, bool had_target)
 {
 	if (k == NULL || had_target)
 		return;
 	if (k->default_target == NULL)
 		errx(EXIT_USAGE, "%s needs at least one PATH", k->word);
-	add_watch(cfg, k->type, k->default_target);
+	cli_watch_add(cfg, k->type, k->default_target);
 }
 
 void
 cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 {
-	const struct source_kind *k = NULL, *next;
+	const struct event_source *k = NULL, *next;
 	bool had_target = true;
 	size_t i;
 
-	if (nargs == 0 && !(cfg->wait && cfg->nconds > 0))
-		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", source_words());
+	if (nargs == 0 && cfg->mode != MODE_WAIT_STATE)
+		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", cli_watch_source_words());
 	for (i = 0; i < nargs; i++) {
-		if ((next = source_kind_find(args[i])) != NULL) {
-			end_source(cfg, k, had_target);
+		if ((next = source_find(args[i])) != NULL) {
+			cli_watch_end_source(cfg, k, had_target);
 			k = next;
 			had_target = false;
 			continue;
 		}
 		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), source_words());
-		add_watch(cfg, k->type, args[i]);
+			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), cli_watch_source_words());
+		cli_watch_add(cfg, k->type, args[i]);
 		had_target = true;
 	}
-	end_source(cfg, k, had_target);
+	cli_watch_end_source(cfg, k, had_target);
 }
 
 
 /* Whether serial names a keyring (KEYCTL_DESCRIBE gives "type;uid;gid;perm;description"). */
 static bool
-is_keyring(int32_t serial)
+cli_watch_is_keyring(int32_t serial)
 {
 	char *desc = NULL;
 	bool yes;
@@ -197,24 +162,53 @@ is_keyring(int32_t serial)
 	return yes;
 }
 
-/* Key conditions look in one keyring, watched like a keys TARGET; each condition keeps its serial. */
+/* Key conditions look in one keyring, watched like a keys TARGET; each keeps its serial. */
 static void
-check_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
+cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring, int32_t *serial)
 {
 	char *colon;
 
 	c->type = xstrdup(c->arg);
 	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", cli_watch_cond_option(c->kind), escape_arg(c->arg));
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", wait_kinds[c->kind].option, escape_arg(c->arg));
 	*colon = '\0';
 	c->desc = colon + 1;
 	if (*serial == 0) {
-		add_watch(cfg, EV_KEY, keyring);
+		cli_watch_add(cfg, EV_KEY, keyring);
 		*serial = cfg->watches[cfg->nwatches - 1].key;
-		if (!is_keyring(*serial))
+		if (!cli_watch_is_keyring(*serial))
 			errx(EXIT_USAGE, "--keyring %s: not a keyring", escape_arg(keyring));
 	}
 	c->keyring = *serial;
+}
+
+/* A path condition: its canonical path (none with -N), and the sb watch of a sb-judged one. */
+static void
+cli_watch_path_condition(struct config *cfg, struct cond *c)
+{
+	enum ev_type judge = wait_kinds[c->kind].judge;
+
+	if (c->arg[0] == '\0')
+		errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", wait_kinds[c->kind].option);
+	if (cfg->nns > 0 && judge != EV_MOUNT)
+		errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
+		    wait_kinds[c->kind].option);
+	if (cfg->nns > 0) {
+		/* Looked up in each namespace at each check. */
+		if (c->arg[0] != '/')
+			errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
+			    wait_kinds[c->kind].option, escape_arg(c->arg));
+		return;
+	}
+	c->path = judge == EV_MOUNT ? path_canon_lenient(c->arg) : path_canon(c->arg);
+	if (c->path == NULL)
+		err(EXIT_USAGE, "%s %s", wait_kinds[c->kind].option, escape_arg(c->arg));
+	/* ext4's emergency read-only state changes no mount: the sb source wakes the wait. */
+	if (judge == EV_SB) {
+		cli_watch_add(cfg, EV_SB, c->arg);
+		cfg->watches[cfg->nwatches - 1].internal = true;
+		c->watch = &cfg->watches[cfg->nwatches - 1];
+	}
 }
 
 void
@@ -222,49 +216,13 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 {
 	int32_t serial = 0;
 	size_t i;
-	struct cond *c;
 
 	for (i = 0; i < cfg->nconds; i++) {
-		c = &cfg->conds[i];
-		if (c->kind == COND_KEY || c->kind == COND_NO_KEY) {
-			check_key_condition(cfg, c, keyring ? keyring : "@s", &serial);
-			continue;
-		}
-		if (c->arg[0] == '\0')
-			errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", cli_watch_cond_option(c->kind));
-		if (cfg->nns > 0 && c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
-			errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
-			    cli_watch_cond_option(c->kind));
-		if (cfg->nns > 0) {
-			/* Looked up in each namespace at each check. */
-			if (c->arg[0] != '/')
-				errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
-				    cli_watch_cond_option(c->kind), escape_arg(c->arg));
-			continue;
-		}
-		if (c->kind == COND_MOUNT || c->kind == COND_UNMOUNT)
-			c->path = path_canon_lenient(c->arg);
+		if (wait_kinds[cfg->conds[i].kind].judge == EV_KEY)
+			cli_watch_key_condition(cfg, &cfg->conds[i], keyring ? keyring : "@s", &serial);
 		else
-			c->path = path_canon(c->arg);
-		if (c->path == NULL)
-			err(EXIT_USAGE, "%s %s", cli_watch_cond_option(c->kind), escape_arg(c->arg));
-		/* ext4's emergency read-only state changes no mount: its wake-up comes from the sb source. */
-		if (c->kind == COND_READONLY || c->kind == COND_WRITABLE) {
-			add_watch(cfg, EV_SB, c->arg);
-			cfg->watches[cfg->nwatches - 1].internal = true;
-		}
+			cli_watch_path_condition(cfg, &cfg->conds[i]);
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
-}
-
-const char *
-cli_watch_cond_option(enum cond_kind kind)
-{
-	static const char *const names[] = {
-		[COND_MOUNT] = "--mount", [COND_UNMOUNT] = "--unmount", [COND_READONLY] = "--readonly",
-		[COND_WRITABLE] = "--writable", [COND_KEY] = "--key", [COND_NO_KEY] = "--no-key",
-	};
-
-	return names[kind];
 }

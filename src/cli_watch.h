@@ -5,14 +5,15 @@
 
 #include "config.h"
 
-/* Resolve the n arguments of -N into cfg->ns, in order; exits 64 for one that names no mount namespace (or one named before), 69 for one we may not watch or that no process is in. */
-void cli_watch_namespaces(struct config *cfg, char *const *args, size_t n);
-/* Turn the positional words (after "wait", if any) into watches, each source's default target where none follows it (a mounts TARGET once per -N namespace, looked up there); exits 64 on a bad word, or on none unless cfg is a state wait. */
+/*
+ * Turn the words after the options (and "wait") into watches, a source's default target where none
+ * follows it; exits 64 on a bad word, or on no word outside a state wait.
+ */
 void cli_watch_sources(struct config *cfg, char **args, size_t nargs);
-/* Canonicalise the paths of cfg's wait conditions and add the watches they need: the keyring (default @s) of every key condition, once, and an internal sb watch per --readonly/--writable; exits 64 on bad input. */
+/*
+ * Canonicalise the paths of cfg's wait conditions and add the watches they need: the keyring of
+ * the key conditions, once, and an sb watch per --readonly/--writable; exits 64 on bad input.
+ */
 void cli_watch_conditions(struct config *cfg, const char *keyring);
-
-/* The option that states a wait condition ("--mount"). */
-const char *cli_watch_cond_option(enum cond_kind kind);
 
 #endif

@@ -10,17 +10,6 @@
 
 #define WATCHQ_MAX_WATCHES	256	/* watch tags are 8 bits, as in the kernel */
 
-/* Exit statuses: the table of EXIT STATUS in watchq(1). */
-enum exit_code {
-	EXIT_OK = 0,
-	EXIT_ERROR = 1,
-	EXIT_TIMEOUT = 2,
-	EXIT_REMOVED = 3,
-	EXIT_USAGE = 64,
-	EXIT_UNAVAILABLE = 69,
-	EXIT_SIGNAL = 128,	/* + the signal's number: a wait ended by a signal, or SIGPIPE when its reader went away */
-};
-
 struct backend;
 
 enum out_format {
@@ -35,11 +24,13 @@ struct watch {
 	const char *target;	/* as given on the command line */
 	char *path;		/* canonical absolute path (mounts, sb) */
 	int32_t key;		/* key serial (keys) */
-	int tag;		/* the TARGET's: its copies in each -N namespace share it */
+	int tag;		/* the TARGET's tag, which its copies in each -N namespace share */
 	bool internal;		/* added for a wait condition: neither announced nor counted */
 	const struct mntns *ns;	/* mounts with -N: the namespace path is in (NULL: ours) */
-	uint64_t mnt_ns;	/* mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
-	char *reach;		/* mounts with -N: a path of ours to the directory (through the namespace's root), for inotify */
+	/* Mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
+	uint64_t mnt_ns;
+	/* Mounts with -N: our path to the directory through the namespace's root (for inotify) */
+	char *reach;
 };
 
 enum cond_kind {
@@ -49,6 +40,14 @@ enum cond_kind {
 	COND_WRITABLE,
 	COND_KEY,
 	COND_NO_KEY,
+	COND__N
+};
+
+/* What the run does: print events until it ends, or wait for one event or for conditions. */
+enum run_mode {
+	MODE_MONITOR,
+	MODE_WAIT_EVENT,	/* wait -e: the next matching event */
+	MODE_WAIT_STATE,	/* wait with conditions (--mount, --key, ...) */
 };
 
 /* Where a wait condition stands. */
@@ -61,10 +60,13 @@ enum wait_state {
 struct cond {
 	enum cond_kind kind;
 	const char *arg;	/* as given */
-	char *path;		/* canonical absolute path (mount conditions: NULL with -N, where it is looked up in each namespace) */
+	/* Canonical absolute path; mount conditions with -N: NULL, looked up in each namespace */
+	char *path;
 	char *type;		/* key conditions: TYPE, then DESC after its NUL */
 	const char *desc;
 	int32_t keyring;	/* key conditions: the keyring looked in */
+	/* --readonly, --writable: the internal sb watch it added; else NULL */
+	const struct watch *watch;
 };
 
 /* Everything the command line says; read-only once cli_parse() returns. */
@@ -73,7 +75,7 @@ struct config {
 	size_t nwatches;
 	struct evset events;
 	struct filter filter;
-	enum out_format out;
+	enum out_format format_kind;
 	const char *format;
 	const char *timefmt;
 	bool timestamps;
@@ -83,8 +85,8 @@ struct config {
 	bool quiet;		/* -qq: no notes on stderr, only errors */
 	bool no_events;		/* -qq: print no events either (the exit status tells) */
 	bool null;		/* -0: records end with NUL, not newline */
-	bool who;		/* the output shows who made a mount change (pid, uid, name) */
-	const char *output;
+	bool show_who;		/* the output shows who made a mount change (pid, uid, name) */
+	const char *output_path;	/* -o FILE; NULL: stdout */
 	bool initial;
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */
 	bool fstypes_negated;
@@ -99,12 +101,11 @@ struct config {
 	uint64_t space_bytes;	/* its SIZE, or 0 */
 	unsigned sources;	/* 1 << EV_MOUNT, EV_KEY, EV_SB: the sources to open */
 	unsigned queue_size;
-	bool wait;
-	bool wait_event;	/* wait -e: the next matching event */
+	enum run_mode mode;
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
-	/* -N: the namespaces watched instead of ours, resolved; their process followed and fds change as the run goes (main hands them to the mount sources). */
-	struct mntns ns[MNTNS_MAX];
+	/* -N: the namespaces watched instead of ours, in the run's storage (sources change them) */
+	const struct mntns *ns;
 	size_t nns;
 };
 

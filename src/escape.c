@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "util.h"
+#include "xalloc.h"
 
 /*
  * Code points a terminal acts on although they are not ASCII controls: the C1

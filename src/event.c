@@ -15,9 +15,9 @@ const struct event_name event_names[] = {
 	{ "mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
 	{ "new_mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
 	{ "unmount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
-	{ "move", EV_MOUNT, MOUNT_MOVE, 0, 0 },
 	{ "move_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
 	{ "move_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
+	{ "move", EV_MOUNT, MOUNT_MOVE, 0, 0 },
 	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
 	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
 	{ "transient", EV_MOUNT, MOUNT_TRANSIENT, 0, 0 },
@@ -44,17 +44,23 @@ const struct event_name event_names[] = {
 	{ NULL, 0, 0, 0, 0 },
 };
 
-static const char *const type_names[EV__NTYPES] = {
-	[EV_META] = "meta",
-	[EV_MOUNT] = "mount",
-	[EV_KEY] = "key",
-	[EV_SB] = "sb",
+const struct event_source event_sources[] = {
+	{ EV_MOUNT, "mount", "mounts", "/" },
+	{ EV_KEY, "key", "keys", "@s" },
+	{ EV_SB, "sb", "sb", NULL },
+	{ EV_META, "meta", "meta", NULL },
+	{ 0, NULL, NULL, NULL },
 };
 
 const char *
 event_type_name(enum ev_type type)
 {
-	return (unsigned)type < EV__NTYPES ? type_names[type] : "unknown";
+	const struct event_source *s;
+
+	for (s = event_sources; s->name; s++)
+		if (s->type == type)
+			return s->name;
+	return "unknown";
 }
 
 bool
@@ -81,15 +87,8 @@ event_name(const struct event *ev)
 {
 	const struct event_name *n;
 
-	if (ev->type == EV_MOUNT && ev->subtype == MOUNT_MOVE) {
-		if (ev->info & EV_INFO_MOVE_FROM)
-			return "move_from";
-		if (ev->info & EV_INFO_MOVE_TO)
-			return "move_to";
-		return "move";
-	}
 	for (n = event_names; n->name; n++)
-		if (n->type == ev->type && n->subtype == ev->subtype)
+		if (n->type == ev->type && n->subtype == ev->subtype && (ev->info & n->info_mask) == n->info_value)
 			return n->name;
 	return "unknown";
 }

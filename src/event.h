@@ -30,10 +30,14 @@ enum ev_mount {
 	MOUNT_MOVE,
 	MOUNT_READONLY,
 	MOUNT_SETATTR,
-	MOUNT_TRANSIENT,	/* mounts that came and went before they could be read: counted, never placed */
+	/* Mounts that came and went before they could be read: counted, never placed */
+	MOUNT_TRANSIENT,
 };
 
-/* The kernel's key notification subtypes, value for value: records pass through unchanged (checked in event.c). */
+/*
+ * The kernel's key notification subtypes, value for value: records pass through unchanged (checked
+ * in event.c).
+ */
 enum ev_key {
 	KEY_INSTANTIATED,
 	KEY_UPDATED,
@@ -57,7 +61,7 @@ enum ev_sb {
 #define EV_INFO_MOVE_TO		0x2u	/* only the new path is watched */
 #define EV_INFO_MOVE_MASK	(EV_INFO_MOVE_FROM | EV_INFO_MOVE_TO)
 
-/* Who made a mount change, where the kernel says (fanotify mount, unmount, move); zeroed: unknown. */
+/* Who made a mount change, where the kernel says (fanotify: mount, unmount, move); 0: unknown. */
 struct ev_who {
 	int32_t pid;		/* in watchq's pid namespace; 0: unknown */
 	bool has_uid;
@@ -116,7 +120,8 @@ struct event {
 	int tag;
 	const char *watch;	/* the target as the user gave it */
 	const char *watch_source;	/* "mounts", "keys", "sb": for meta events */
-	uint64_t mnt_ns;	/* a mounts watch's mount namespace (nsfs inode number); 0: another source's */
+	/* A mounts watch's mount namespace (nsfs inode number); 0: another source's */
+	uint64_t mnt_ns;
 	struct timespec time;	/* CLOCK_REALTIME */
 	union {
 		struct ev_mount_fields mount;
@@ -126,7 +131,25 @@ struct event {
 	} u;
 };
 
-/* Whether ev says what watchq could not see (meta records, transient mounts) rather than a change: it never counts towards --count or wait -e. */
+/* One source: how records, the command line and the readiness line name it. */
+struct event_source {
+	enum ev_type type;
+	const char *name;		/* "mount": the source of text and JSON records */
+	/* "mounts": as typed, and as meta records name a watch's source */
+	const char *word;
+	const char *default_target;	/* NULL: at least one target is required */
+};
+
+/*
+ * Each source in the order of the readiness line, then meta (no command line names it), ended by a
+ * NULL name.
+ */
+extern const struct event_source event_sources[];
+
+/*
+ * Whether ev says what watchq could not see (meta records, transient mounts) rather than a change:
+ * it never counts towards --count or wait -e.
+ */
 bool event_is_summary(const struct event *ev);
 /* Name of a source type as printed in the first column ("mount", "meta"). */
 const char *event_type_name(enum ev_type type);
@@ -143,7 +166,10 @@ struct event_name {
 	unsigned info_mask, info_value;	/* record matches if (info & mask) == value */
 };
 
-/* Table of every event name watchq accepts, ended by a NULL name: a record prints as the first row of its type and subtype, aliases come after. */
+/*
+ * Every event name watchq accepts, ended by a NULL name. A record prints as the first row that
+ * matches it, so that a variant (move_from) comes before its plain name (move), and aliases last.
+ */
 extern const struct event_name event_names[];
 
 

@@ -3,29 +3,41 @@
 
 #include "evset.h"
 
-/* Subtypes whose records split by info bits into several user-visible events. */
-static const struct evset_variant variants[] = {
-	{ EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, 3,
-	  { 0, EV_INFO_MOVE_FROM, EV_INFO_MOVE_TO } },
-};
-
-const struct evset_variant *
-evset_variant(unsigned type, unsigned subtype)
+/* Whether value is already one of var's values. */
+static bool
+evset_has_value(const struct evset_variant *var, unsigned value)
 {
-	size_t i;
+	unsigned v;
 
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
-		if (variants[i].type == type && variants[i].subtype == subtype)
-			return &variants[i];
-	return NULL;
+	for (v = 0; v < var->nvalues; v++)
+		if (var->values[v] == value)
+			return true;
+	return false;
+}
+
+bool
+evset_variant(unsigned type, unsigned subtype, struct evset_variant *var)
+{
+	const struct event_name *n;
+
+	*var = (struct evset_variant){ .nvalues = 1 };
+	for (n = event_names; n->name; n++) {
+		if (n->type != type || n->subtype != subtype || n->info_mask == 0)
+			continue;
+		var->mask |= n->info_mask;
+		if (!evset_has_value(var, n->info_value) && var->nvalues < EVSET_MAX_VARIANTS)
+			var->values[var->nvalues++] = n->info_value;
+	}
+	return var->nvalues > 1;
 }
 
 unsigned
 evset_nvariants(unsigned type, unsigned subtype)
 {
-	const struct evset_variant *v = evset_variant(type, subtype);
+	struct evset_variant var;
 
-	return v ? v->nvalues : 1;
+	evset_variant(type, subtype, &var);
+	return var.nvalues;
 }
 
 void
@@ -67,7 +79,7 @@ int
 evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool remove)
 {
 	const struct event_name *n;
-	const struct evset_variant *var;
+	struct evset_variant var;
 	unsigned v;
 	int known = 0, applied = 0;
 
@@ -78,9 +90,9 @@ evset_apply_name(struct evset *s, const char *name, unsigned typemask, bool remo
 		if (!(typemask & (1u << n->type)))
 			continue;
 		applied++;
-		var = evset_variant(n->type, n->subtype);
-		for (v = 0; v < (var ? var->nvalues : 1); v++) {
-			if (var && (var->values[v] & n->info_mask) != n->info_value)
+		evset_variant(n->type, n->subtype, &var);
+		for (v = 0; v < var.nvalues; v++) {
+			if ((var.values[v] & n->info_mask) != n->info_value)
 				continue;
 			if (remove)
 				s->leaf[n->type][v] &= ~(1u << n->subtype);

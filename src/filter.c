@@ -15,7 +15,7 @@ filter_compile(struct filter *f, const struct evset *s)
 {
 	unsigned type, sub, v;
 	uint32_t whole, partial;
-	const struct evset_variant *var;
+	struct evset_variant var;
 
 	memset(f, 0, sizeof(*f));
 	for (type = 0; type < EV__NTYPES; type++) {
@@ -36,10 +36,10 @@ filter_compile(struct filter *f, const struct evset *s)
 		for (sub = 0; sub < 32; sub++) {
 			if (!(partial & (1u << sub)))
 				continue;
-			var = evset_variant(type, sub);
-			for (v = 0; v < var->nvalues; v++)
+			evset_variant(type, sub, &var);
+			for (v = 0; v < var.nvalues; v++)
 				if (s->leaf[type][v] & (1u << sub))
-					filter_add(f, type, 1u << sub, var->mask, var->values[v]);
+					filter_add(f, type, 1u << sub, var.mask, var.values[v]);
 		}
 	}
 }

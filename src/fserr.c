@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fserr.h"
-#include "util.h"
+#include "xalloc.h"
 
 static int
 add_group(struct fserr *fe)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "keynames.h"
-#include "util.h"
+#include "xalloc.h"
 
 static struct keyname *
 find(const struct keynames *kn, int32_t serial)

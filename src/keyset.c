@@ -5,7 +5,7 @@
 
 #include "keydesc.h"
 #include "keyset.h"
-#include "util.h"
+#include "xalloc.h"
 
 static struct keyent *
 push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)

@@ -7,7 +7,7 @@
 #include "keydesc.h"
 #include "keyproc.h"
 #include "keysnap.h"
-#include "util.h"
+#include "xalloc.h"
 
 static int
 cmp_i32(const void *a, const void *b)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "keyspec.h"
-#include "util.h"
+#include "xalloc.h"
 
 static const struct {
 	const char *name;

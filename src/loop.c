@@ -23,7 +23,7 @@ loop_run(struct loop *l)
 		sig = n;
 		pfd[n++] = (struct pollfd){ l->stop->sigfd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
-		pfd[n++] = (struct pollfd){ l->aux_fd, POLLIN, 0 };
+		pfd[n++] = (struct pollfd){ l->removal_fd, POLLIN, 0 };
 		r = ppoll(pfd, n, l->stop->has_deadline ? &left : NULL, NULL);
 		if (r < 0) {
 			if (errno == EINTR)
@@ -45,14 +45,14 @@ loop_run(struct loop *l)
 			for (j = 0; j < l->src[i]->nfds; j++) {
 				if (l->src[i]->pfd[j].revents == 0)
 					continue;
-				if (l->src[i]->be->ops->drain(l->src[i], j) < 0) {
-					warn("%s", l->src[i]->be->name);
+				if (source_drain(l->src[i], j) < 0) {
+					warn("%s", l->src[i]->backend->name);
 					return EXIT_ERROR;
 				}
 			}
 		}
 		if (pfd[sig + 2].revents)
-			l->aux(l->ctx);
+			l->on_removal(l->ctx);
 		if ((code = l->after(l->ctx)) >= 0)
 			return code;
 	}

@@ -6,21 +6,26 @@
 #include "source.h"
 #include "stop.h"
 
-#define LOOP_MAX_SOURCES	(EV__NTYPES + MNTNS_MAX)	/* a source of each type, mounts once per -N namespace */
+/* A source of each type, mounts once per -N namespace */
+#define LOOP_MAX_SOURCES	(EV__NTYPES + MNTNS_MAX)
 
 struct loop {
 	struct source *src[LOOP_MAX_SOURCES];
 	size_t nsrc;
 	const struct stop *stop;	/* the signals and deadline that end the run */
 	int out_fd;		/* a pipe whose reader going away ends the run, or -1 */
-	int aux_fd;		/* one more fd to poll for POLLIN, or -1 */
-	void (*aux)(void *ctx);	/* aux_fd is ready: called before after() */
+	/* Wakes when a watched path may have gone (struct removal), or -1 */
+	int removal_fd;
+	void (*on_removal)(void *ctx);	/* called when removal_fd is ready, before after() */
 	/* After each round of drains: an exit code to stop with, or -1 to go on. */
 	int (*after)(void *ctx);
 	void *ctx;
 };
 
-/* Poll every source until a signal (EXIT_SIGNAL + it), the reader of out_fd going away (EXIT_SIGNAL + SIGPIPE), the deadline (2), after() or an error (1, reported); the only place that blocks. */
+/*
+ * Poll every source until a signal (EXIT_SIGNAL + it), the reader of out_fd going away (EXIT_SIGNAL
+ * + SIGPIPE), the deadline (2), after() or an error (1, reported); the only place that blocks.
+ */
 int loop_run(struct loop *l);
 
 #endif

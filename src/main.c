@@ -13,6 +13,7 @@
 #include "cli_watch.h"
 #include "compat.h"
 #include "escape.h"
+#include "exit.h"
 #include "filter.h"
 #include "loop.h"
 #include "output.h"
@@ -24,11 +25,13 @@
 
 /* The state of one run: what the sink does with each event, and how the run ends. */
 struct run {
-	struct sink sink;	/* first: the sink is the run */
+	struct sink sink;	/* first member, so that a struct sink * is the struct run * */
 	const struct config *cfg;
 	struct output out;
-	struct source src[LOOP_MAX_SOURCES];	/* those in use, in the order of source_kinds: mounts once per -N namespace */
-	struct mntns *ns;	/* cfg's -N namespaces, which their sources follow */
+	/* Those in use, in the order of event_sources: mounts once per -N namespace */
+	struct source src[LOOP_MAX_SOURCES];
+	/* -N: the namespaces, which their sources follow and change */
+	struct mntns ns[MNTNS_MAX];
 	size_t nsrc;
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
@@ -48,20 +51,21 @@ run_emit(struct sink *sink, struct event *ev)
 		int w = output_event(&r->out, ev);
 
 		if (w < 0) {
-			if (r->cfg->out == OUT_JOURNAL)
+			if (r->cfg->format_kind == OUT_JOURNAL)
 				warn("journald (%s)", output_journal_socket);
 			else
-				warn("write%s%s", r->cfg->output ? " " : "", r->cfg->output ? escape_arg(r->cfg->output) : "");
+				warn("write%s%s", r->cfg->output_path ? " " : "", r->cfg->output_path ? escape_arg(r->cfg->output_path) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
 		if (w > 0) {
-			r->status = w;	/* the reader went away, or the run ended while waiting for it */
+			/* The reader went away, or the run ended while waiting for it */
+			r->status = w;
 			return;
 		}
 	}
-	/* A state wait's own watches wake it; their events are no count of anything. */
-	if (event_is_summary(ev) || r->cfg->nconds > 0)
+	/* A state wait's own watches only wake it: their events count towards nothing. */
+	if (event_is_summary(ev) || r->cfg->mode == MODE_WAIT_STATE)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;
@@ -76,7 +80,7 @@ run_after(void *p)
 
 	if (r->status >= 0)
 		return r->status;
-	if (cfg->nconds > 0) {
+	if (cfg->mode == MODE_WAIT_STATE) {
 		switch (wait_check(cfg, r->src, r->nsrc)) {
 		case WAIT_MET:
 			return EXIT_OK;
@@ -97,36 +101,39 @@ run_after(void *p)
 
 /* " in mnt:[4026532841] of pid 1234": a -N namespace on the readiness line, after sep. */
 static void
-name_ns(struct buf *b, const struct mntns *ns, const char *sep)
+run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 {
 	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
 }
 
-/* The readiness line: every watch, by source, with the backend that serves it (and the namespace of each -N). */
+/*
+ * The readiness line: every watch, by source, with the backend that serves it (and the namespace of
+ * each -N).
+ */
 static void
-announce(const struct config *cfg, const struct run *r)
+run_announce(const struct config *cfg, const struct run *r)
 {
 	struct buf b = { 0 };
 	size_t i, k;
 
 	if (cfg->quiet)
 		return;
-	if (cfg->nconds > 0) {
+	if (cfg->mode == MODE_WAIT_STATE) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
-			buf_addf(&b, " %s ", cli_watch_cond_option(cfg->conds[i].kind));
+			buf_addf(&b, " %s ", wait_kinds[cfg->conds[i].kind].option);
 			escape_text(&b, cfg->conds[i].arg);
 		}
 		for (i = 0, k = 0; i < r->nsrc; i++)
 			if (r->src[i].ns)
-				name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
+				run_name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
 		buf_addf(&b, " (backend %s)", source_backend_name(&r->src[0]));
 	} else {
 		buf_adds(&b, "watching");
 		for (k = 0; k < r->nsrc; k++) {
 			const struct source *s = &r->src[k];
 
-			buf_addf(&b, "%s %s", k ? "," : "", source_word(s->be->type));
+			buf_addf(&b, "%s %s", k ? "," : "", source_word(s->backend->type));
 			for (i = 0; i < s->nwatches; i++) {
 				if (s->watches[i].w->internal)
 					continue;
@@ -134,7 +141,7 @@ announce(const struct config *cfg, const struct run *r)
 				escape_text(&b, s->watches[i].w->target);
 			}
 			if (s->ns)
-				name_ns(&b, s->ns, " in");
+				run_name_ns(&b, s->ns, " in");
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
@@ -144,16 +151,16 @@ announce(const struct config *cfg, const struct run *r)
 
 /* Open the source of each kind of watch; exits with the right status on failure. */
 static void
-open_sources(struct run *r)
+run_open_sources(struct run *r)
 {
 	const struct config *cfg = r->cfg;
-	const struct source_kind *k;
+	const struct event_source *k;
 	size_t i;
 
 	/* Mounts and filesystems are all found through /proc/self/mountinfo. */
 	if ((cfg->sources & (1u << EV_MOUNT | 1u << EV_SB)) && access(PATH_MOUNTINFO, R_OK) < 0)
 		err(EXIT_ERROR, "%s (is /proc mounted?)", PATH_MOUNTINFO);
-	for (k = source_kinds; k->word; k++) {
+	for (k = event_sources; k->type != EV_META; k++) {
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
 		if (k->type == EV_MOUNT && cfg->nns > 0) {
@@ -188,56 +195,52 @@ std_fds(void)
  * re-arm is found by the look, one gone after it wakes the loop again.
  */
 static void
-look_for_removals(struct run *r)
+run_look_for_removals(struct run *r)
 {
 	const char *paths[WATCHQ_MAX_WATCHES];
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < r->nsrc; i++)
-		for (k = 0; k < r->src[i].nwatches && r->src[i].be->ops->removals; k++)
-			if (r->src[i].watches[k].alive && r->src[i].watches[k].w->path)
-				paths[n++] = r->src[i].watches[k].w->ns ? r->src[i].watches[k].w->reach :
-				    r->src[i].watches[k].w->path;
+		n += source_removal_paths(&r->src[i], paths + n);
 	removal_arm(&r->gone, paths, n);
 	for (i = 0; i < r->nsrc; i++)
-		if (r->src[i].be->ops->removals)
-			r->src[i].be->ops->removals(&r->src[i]);
+		source_look_again(&r->src[i]);
 }
 
 static void
-on_removal(void *p)
+run_on_removal(void *p)
 {
 	struct run *r = p;
 
 	if (removal_drain(&r->gone))
-		look_for_removals(r);
+		run_look_for_removals(r);
 }
 
-/* Watch until the run ends: its exit code. */
+/* Watch until the run ends; return its exit code. */
 static int
 run_watch(struct run *r, const struct stop *stop)
 {
 	const struct config *cfg = r->cfg;
-	struct loop loop = { .stop = stop, .out_fd = -1, .aux_fd = -1 };
+	struct loop loop = { .stop = stop, .out_fd = -1, .removal_fd = -1 };
 	struct stat stb;
 	size_t i;
 	int code;
 
 	if (fstat(r->out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = r->out.fd;
-	open_sources(r);
+	run_open_sources(r);
 	if (removal_open(&r->gone) < 0 && !cfg->quiet)
 		fprintf(stderr, "watchq: inotify: %s; a watched path removed is noticed at the next mount change\n",
 		    strerror(errno));
-	announce(cfg, r);
+	run_announce(cfg, r);
 	for (i = 0; i < r->nsrc; i++) {
-		if (cfg->initial && r->src[i].be->ops->present)
-			r->src[i].be->ops->present(&r->src[i]);
+		if (cfg->initial)
+			source_present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
-	look_for_removals(r);
-	loop.aux_fd = r->gone.fd;
-	loop.aux = on_removal;
+	run_look_for_removals(r);
+	loop.removal_fd = r->gone.fd;
+	loop.on_removal = run_on_removal;
 	loop.after = run_after;
 	loop.ctx = r;
 	code = run_after(r);
@@ -255,7 +258,7 @@ run_watch(struct run *r, const struct stop *stop)
  * shell sees 128 + its number), so that `watchq wait ... && next` stops.
  */
 static int
-end(int code, bool wait)
+run_end_code(int code, bool wait)
 {
 	sigset_t set;
 	int sig = code - EXIT_SIGNAL;
@@ -279,6 +282,7 @@ main(int argc, char **argv)
 	struct run run = { .sink = { run_emit }, .status = -1 };
 	struct stop stop;
 	bool wait;
+	size_t i;
 	int code;
 
 	bool out_ok = std_fds();
@@ -286,26 +290,27 @@ main(int argc, char **argv)
 	/* From here on, a signal is read where the run can end cleanly. */
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
-	cli_parse(&cfg, argc, argv);
-	if (!out_ok && cfg.output == NULL && !(cfg.nconds > 0 || cfg.no_events) && cfg.out != OUT_JOURNAL)
+	cli_parse(&cfg, run.ns, argc, argv);
+	if (!out_ok && cfg.output_path == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.format_kind != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
-	run.ns = cfg.ns;
-	run.silent = cfg.nconds > 0 || cfg.no_events;
-	wait = cfg.wait;
+	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
+	wait = cfg.mode != MODE_MONITOR;
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);
 	if ((code = output_open(&run.out, &cfg, &stop)) < 0)
-		err(EXIT_ERROR, "%s", escape_arg(cfg.output));
-	if (cfg.out == OUT_JOURNAL && output_journal_check() < 0)
+		err(EXIT_ERROR, "%s", escape_arg(cfg.output_path));
+	if (cfg.format_kind == OUT_JOURNAL && output_journal_check() < 0)
 		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
 	if (code == 0)
 		code = run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
-		warn("%s", escape_arg(cfg.output));
+		warn("%s", escape_arg(cfg.output_path));
 		code = EXIT_ERROR;
 	}
+	for (i = 0; i < cfg.nns; i++)
+		mntns_close(&run.ns[i]);
 	cli_free(&cfg);
 	stop_close(&stop);
-	return end(code, wait);
+	return run_end_code(code, wait);
 }

@@ -35,7 +35,7 @@
 #include "compat.h"
 #include "mntns.h"
 #include "path.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define FOLLOW_TRIES	16	/* candidates that vanish as they are taken, before giving up */
 

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "mounttab.h"
-#include "util.h"
+#include "xalloc.h"
 
 bool
 mounttab_opts_has(const char *opts, const char *opt)

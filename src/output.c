@@ -55,9 +55,9 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
 	o->stop = stop;
-	o->fd = cfg->out == OUT_JOURNAL ? -1 : STDOUT_FILENO;
-	if (cfg->output) {
-		if ((r = open_output(o, cfg->output)) != 0)
+	o->fd = cfg->format_kind == OUT_JOURNAL ? -1 : STDOUT_FILENO;
+	if (cfg->output_path) {
+		if ((r = open_output(o, cfg->output_path)) != 0)
 			return r;
 		o->own_fd = true;
 	}
@@ -124,7 +124,7 @@ int
 output_event(struct output *o, const struct event *ev)
 {
 	buf_reset(&o->line);
-	switch (o->cfg->out) {
+	switch (o->cfg->format_kind) {
 	case OUT_JSON:
 		output_json(&o->line, ev);
 		break;

@@ -6,7 +6,7 @@
 
 #include "buf.h"
 #include "path.h"
-#include "util.h"
+#include "xalloc.h"
 
 char *
 path_canon(const char *path)
@@ -15,7 +15,7 @@ path_canon(const char *path)
 }
 
 static char *
-real(void *ctx, const char *path)
+path_realpath(void *ctx, const char *path)
 {
 	return realpath(path, NULL);
 }
@@ -23,14 +23,66 @@ real(void *ctx, const char *path)
 char *
 path_canon_lenient(const char *path)
 {
-	return path_canon_lenient_by(path, real, NULL);
+	return path_canon_lenient_by(path, path_realpath, NULL);
+}
+
+/*
+ * Walk back from the end of the absolute path in abs until a prefix resolves: that prefix
+ * resolved (at worst "/"), with *rest set to the components after it; NULL with errno set.
+ */
+static char *
+path_resolve_prefix(struct buf *abs, char *(*resolve)(void *ctx, const char *path), void *ctx,
+    const char **rest)
+{
+	char *slash = abs->data + abs->len, *res, save;
+
+	for (;;) {
+		save = *slash;
+		*slash = '\0';
+		res = resolve(ctx, abs->len && abs->data[0] ? abs->data : "/");
+		*slash = save;
+		*rest = slash;
+		if (res != NULL || (errno != ENOENT && errno != ENOTDIR))
+			return res;
+		while (slash > abs->data && *--slash != '/')
+			;
+		if (slash == abs->data) {
+			*rest = slash;
+			return xstrdup("/");
+		}
+	}
+}
+
+/* Append the components of rest to out lexically, dropping "." and empty ones; ".." pops one. */
+static void
+path_append_lexical(struct buf *out, const char *rest)
+{
+	size_t n;
+	char *p;
+
+	for (;;) {
+		while (*rest == '/')
+			rest++;
+		if ((n = strcspn(rest, "/")) == 0)
+			return;
+		if (n == 2 && rest[0] == '.' && rest[1] == '.') {
+			p = strrchr(out->data, '/');
+			out->len = p > out->data ? (size_t)(p - out->data) : 1;
+			out->data[out->len] = '\0';
+		} else if (n != 1 || rest[0] != '.') {
+			if (out->len > 1)
+				buf_addc(out, '/');
+			buf_add(out, rest, n);
+		}
+		rest += n;
+	}
 }
 
 char *
 path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *path), void *ctx)
 {
 	struct buf abs = { 0 }, out = { 0 };
-	char *cwd, *res, *slash;
+	char *cwd, *res;
 	const char *rest;
 
 	if (path[0] == '\0') {
@@ -45,52 +97,13 @@ path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *
 		free(cwd);
 	}
 	buf_adds(&abs, path);
-	/* Walk back from the end until a prefix resolves. */
-	slash = abs.data + abs.len;
-	for (;;) {
-		char save = *slash;
-
-		*slash = '\0';
-		res = resolve(ctx, abs.len && abs.data[0] ? abs.data : "/");
-		*slash = save;
-		if (res != NULL || (errno != ENOENT && errno != ENOTDIR))
-			break;
-		while (slash > abs.data && *--slash != '/')
-			;
-		if (slash == abs.data) {
-			res = xstrdup("/");
-			break;
-		}
-	}
-	if (res == NULL) {
+	if ((res = path_resolve_prefix(&abs, resolve, ctx, &rest)) == NULL) {
 		buf_free(&abs);
 		return NULL;
 	}
 	buf_adds(&out, res);
 	free(res);
-	/* Append the missing components, dropping "." and empty ones; ".." pops. */
-	for (rest = slash; *rest; ) {
-		size_t n;
-
-		while (*rest == '/')
-			rest++;
-		n = strcspn(rest, "/");
-		if (n == 0)
-			break;
-		if (n == 1 && rest[0] == '.') {
-			/* skip */
-		} else if (n == 2 && rest[0] == '.' && rest[1] == '.') {
-			char *p = strrchr(out.data, '/');
-
-			out.len = p > out.data ? (size_t)(p - out.data) : 1;
-			out.data[out.len] = '\0';
-		} else {
-			if (out.len > 1)
-				buf_addc(&out, '/');
-			buf_add(&out, rest, n);
-		}
-		rest += n;
-	}
+	path_append_lexical(&out, rest);
 	buf_free(&abs);
 	return out.data;
 }

@@ -5,9 +5,15 @@
 
 /* Canonical absolute path of an existing file (realpath), or NULL with errno set. */
 char *path_canon(const char *path);
-/* Canonical absolute path of a path that may not exist yet: the longest existing prefix resolved, the rest appended lexically; NULL with errno set. */
+/*
+ * Canonical absolute path of a path that may not exist yet: the longest existing prefix resolved,
+ * the rest appended lexically; NULL with errno set.
+ */
 char *path_canon_lenient(const char *path);
-/* path_canon_lenient() with resolve(ctx, p) in place of realpath(3): a canonical path, or NULL with errno set (ENOENT, ENOTDIR: p is missing). */
+/*
+ * path_canon_lenient() with resolve(ctx, p) in place of realpath(3): a canonical path, or NULL with
+ * errno set (ENOENT, ENOTDIR: p is missing).
+ */
 char *path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *path), void *ctx);
 /* Whether path is dir itself or lies below it (both canonical). */
 bool path_within(const char *dir, const char *path);

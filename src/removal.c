@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "removal.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define REMOVAL_MASK	(IN_DELETE_SELF | IN_MOVE_SELF)
 

@@ -16,7 +16,7 @@
 #include "mounttab.h"
 #include "sb_info.h"
 #include "statmount.h"
-#include "util.h"
+#include "xalloc.h"
 
 enum sb_ro
 sb_info_ro_of(const char *fs_opts)

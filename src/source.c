@@ -5,15 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exit.h"
 #include "source.h"
-#include "util.h"
-
-const struct source_kind source_kinds[] = {
-	{ "mounts", EV_MOUNT, "/" },
-	{ "keys", EV_KEY, "@s" },
-	{ "sb", EV_SB, NULL },
-	{ NULL, 0, NULL },
-};
+#include "xalloc.h"
 
 const struct backend source_backends[] = {
 	{ "fanotify", EV_MOUNT, &source_fanotify_ops,
@@ -35,20 +29,20 @@ const struct backend source_backends[] = {
 const char *
 source_word(enum ev_type type)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->name; k++)
 		if (k->type == type)
 			return k->word;
 	return "meta";
 }
 
-const struct source_kind *
-source_kind_find(const char *word)
+const struct event_source *
+source_find(const char *word)
 {
-	const struct source_kind *k;
+	const struct event_source *k;
 
-	for (k = source_kinds; k->word; k++)
+	for (k = event_sources; k->type != EV_META; k++)
 		if (strcmp(k->word, word) == 0)
 			return k;
 	return NULL;
@@ -72,12 +66,12 @@ source_backend_serves(const struct backend *be, enum ev_type type)
 }
 
 static void
-reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
+source_reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
 {
 	size_t i;
 
 	memset(src, 0, sizeof(*src));
-	src->be = be;
+	src->backend = be;
 	src->ns = ns;
 	src->cfg = cfg;
 	src->sink = sink;
@@ -89,27 +83,27 @@ reset(struct source *src, const struct backend *be, struct mntns *ns, const stru
 			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i], true };
 }
 
-/* Why be cannot serve here, as one line. */
+/* Why src's backend cannot serve here, as one line. */
 static const char *
-unavailable(const struct source *src)
+source_unavailable(const struct source *src)
 {
 	static char msg[512];
 
-	snprintf(msg, sizeof(msg), "%s%s%s", src->be->needs, src->be->says_cause ? ": " : "",
-	    src->be->says_cause ? strerror(src->cause) : "");
+	snprintf(msg, sizeof(msg), "%s%s%s", src->backend->needs, src->backend->says_cause ? ": " : "",
+	    src->backend->says_cause ? strerror(src->cause) : "");
 	return msg;
 }
 
-/* What using be costs, said after falling back to it. */
+/* What using backend to costs, said after falling back to it. */
 static void
-say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
+source_say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
 {
 	if (cfg->quiet)
 		return;
 	if (to->misses)
-		warnx("%s; polling every %gs instead, %s", unavailable(from), cfg->interval, to->misses);
+		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval, to->misses);
 	else
-		warnx("%s; using %s", unavailable(from), to->name);
+		warnx("%s; using %s", source_unavailable(from), to->name);
 }
 
 void
@@ -120,7 +114,7 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 	for (be = source_backends; be->name; be++) {
 		if (be->type != type || (cfg->backend && cfg->backend != be && cfg->backend->type == type))
 			continue;
-		reset(src, be, ns, cfg, sink);
+		source_reset(src, be, ns, cfg, sink);
 		if (be->ops->open(src) == 0)
 			return;
 		if (errno != ENOSYS)
@@ -128,8 +122,8 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 		for (next = be + 1; next->name && next->type != type; next++)
 			;
 		if (cfg->backend == be || next->name == NULL)
-			errx(EXIT_UNAVAILABLE, "%s", unavailable(src));
-		say_fallback(src, next, cfg);
+			errx(EXIT_UNAVAILABLE, "%s", source_unavailable(src));
+		source_say_fallback(src, next, cfg);
 		source_close(src);
 	}
 	errx(EXIT_UNAVAILABLE, "no backend serves %s", source_word(type));
@@ -138,29 +132,74 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 void
 source_close(struct source *src)
 {
-	if (src->be)
-		src->be->ops->close(src);
+	if (src->backend)
+		src->backend->ops->close(src);
 	free(src->watches);
 	src->watches = NULL;
 	src->nwatches = 0;
-	src->be = NULL;
+	src->backend = NULL;
+}
+
+int
+source_drain(struct source *src, size_t i)
+{
+	return src->backend->ops->drain(src, i);
+}
+
+void
+source_present(struct source *src)
+{
+	if (src->backend->ops->present)
+		src->backend->ops->present(src);
+}
+
+int
+source_check(struct source *src, const struct cond *c)
+{
+	return src->backend->ops->check ? src->backend->ops->check(src, c) : WAIT_PENDING;
+}
+
+size_t
+source_removal_paths(const struct source *src, const char **paths)
+{
+	const struct watch *w;
+	size_t k, n = 0;
+
+	if (src->backend->ops->removals == NULL)
+		return 0;
+	for (k = 0; k < src->nwatches; k++) {
+		w = src->watches[k].w;
+		if (src->watches[k].alive && w->path)
+			paths[n++] = w->ns ? w->reach : w->path;
+	}
+	return n;
+}
+
+void
+source_look_again(struct source *src)
+{
+	if (src->backend->ops->removals)
+		src->backend->ops->removals(src);
 }
 
 const char *
 source_backend_name(const struct source *src)
 {
-	return src->backend ? src->backend : src->be->name;
+	return src->backend_label ? src->backend_label : src->backend->name;
 }
 
-/* Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch w. */
+/*
+ * Emit a meta record (META_LOSS with an unknown count, or META_REMOVAL saying what went) for watch
+ * w.
+ */
 static void
-emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
+source_emit_meta(struct source *src, const struct watch *w, unsigned subtype, const char *what)
 {
 	struct event ev;
 
 	source_event_init(&ev, EV_META, subtype, w);
 	ev.u.meta.lost = -1;
-	ev.u.meta.backend = src->be->name;
+	ev.u.meta.backend = src->backend->name;
 	ev.u.meta.what = what;
 	src->sink->emit(src->sink, &ev);
 }
@@ -184,7 +223,7 @@ source_loss(struct source *src)
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive && !src->watches[i].w->internal)
-			emit_meta(src, src->watches[i].w, META_LOSS, NULL);
+			source_emit_meta(src, src->watches[i].w, META_LOSS, NULL);
 }
 
 void
@@ -194,7 +233,7 @@ source_gone(struct source *src, struct source_watch *sw, const char *what)
 		return;
 	sw->alive = false;
 	if (!sw->w->internal)
-		emit_meta(src, sw->w, META_REMOVAL, what);
+		source_emit_meta(src, sw->w, META_REMOVAL, what);
 }
 
 struct source_watch *

@@ -14,25 +14,30 @@ struct source;
 
 /* One kernel mechanism behind the loop: a backend's operations. */
 struct source_ops {
-	/* Establish every watch of the source; -1 with errno set, ENOSYS (src->cause the reason) when this kernel or our privileges lack the mechanism. */
+	/*
+	 * Establish every watch of the source; -1 with errno set, ENOSYS (src->cause the reason)
+	 * when this kernel or our privileges lack the mechanism.
+	 */
 	int (*open)(struct source *src);
-	/* Consume everything ready on src->pfd[i] and emit the events; -1 with errno set only for a system error: a record that cannot be trusted is a loss and a resync. */
+	/*
+	 * Consume everything ready on src->pfd[i] and emit the events; -1 with errno set only for a
+	 * system error: a record that cannot be trusted is a loss and a resync.
+	 */
 	int (*drain)(struct source *src, size_t i);
 	/* Emit present records for the current state (--initial); NULL if the source has none. */
 	void (*present)(struct source *src);
-	/* Whether wait condition c holds now (an enum wait_state), as this source sees it; NULL if it judges none. */
+	/*
+	 * Whether wait condition c holds now (an enum wait_state), as this source sees it; NULL if
+	 * it judges none.
+	 */
 	int (*check)(struct source *src, const struct cond *c);
-	/* Look again whether the object of each live watch still exists, reporting each gone (source_gone); NULL if its watches have no path. */
+	/*
+	 * Look again whether the object of each live watch still exists, reporting each gone
+	 * (source_gone); NULL if its watches have no path.
+	 */
 	void (*removals)(struct source *src);
 	/* Release everything. */
 	void (*close)(struct source *src);
-};
-
-/* One source word of the command line. */
-struct source_kind {
-	const char *word;		/* "mounts", as typed and as meta records name it */
-	enum ev_type type;
-	const char *default_target;	/* NULL: at least one target is required */
 };
 
 /* One backend: a row of the table --backend, the fallback order and the readiness line follow. */
@@ -40,10 +45,12 @@ struct backend {
 	const char *name;		/* as --backend spells it */
 	enum ev_type type;		/* the source it serves */
 	const struct source_ops *ops;
-	const char *needs;		/* what the kernel and privileges must offer: the fallback line and exit 69 */
+	/* What the kernel and privileges must offer: the fallback line and exit 69 */
+	const char *needs;
 	bool says_cause;		/* needs is followed by the reason open failed */
 	bool choosable;			/* --backend may name it */
-	const char *misses;		/* a polled backend: what polling misses, said when falling back to it */
+	/* A polled backend: what polling misses, said when falling back to it */
+	const char *misses;
 	const char *fails;		/* what a failed open names: err(3)'s prefix */
 };
 
@@ -54,9 +61,9 @@ struct source_watch {
 };
 
 struct source {
-	const struct backend *be;
+	const struct backend *backend;
 	struct mntns *ns;	/* mounts with -N: the namespace watched (NULL: ours) */
-	const char *backend;	/* what the readiness line names; NULL: be->name */
+	const char *backend_label;	/* what the readiness line names; NULL: backend->name */
 	const struct config *cfg;
 	struct sink *sink;
 	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
@@ -67,32 +74,53 @@ struct source {
 	void *priv;
 };
 
-/* Source words in the order of the readiness line, ended by a NULL word. */
-extern const struct source_kind source_kinds[];
 /* Backends, in fallback order within each source type, ended by a NULL name. */
 extern const struct backend source_backends[];
 
 /* The source word for type ("mounts"). */
 const char *source_word(enum ev_type type);
-/* The kind a command-line word names, or NULL. */
-const struct source_kind *source_kind_find(const char *word);
+/* The source a command-line word names, or NULL. */
+const struct event_source *source_find(const char *word);
 /* The backend --backend=name names, or NULL. */
 const struct backend *source_backend_find(const char *name);
 /* Whether backend be serves sources of type. */
 bool source_backend_serves(const struct backend *be, enum ev_type type);
 
-/* Open the source for cfg's watches of type in mount namespace ns (NULL: ours, and for every other type) (forced: only that backend, NULL: each in fallback order, saying why on stderr); exits 69 (unavailable) or 1 on failure. */
+/*
+ * Open the source for cfg's watches of type in mount namespace ns (NULL: ours) with cfg->backend,
+ * or each backend in fallback order saying why on stderr; exits 69 (unavailable) or 1 on failure.
+ */
 void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg, struct sink *sink);
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 
+/* Consume what is ready on src->pfd[i] and emit the events; -1 with errno set on a system error. */
+int source_drain(struct source *src, size_t i);
+/* Emit present records for the current state (--initial), if the backend has any. */
+void source_present(struct source *src);
+/* Where condition c stands as src sees it (an enum wait_state); WAIT_PENDING if it judges none. */
+int source_check(struct source *src, const struct cond *c);
+/*
+ * Store in paths the path to follow for removal of each live watch, if the backend looks again at
+ * them (a -N watch's reach); return how many.
+ */
+size_t source_removal_paths(const struct source *src, const char **paths);
+/* Look again whether each live watch's object still exists, reporting each gone (source_gone). */
+void source_look_again(struct source *src);
+
 /* The backend name the readiness line and meta records name. */
 const char *source_backend_name(const struct source *src);
-/* Clear ev and set its type, subtype and watch w (tag, target, w's source word and mount namespace). */
+/*
+ * Clear ev and set its type, subtype and watch w (tag, target, w's source word and mount
+ * namespace).
+ */
 void source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w);
 /* Send a loss record to every live watch the user named. */
 void source_loss(struct source *src);
-/* Watch sw went away: mark it dead and, unless a wait condition added it, report its removal saying what went. */
+/*
+ * Watch sw went away: mark it dead and, unless a wait condition added it, report its removal saying
+ * what went.
+ */
 void source_gone(struct source *src, struct source_watch *sw, const char *what);
 /* The entry for watch w, or NULL. */
 struct source_watch *source_watch_of(struct source *src, const struct watch *w);

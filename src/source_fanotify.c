@@ -46,7 +46,7 @@
 #include "path.h"
 #include "source.h"
 #include "statmount.h"
-#include "util.h"
+#include "xalloc.h"
 #include "who.h"
 
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
@@ -576,12 +576,12 @@ fan_open(struct source *src)
 	 * where the output shows nobody (state waits, -qq, a --format without
 	 * %P, %u or %c).
 	 */
-	fd = cfg->who ? fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
+	fd = cfg->show_who ? fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
 	    O_RDONLY) : -1;
 	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
 	if (fd >= 0) {
 		who_proc_open(&f->proc);
-	} else if (!cfg->who || errno == EINVAL || errno == EPERM) {
+	} else if (!cfg->show_who || errno == EINVAL || errno == EPERM) {
 		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
 		f->read_size = sizeof(f->buf);
 	}

@@ -14,7 +14,7 @@
 #include "keyproc.h"
 #include "keyset.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 
 static int
 follow(void *ctx, struct keyent *e)

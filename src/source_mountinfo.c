@@ -21,7 +21,7 @@
 #include "mntns.h"
 #include "mount_events.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define MAX_REREADS	8
 

@@ -28,7 +28,7 @@
 #include "quota_nl.h"
 #include "sb_info.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 
 enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD__N };
 
@@ -450,7 +450,7 @@ sb_open(struct source *src)
 	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
 	announced = source_live(src);
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
-	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
+	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->mode == MODE_WAIT_STATE;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
 	/* Open before the first look: every mount change after it raises POLLPRI. */
@@ -487,7 +487,7 @@ sb_open(struct source *src)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
 	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
 	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
-	src->backend = p->backend;
+	src->backend_label = p->backend;
 	/* Nothing selected can come: say so rather than wait forever. */
 	if (announced > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
 	    p->want_quota || p->want_space)) {
@@ -539,7 +539,7 @@ sb_check(struct source *src, const struct cond *c)
 	if (c->kind != COND_READONLY && c->kind != COND_WRITABLE)
 		return WAIT_PENDING;
 	for (i = 0; i < p->n && s == NULL; i++)
-		if (p->ws[i].w->internal && p->ws[i].w->target == c->arg)
+		if (p->ws[i].w == c->watch)
 			s = &p->ws[i];
 	if (s == NULL)
 		return WAIT_PENDING;

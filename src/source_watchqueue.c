@@ -28,7 +28,7 @@
 #include "keyproc.h"
 #include "keyset.h"
 #include "source.h"
-#include "util.h"
+#include "xalloc.h"
 #include "wq_decode.h"
 
 struct wq {

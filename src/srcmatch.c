@@ -8,7 +8,10 @@
 
 #include "srcmatch.h"
 
-/* The tags findmnt -S resolves through libblkid, and the names libblkid's prober gives their values. */
+/*
+ * The tags findmnt -S resolves through libblkid, and the names libblkid's prober gives their
+ * values.
+ */
 static const struct tag {
 	const char *name, *probed;
 } tags[] = {
@@ -21,7 +24,7 @@ static const struct tag {
 
 /* The tag spec starts with (LABEL for "LABEL=x"), or NULL. */
 static const struct tag *
-tag_of(const char *spec)
+srcmatch_tag_of(const char *spec)
 {
 	const struct tag *t;
 	size_t n = strcspn(spec, "=");
@@ -40,7 +43,7 @@ tag_of(const char *spec)
  * probed, as blkid -p does: a cache could be stale, and this is one device.
  */
 static int
-probe_has(dev_t dev, const struct tag *t, const char *value)
+srcmatch_probe_has(dev_t dev, const struct tag *t, const char *value)
 {
 	blkid_probe pr;
 	const char *v;
@@ -66,7 +69,7 @@ probe_has(dev_t dev, const struct tag *t, const char *value)
 int
 srcmatch_kind(const char *spec, dev_t *devno)
 {
-	const struct tag *t = tag_of(spec);
+	const struct tag *t = srcmatch_tag_of(spec);
 	unsigned maj, min;
 	int end = 0;
 
@@ -83,9 +86,12 @@ srcmatch_kind(const char *spec, dev_t *devno)
 char *
 srcmatch_resolve(const char *spec)
 {
-	const struct tag *t = tag_of(spec);
+	const struct tag *t = srcmatch_tag_of(spec);
 
-	/* Without a cache libmount asks libblkid afresh (udev's links, else its cache file, checked by a probe). */
+	/*
+	 * Without a cache libmount asks libblkid afresh (udev's links, else its cache file, checked
+	 * by a probe).
+	 */
 	return t ? mnt_resolve_tag(t->name, spec + strlen(t->name) + 1, NULL) : NULL;
 }
 
@@ -103,7 +109,7 @@ srcmatch_matches(const char *spec, const char *real, const char *source, dev_t d
 		return dev == want;
 	case SRCMATCH_TAG:
 		/* A filesystem on a block device has the device's number. */
-		if (major(dev) != 0 && (r = probe_has(dev, tag_of(spec), strchr(spec, '=') + 1)) >= 0)
+		if (major(dev) != 0 && (r = srcmatch_probe_has(dev, srcmatch_tag_of(spec), strchr(spec, '=') + 1)) >= 0)
 			return r;
 		/* Unprivileged: as findmnt, through udev's links to the device. */
 		if ((tagdev = srcmatch_resolve(spec)) == NULL)

@@ -15,7 +15,10 @@ enum srcmatch_kind {
 int srcmatch_kind(const char *spec, dev_t *devno);
 /* The device a tag spec names now (malloc'd, as blkid resolves it), or NULL if none does. */
 char *srcmatch_resolve(const char *spec);
-/* Whether a mount of device dev whose source reads source is the one spec names; real: spec's canonical path, or NULL. */
+/*
+ * Whether a mount of device dev whose source reads source is the one spec names; real: spec's
+ * canonical path, or NULL.
+ */
 bool srcmatch_matches(const char *spec, const char *real, const char *source, dev_t dev);
 
 #endif

@@ -22,7 +22,7 @@
 #include "compat.h"
 #include "path.h"
 #include "statmount.h"
-#include "util.h"
+#include "xalloc.h"
 
 #define LIST_STEP	1024
 

@@ -1,27 +1,33 @@
 #include "wait.h"
 
-/* The source that judges each kind of condition. */
-static const enum ev_type judge[] = {
-	[COND_MOUNT] = EV_MOUNT,
-	[COND_UNMOUNT] = EV_MOUNT,
-	[COND_READONLY] = EV_SB,
-	[COND_WRITABLE] = EV_SB,
-	[COND_KEY] = EV_KEY,
-	[COND_NO_KEY] = EV_KEY,
+/*
+ * --readonly and --writable open mounts too, though sb judges them: --backend and the readiness
+ * line name the mount backend for them.
+ */
+const struct wait_kind wait_kinds[COND__N] = {
+	[COND_MOUNT] = { "--mount", EV_MOUNT, 1u << EV_MOUNT },
+	[COND_UNMOUNT] = { "--unmount", EV_MOUNT, 1u << EV_MOUNT },
+	[COND_READONLY] = { "--readonly", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
+	[COND_WRITABLE] = { "--writable", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
+	[COND_KEY] = { "--key", EV_KEY, 1u << EV_KEY },
+	[COND_NO_KEY] = { "--no-key", EV_KEY, 1u << EV_KEY },
 };
 
-/* Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is gone when one is. */
+/*
+ * Where c stands: with several -N, a mount condition holds when it holds in every namespace, and is
+ * gone when one is.
+ */
 static enum wait_state
-check_one(const struct cond *c, struct source *src, size_t n)
+wait_check_one(const struct cond *c, struct source *src, size_t n)
 {
 	enum wait_state all = WAIT_PENDING, s;
 	bool judged = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (src[i].be->type != judge[c->kind] || !src[i].be->ops->check)
+		if (src[i].backend->type != wait_kinds[c->kind].judge)
 			continue;
-		s = (enum wait_state)src[i].be->ops->check(&src[i], c);
+		s = (enum wait_state)source_check(&src[i], c);
 		if (s == WAIT_GONE)
 			return WAIT_GONE;
 		all = !judged || all == WAIT_MET ? s : all;
@@ -37,7 +43,7 @@ wait_check(const struct config *cfg, struct source *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < cfg->nconds; i++) {
-		s = check_one(&cfg->conds[i], src, n);
+		s = wait_check_one(&cfg->conds[i], src, n);
 		if (s == WAIT_GONE)
 			return WAIT_GONE;
 		if (s == WAIT_PENDING)

@@ -9,6 +9,7 @@
 #include "unit.h"
 
 static struct config cfg;
+static struct mntns ns[MNTNS_MAX];
 
 /* "watchq" and the NULL-terminated list first, ap in argv, storage argp may permute; argc. */
 static int
@@ -35,7 +36,7 @@ parse(const char *first, ...)
 	va_start(ap, first);
 	argc = make_argv(argv, 32, first, ap);
 	va_end(ap);
-	cli_parse(&cfg, argc, argv);
+	cli_parse(&cfg, ns, argc, argv);
 }
 
 /* Parse in a child: its exit status, and its stderr in err (NUL-terminated). */
@@ -57,7 +58,7 @@ parse_status(char *err, size_t errsize, const char *first, ...)
 	if (pid == 0) {
 		dup2(p[1], STDERR_FILENO);
 		cli_free(&cfg);	/* this copy's: cli_parse() starts from nothing */
-		cli_parse(&cfg, argc, argv);
+		cli_parse(&cfg, ns, argc, argv);
 		_exit(0);
 	}
 	close(p[1]);

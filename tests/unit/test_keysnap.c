@@ -4,7 +4,7 @@
 
 #include "keysnap.h"
 #include "unit.h"
-#include "util.h"
+#include "xalloc.h"
 
 /* Serials no key has: KEYCTL_DESCRIBE fails, so events describe keys from the snapshots. */
 #define R	0x7ffffff0

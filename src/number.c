@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "number.h"
 
 int
-parse_seconds(const char *s, double *out)
+number_seconds(const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -24,7 +24,7 @@ parse_seconds(const char *s, double *out)
 }
 
 int
-parse_count(const char *s, long long lo, long long hi, long long *out)
+number_count(const char *s, long long lo, long long hi, long long *out)
 {
 	char *end;
 	long long v;
@@ -40,7 +40,7 @@ parse_count(const char *s, long long lo, long long hi, long long *out)
 }
 
 int
-parse_space(const char *s, double *pct, uint64_t *bytes)
+number_space(const char *s, double *pct, uint64_t *bytes)
 {
 	static const char units[] = "KMGTPE";
 	const char *u;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "number.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,11 +17,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(s, data, size);
 	s[size] = '\0';
-	if (parse_seconds(s, &d) == 0 && !(d >= 0 && d <= 1e9))
+	if (number_seconds(s, &d) == 0 && !(d >= 0 && d <= 1e9))
 		abort();
-	if (parse_count(s, 1, 512, &n) == 0 && (n < 1 || n > 512))
+	if (number_count(s, 1, 512, &n) == 0 && (n < 1 || n > 512))
 		abort();
-	if (parse_space(s, &pct, &bytes) == 0 && !((pct > 0 && pct < 100 && bytes == 0) || (pct == 0 && bytes >= 1)))
+	if (number_space(s, &pct, &bytes) == 0 && !((pct > 0 && pct < 100 && bytes == 0) || (pct == 0 && bytes >= 1)))
 		abort();
 	free(s);
 	return 0;

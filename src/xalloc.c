@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "xalloc.h"
 
 void *
 xmalloc(size_t n)

@@ -1,9 +1,12 @@
-#ifndef WATCHQ_UTIL_H
-#define WATCHQ_UTIL_H
+#ifndef WATCHQ_XALLOC_H
+#define WATCHQ_XALLOC_H
 
 #include <stddef.h>
 
-/* The allocate-or-exit family keeps C's conventional x names: the one exception to "a file exports its own prefix". */
+/*
+ * The allocate-or-exit family keeps C's conventional x names: the one exception to "a file exports
+ * its own prefix".
+ */
 
 /* Allocate or exit with a message: the only allocation failure policy. */
 void *xmalloc(size_t n);
