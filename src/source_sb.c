@@ -74,15 +74,11 @@ note(const struct source *src, const struct sbw *s, const char *what, const char
 	buf_free(&b);
 }
 
+/* An event of s's filesystem: the header, then the filesystem's mount point, type and source. */
 static void
 ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->type = EV_SB;
-	ev->subtype = subtype;
-	ev->tag = s->w->tag;
-	ev->watch = s->w->target;
-	ev->watch_source = source_word(EV_SB);
+	source_event_init(ev, EV_SB, subtype, s->w);
 	ev->u.sb.path = s->info.target;
 	ev->u.sb.fstype = s->info.fstype;
 	ev->u.sb.device = s->info.device;
