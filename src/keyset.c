@@ -43,18 +43,11 @@ keyset_find(struct keyset *ks, int32_t serial)
 	return NULL;
 }
 
-static int
-cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool
 is_leaf(const struct keyset *ks, int32_t serial)
 {
-	return ks->nleaves > 0 && bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), cmp_i32) != NULL;
+	return ks->nleaves > 0 &&
+	    bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), keysnap_serial_cmp) != NULL;
 }
 
 /* Whether serial is a keyring, by its description; a key that is not is remembered as a leaf. */
@@ -176,7 +169,7 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	}
 	/* Keep only the leaves still linked: a serial can be reused once its key is collected. */
 	if (wk.nleaves > 1)
-		qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), cmp_i32);
+		qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), keysnap_serial_cmp);
 	free(ks->leaves);
 	ks->leaves = wk.leaves;
 	ks->nleaves = wk.nleaves;

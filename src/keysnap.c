@@ -9,8 +9,8 @@
 #include "keysnap.h"
 #include "util.h"
 
-static int
-cmp_i32(const void *a, const void *b)
+int
+keysnap_serial_cmp(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 
@@ -65,7 +65,7 @@ keysnap_take(struct keysnap *s, int32_t serial, const char *proc)
 	s->has_links = true;
 	s->nlinks = (size_t)n / sizeof(int32_t);
 	s->links = data;
-	qsort(s->links, s->nlinks, sizeof(int32_t), cmp_i32);
+	qsort(s->links, s->nlinks, sizeof(int32_t), keysnap_serial_cmp);
 }
 
 void

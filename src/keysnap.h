@@ -25,6 +25,8 @@ struct keysnap {
 	size_t nlinks;
 };
 
+/* Order two key serials (int32_t) ascending, as qsort(3) and bsearch(3) take it: how links are kept. */
+int keysnap_serial_cmp(const void *a, const void *b);
 /* Whether the key was there when snapshotted (revoked and expired keys are, until collected). */
 bool keysnap_exists(const struct keysnap *s);
 /* Snapshot key serial: described, read if a keyring, and its flags from proc, the text of /proc/keys read before. */
