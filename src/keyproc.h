@@ -13,7 +13,8 @@ struct keyproc_line {
 	size_t summary_len;
 };
 
-/* Read /proc/keys whole (NUL-terminated; caller frees); NULL with errno set. */
+/* Read /proc/keys whole (NUL-terminated; caller frees); empty if it cannot be read, where no key's
+ * line is found. */
 char *keyproc_read(void);
 /* Find key serial's line in the text of /proc/keys, described as d: 0 only if exactly one line starts with its serial and that line agrees with d; else -1. */
 int keyproc_find(const char *proc, int32_t serial, const struct keydesc *d, struct keyproc_line *out);

@@ -28,8 +28,8 @@ poll_once(struct source *src)
 	struct keyset *ks = src->priv;
 	char *proc = keyproc_read();
 
-	keyset_refresh(ks, src, proc ? proc : "", true);
-	keyset_children(ks, src->cfg, proc ? proc : "", follow, follow, src);
+	keyset_refresh(ks, src, proc, true);
+	keyset_children(ks, src->cfg, proc, follow, follow, src);
 	free(proc);
 }
 
@@ -54,8 +54,8 @@ kp_open(struct source *src)
 	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
 		return -1;
 	proc = keyproc_read();
-	keyset_init(ks, src, proc ? proc : "");
-	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
+	keyset_init(ks, src, proc);
+	keyset_children(ks, cfg, proc, follow, follow, src);
 	free(proc);
 	return 0;
 }

@@ -68,7 +68,7 @@ resync(struct source *src)
 	source_loss(src);
 	q->seen = queued(src->pfd[0].fd);
 	proc = keyproc_read();
-	keyset_refresh(&q->ks, src, proc ? proc : "", false);
+	keyset_refresh(&q->ks, src, proc, false);
 	free(proc);
 	q->unsure = queued(src->pfd[0].fd);
 	q->unsure = q->unsure > q->seen ? q->unsure - q->seen : 0;
@@ -195,7 +195,7 @@ wq_drain(struct source *src, size_t i)
 	}
 	if (q->links_changed && cfg->recursive) {
 		char *proc = keyproc_read();
-		int r = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src);
+		int r = keyset_children(&q->ks, cfg, proc, follow, unfollow, src);
 
 		free(proc);
 		if (r < 0)
@@ -260,8 +260,8 @@ wq_open(struct source *src)
 	}
 	/* Watches first, then the state: nothing changes unseen in between. */
 	proc = keyproc_read();
-	keyset_init(&q->ks, src, proc ? proc : "");
-	i = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src) < 0;
+	keyset_init(&q->ks, src, proc);
+	i = keyset_children(&q->ks, cfg, proc, follow, unfollow, src) < 0;
 	free(proc);
 	return i ? -1 : 0;
 }
