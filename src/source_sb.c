@@ -56,14 +56,14 @@ struct sb_src {
 
 /* Filesystems that call fsnotify_sb_error() through Linux 6.18: ext2, ext3 (both ext4's driver) and ext4. */
 static bool
-reports_errors(const char *fstype)
+sb_fstype_reports_errors(const char *fstype)
 {
 	return strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 || strcmp(fstype, "ext2") == 0;
 }
 
 /* One stderr line about a filesystem: "watchq: PATH (FSTYPE) WHAT". */
 static void
-note(const struct source *src, const struct sbw *s, const char *what, const char *why)
+sb_note(const struct source *src, const struct sbw *s, const char *what, const char *why)
 {
 	struct buf b = { 0 };
 
@@ -76,7 +76,7 @@ note(const struct source *src, const struct sbw *s, const char *what, const char
 
 /* An event of s's filesystem: the header, then the filesystem's mount point, type and source. */
 static void
-ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
+sb_event_init(struct event *ev, const struct sbw *s, unsigned subtype)
 {
 	source_event_init(ev, EV_SB, subtype, s->w);
 	ev->u.sb.path = s->info.target;
@@ -91,7 +91,7 @@ ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
  * is in the emergency state from then on.
  */
 static enum sb_ro
-effective_ro(const struct sb_src *p, const struct sb_info *now)
+sb_effective_ro(const struct sb_src *p, const struct sb_info *now)
 {
 	size_t i;
 
@@ -103,12 +103,6 @@ effective_ro(const struct sb_src *p, const struct sb_info *now)
 	return now->ro;
 }
 
-static void
-gone(struct source *src, struct sbw *s, const char *what)
-{
-	source_gone(src, s->sw, what);
-}
-
 /*
  * Look up the filesystem holding s's path into *out and, with marked and if
  * its device differs from s's, mark it for errors (-1 in *marked on failure):
@@ -116,7 +110,7 @@ gone(struct source *src, struct sbw *s, const char *what)
  * fd that /proc/self/fd names.
  */
 static int
-look(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
+sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
 {
 	struct sb_src *p = src->priv;
 	char pinned[32];
@@ -138,31 +132,31 @@ look(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
 
 /* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
 static void
-recheck(struct source *src, struct sbw *s)
+sb_recheck(struct source *src, struct sbw *s)
 {
 	struct sb_info now;
 	struct event ev;
 
 	if (!s->sw->alive)
 		return;
-	if (look(src, s, &now, NULL) < 0) {
+	if (sb_read_fs(src, s, &now, NULL) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
-			gone(src, s, "path removed");
+			source_gone(src, s->sw, "path removed");
 		return;
 	}
 	/* A wait condition too is about the filesystem that held its path when it began. */
 	if (now.dev != s->info.dev) {
 		sb_info_free(&now);
-		gone(src, s, "filesystem unmounted");
+		source_gone(src, s->sw, "filesystem unmounted");
 		return;
 	}
-	now.ro = effective_ro(src->priv, &now);
+	now.ro = sb_effective_ro(src->priv, &now);
 	if (now.ro != s->info.ro) {
 		enum sb_ro old = s->info.ro;
 
 		sb_info_free(&s->info);
 		s->info = now;
-		ev_init(&ev, s, SB_READONLY);
+		sb_event_init(&ev, s, SB_READONLY);
 		ev.u.sb.ro = now.ro;
 		ev.u.sb.old_ro = old;
 		src->sink->emit(src->sink, &ev);
@@ -173,18 +167,18 @@ recheck(struct source *src, struct sbw *s)
 }
 
 static void
-recheck_all(struct source *src)
+sb_recheck_all(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	size_t i;
 
 	for (i = 0; i < p->n; i++)
-		recheck(src, &p->ws[i]);
+		sb_recheck(src, &p->ws[i]);
 }
 
 /* Report crossing below the threshold once, and recovery once above it plus a tenth. */
 static void
-check_space(struct source *src, struct sbw *s)
+sb_check_space(struct source *src, struct sbw *s)
 {
 	const struct config *cfg = src->cfg;
 	struct statvfs sv;
@@ -199,11 +193,11 @@ check_space(struct source *src, struct sbw *s)
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
 	/* Still the same filesystem after statvfs() read it? Not after an unmount, say. */
-	recheck(src, s);
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return;
 	s->low = !s->low;
-	ev_init(&ev, s, SB_LOWSPACE);
+	sb_event_init(&ev, s, SB_LOWSPACE);
 	ev.u.sb.low = s->low;
 	ev.u.sb.avail = avail;
 	ev.u.sb.size = size;
@@ -212,7 +206,7 @@ check_space(struct source *src, struct sbw *s)
 }
 
 static bool
-in_window(const struct sb_src *p)
+sb_in_recheck_window(const struct sb_src *p)
 {
 	struct timespec now;
 
@@ -225,13 +219,13 @@ in_window(const struct sb_src *p)
 
 /* Arm the timer for what needs it: the recheck window, else --interval polling, else nothing. */
 static void
-arm_timer(struct source *src)
+sb_arm_timer(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	long period = 0;
 
-	if (in_window(p))
+	if (sb_in_recheck_window(p))
 		period = RECHECK_NS;
 	else if (p->want_space || p->poll_ro)
 		period = (long)(src->cfg->interval * 1e9);
@@ -246,25 +240,25 @@ arm_timer(struct source *src)
 }
 
 static void
-start_window(struct source *src)
+sb_start_recheck_window(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
 	clock_gettime(CLOCK_MONOTONIC, &p->recheck_until);
 	p->recheck_until.tv_sec += RECHECK_FOR;
-	arm_timer(src);
+	sb_arm_timer(src);
 }
 
 /* Records were lost or could not be trusted: say so, then re-read every state. */
 static void
-loss(struct source *src)
+sb_loss(struct source *src)
 {
 	source_loss(src);
-	recheck_all(src);
+	sb_recheck_all(src);
 }
 
 static void
-on_error(void *ctx, dev_t dev, const struct fan_rec *r)
+sb_on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 {
 	struct source *src = ctx;
 	struct sb_src *p = src->priv;
@@ -277,7 +271,7 @@ on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 		if (!s->sw->alive || s->info.dev != dev)
 			continue;
 		s->errored = s->info.errors_ro;
-		ev_init(&ev, s, SB_ERROR);
+		sb_event_init(&ev, s, SB_ERROR);
 		ev.u.sb.error = r->error;
 		ev.u.sb.count = r->error_count;
 		src->sink->emit(src->sink, &ev);
@@ -285,7 +279,7 @@ on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 }
 
 static void
-on_quota(void *ctx, const struct quota_warning *qw)
+sb_on_quota(void *ctx, const struct quota_warning *qw)
 {
 	struct source *src = ctx;
 	struct sb_src *p = src->priv;
@@ -297,7 +291,7 @@ on_quota(void *ctx, const struct quota_warning *qw)
 
 		if (!s->sw->alive || s->info.dev != makedev(qw->major, qw->minor))
 			continue;
-		ev_init(&ev, s, SB_EDQUOT);
+		sb_event_init(&ev, s, SB_EDQUOT);
 		ev.u.sb.quota_type = qw->qtype;
 		ev.u.sb.id = qw->id;
 		ev.u.sb.caused_id = qw->caused_id;
@@ -307,11 +301,11 @@ on_quota(void *ctx, const struct quota_warning *qw)
 }
 
 static int
-drain_error(struct source *src)
+sb_drain_error(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
-	switch (fserr_drain(&p->errs, on_error, src)) {
+	switch (fserr_drain(&p->errs, sb_on_error, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -319,13 +313,13 @@ drain_error(struct source *src)
 		break;
 	}
 	/* ext4 reports the error before it turns read-only: look now and for a while. */
-	recheck_all(src);
-	start_window(src);
+	sb_recheck_all(src);
+	sb_start_recheck_window(src);
 	return 0;
 }
 
 static int
-drain_quota(struct source *src)
+sb_drain_quota(struct source *src)
 {
 	unsigned char buf[8192] __attribute__((aligned(8)));
 	ssize_t n;
@@ -338,13 +332,13 @@ drain_quota(struct source *src)
 			if (errno == EAGAIN)
 				return 0;
 			if (errno == ENOBUFS) {	/* the socket overflowed: warnings were dropped */
-				loss(src);
+				sb_loss(src);
 				continue;
 			}
 			return -1;
 		}
-		if (quota_nl_decode(buf, (size_t)n, on_quota, src) < 0)
-			loss(src);	/* a message we cannot trust */
+		if (quota_nl_decode(buf, (size_t)n, sb_on_quota, src) < 0)
+			sb_loss(src);	/* a message we cannot trust */
 	}
 }
 
@@ -357,21 +351,21 @@ sb_drain(struct source *src, size_t i)
 
 	switch (i) {
 	case FD_ERROR:
-		return drain_error(src);
+		return sb_drain_error(src);
 	case FD_QUOTA:
-		return drain_quota(src);
+		return sb_drain_quota(src);
 	case FD_MOUNTINFO:
-		recheck_all(src);
+		sb_recheck_all(src);
 		return 0;
 	case FD_TIMER:
 		while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 			;
 		if (p->want_ro || p->poll_ro || p->period_ns == RECHECK_NS)
-			recheck_all(src);
+			sb_recheck_all(src);
 		if (p->want_space)
 			for (k = 0; k < p->n; k++)
-				check_space(src, &p->ws[k]);
-		arm_timer(src);
+				sb_check_space(src, &p->ws[k]);
+		sb_arm_timer(src);
 		return 0;
 	}
 	return 0;
@@ -379,7 +373,7 @@ sb_drain(struct source *src, size_t i)
 
 /* The fanotify groups for error events; without them, read-only is polled. */
 static void
-open_errors(struct source *src)
+sb_open_errors(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
@@ -396,7 +390,7 @@ open_errors(struct source *src)
 
 /* Whether s's filesystem was marked for errors, saying on stderr why not or that it never reports any. */
 static bool
-marked_note(struct source *src, const struct sbw *s, int marked, int why)
+sb_is_marked(struct source *src, const struct sbw *s, int marked, int why)
 {
 	const struct sb_src *p = src->priv;
 	bool quiet = s->w->internal || !p->want_error;
@@ -405,16 +399,16 @@ marked_note(struct source *src, const struct sbw *s, int marked, int why)
 		return false;
 	if (marked < 0) {
 		if (!quiet)
-			note(src, s, "cannot report errors", strerror(why));
+			sb_note(src, s, "cannot report errors", strerror(why));
 		return false;
 	}
-	if (!quiet && !reports_errors(s->info.fstype))
-		note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
+	if (!quiet && !sb_fstype_reports_errors(s->info.fstype))
+		sb_note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
 	return true;
 }
 
 static void
-open_quota(struct source *src)
+sb_open_quota(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	int fd;
@@ -454,7 +448,7 @@ sb_open(struct source *src)
 		return -1;
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
 	if (p->want_error || p->want_ro)
-		open_errors(src);
+		sb_open_errors(src);
 	for (i = 0; i < src->nwatches; i++) {
 		struct sbw *s = &p->ws[p->n];
 		struct sb_info now;
@@ -462,11 +456,11 @@ sb_open(struct source *src)
 		s->sw = &src->watches[i];
 		s->w = s->sw->w;
 		marked = 0;
-		if (look(src, s, &now, &marked) < 0)
+		if (sb_read_fs(src, s, &now, &marked) < 0)
 			return -1;
 		s->info = now;
 		p->n++;
-		any |= marked_note(src, s, marked, errno);
+		any |= sb_is_marked(src, s, marked, errno);
 	}
 	if (src->pfd[FD_ERROR].fd >= 0 && !any) {
 		fserr_close(&p->errs);
@@ -475,7 +469,7 @@ sb_open(struct source *src)
 			p->poll_ro = true;
 	}
 	if (p->want_quota)
-		open_quota(src);
+		sb_open_quota(src);
 	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
 	src->pfd[FD_TIMER].events = POLLIN;
@@ -491,8 +485,8 @@ sb_open(struct source *src)
 		return -1;
 	}
 	for (k = 0; k < p->n; k++)
-		check_space(src, &p->ws[k]);
-	arm_timer(src);
+		sb_check_space(src, &p->ws[k]);
+	sb_arm_timer(src);
 	return 0;
 }
 
@@ -540,13 +534,13 @@ sb_check(struct source *src, const struct cond *c)
 	if (s == NULL)
 		return WAIT_PENDING;
 	/* The state now, then the filesystem: both of this moment. */
-	recheck(src, s);
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	if (statvfs(c->path, &sv) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
 	ro = (sv.f_flag & ST_RDONLY) != 0 || s->info.ro != SB_RO_RW;
-	recheck(src, s);
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;
@@ -557,6 +551,6 @@ const struct source_ops source_sb_ops = {
 	.drain = sb_drain,
 	.present = NULL,
 	.check = sb_check,
-	.removals = recheck_all,
+	.removals = sb_recheck_all,
 	.close = sb_close,
 };
