@@ -138,7 +138,7 @@ walk(struct walk *wk, size_t i)
 		e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
 		j = (size_t)(e - wk->ks->v);
 		mark(wk, j);
-		if (wk->add(wk->ctx, e) < 0)
+		if (wk->add && wk->add(wk->ctx, e) < 0)
 			wk->failed = -1;
 		walk(wk, j);
 	}
@@ -163,7 +163,8 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	for (i = 0; i < ks->n; i++) {
 		if (!ks->v[i].child || ks->v[i].gone || seen(&wk, i))
 			continue;
-		drop(ctx, &ks->v[i]);
+		if (drop)
+			drop(ctx, &ks->v[i]);
 		ks->v[i].gone = true;
 		keysnap_free(&ks->v[i].snap);
 	}

@@ -32,7 +32,7 @@ typedef int keyent_fn(void *ctx, struct keyent *e);
 void keyset_init(struct keyset *ks, struct source *src, const char *proc);
 /* The entry following serial, or NULL. */
 struct keyent *keyset_find(struct keyset *ks, int32_t serial);
-/* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal); one KEYCTL_DESCRIBE per key not met before; -1 if add failed. */
+/* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal; add and drop may be NULL); one KEYCTL_DESCRIBE per key not met before; -1 if add failed. */
 int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx);
 /* Re-read every followed key (proc: the text of /proc/keys) and report its changes under its watch; a key no longer there is, with removals, marked gone and (a watched one) reported removed through src. */

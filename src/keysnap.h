@@ -17,7 +17,7 @@ struct keysnap {
 	long uid, gid;
 	unsigned perm;
 	bool keyring;
-	bool proc;		/* flags and summary known: the key's line in /proc/keys was found and agreed */
+	bool has_proc_line;	/* flags and summary known: the key's line in /proc/keys was found and agreed */
 	char flags[8];		/* I R D Q U N i, '-' when clear */
 	char *summary;		/* the type's summary after the description */
 	bool has_links;		/* a keyring whose contents could be read */

@@ -41,7 +41,7 @@ ring(const int *ids)
 	s.type = (char *)"keyring";
 	s.description = (char *)"ring";
 	s.perm = 0x3f010000;
-	s.keyring = s.proc = s.has_links = true;
+	s.keyring = s.has_proc_line = s.has_links = true;
 	strcpy(s.flags, "I--Q---");
 	s.summary = (char *)"";
 	s.links = xcalloc(8, sizeof(*s.links));
@@ -64,7 +64,7 @@ key(const char *flags, const char *summary, int err)
 		s.description = (char *)"tok";
 	}
 	s.perm = 0x3f010000;
-	s.proc = flags != NULL;
+	s.has_proc_line = flags != NULL;
 	if (flags)
 		strcpy(s.flags, flags);
 	s.summary = (char *)summary;
