@@ -424,31 +424,31 @@ sb_open_quota(struct source *src)
 	src->pfd[FD_QUOTA] = (struct pollfd){ fd, POLLIN, 0 };
 }
 
-static int
-sb_open(struct source *src)
+/* Which of the sb events the run asks for: error and edquot only with a watch the user named. */
+static void
+sb_choose_events(struct source *src, size_t announced)
 {
 	const struct config *cfg = src->cfg;
-	struct sb_src *p;
-	size_t i, k, announced;
+	struct sb_src *p = src->priv;
 
-	bool any = false;
-	int marked;
-
-	p = src->priv = xcalloc(1, sizeof(*p));
-	p->errs.epfd = -1;
-	src->nfds = FD__N;
-	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
-	announced = source_live(src);
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
 	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->nconds > 0;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
-	/* Open before the first look: every mount change after it raises POLLPRI. */
-	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	src->pfd[FD_MOUNTINFO].events = POLLPRI;
-	if (p->want_error || p->want_ro)
-		sb_open_errors(src);
+}
+
+/*
+ * Read the filesystem of each watch and mark it for errors. With no filesystem marked, close the
+ * error groups: read-only is then polled.
+ */
+static int
+sb_add_watches(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	bool any = false;
+	int marked;
+	size_t i;
+
 	for (i = 0; i < src->nwatches; i++) {
 		struct sbw *s = &p->ws[p->n];
 		struct sb_info now;
@@ -468,6 +468,50 @@ sb_open(struct source *src)
 		if (p->want_ro)
 			p->poll_ro = true;
 	}
+	return 0;
+}
+
+/* The mechanisms in use, as the readiness line names them: "fanotify,netlink,mountinfo,statvfs". */
+static void
+sb_name_backend(struct source *src)
+{
+	struct sb_src *p = src->priv;
+
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
+	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
+	src->backend = p->backend;
+}
+
+/* Whether any event asked for can come. */
+static bool
+sb_can_report(const struct source *src)
+{
+	const struct sb_src *p = src->priv;
+
+	return (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota || p->want_space;
+}
+
+static int
+sb_open(struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	struct sb_src *p;
+	size_t k, announced;
+
+	p = src->priv = xcalloc(1, sizeof(*p));
+	p->errs.epfd = -1;
+	src->nfds = FD__N;
+	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
+	announced = source_live(src);
+	sb_choose_events(src, announced);
+	/* Open before the first look: every mount change after it raises POLLPRI. */
+	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	if (p->want_error || p->want_ro)
+		sb_open_errors(src);
+	if (sb_add_watches(src) < 0)
+		return -1;
 	if (p->want_quota)
 		sb_open_quota(src);
 	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
@@ -475,12 +519,9 @@ sb_open(struct source *src)
 	src->pfd[FD_TIMER].events = POLLIN;
 	if (p->poll_ro && !cfg->quiet && announced > 0 && p->want_ro)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
-	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
-	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
-	src->backend = p->backend;
+	sb_name_backend(src);
 	/* Nothing selected can come: say so rather than wait forever. */
-	if (announced > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
-	    p->want_quota || p->want_space)) {
+	if (announced > 0 && !sb_can_report(src)) {
 		errno = ENOSYS;
 		return -1;
 	}
