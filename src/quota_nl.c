@@ -178,23 +178,17 @@ family_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 		(void)each_attr(data, len, groups_attr, ctx);
 }
 
+/* Ask the generic netlink controller about the VFS_DQUOT family. */
 static int
-resolve_group(int fd, uint32_t *group)
+quota_nl_ask_family(int fd)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct genlmsghdr gh;
 		unsigned char attrs[64];
 	} req;
-	union {
-		struct nlmsghdr nh;
-		unsigned char b[8192];
-	} resp;
 	struct nlattr *a = (struct nlattr *)req.attrs;
 	static const char name[] = "VFS_DQUOT";
-	struct family f = { 0, false };
-	struct nlmsgerr e;
-	ssize_t n;
 	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr));
 
 	memset(&req, 0, sizeof(req));
@@ -207,8 +201,22 @@ resolve_group(int fd, uint32_t *group)
 	req.nh.nlmsg_seq = 1;
 	req.gh.cmd = CTRL_CMD_GETFAMILY;
 	req.gh.version = 1;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		return -1;
+	return send(fd, &req, req.nh.nlmsg_len, 0) < 0 ? -1 : 0;
+}
+
+/* Read the controller's answer into *group: the family's "events" group; ENOENT: no such family. */
+static int
+quota_nl_read_group(int fd, uint32_t *group)
+{
+	union {
+		struct nlmsghdr nh;
+		unsigned char b[8192];
+	} resp;
+	struct family f = { 0, false };
+	struct nlmsgerr e;
+	ssize_t n;
+	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr));
+
 	while ((n = recv(fd, &resp, sizeof(resp), 0)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
@@ -247,7 +255,7 @@ quota_nl_open(void)
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
 	/* The kernel answers within send(), so the reply is queued before recv(). */
-	if (resolve_group(fd, &group) < 0)
+	if (quota_nl_ask_family(fd) < 0 || quota_nl_read_group(fd, &group) < 0)
 		goto fail;
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0)
 		goto fail;
