@@ -8,7 +8,7 @@
 #include "util.h"
 
 static struct keyent *
-push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
+keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
 {
 	struct keyent *e;
 
@@ -29,7 +29,7 @@ keyset_init(struct keyset *ks, struct source *src, const char *proc)
 
 	memset(ks, 0, sizeof(*ks));
 	for (i = 0; i < src->nwatches; i++)
-		push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
+		keyset_push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
 }
 
 struct keyent *
@@ -44,7 +44,7 @@ keyset_find(struct keyset *ks, int32_t serial)
 }
 
 static bool
-is_leaf(const struct keyset *ks, int32_t serial)
+keyset_is_leaf(const struct keyset *ks, int32_t serial)
 {
 	return ks->nleaves > 0 &&
 	    bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), keysnap_serial_cmp) != NULL;
@@ -52,7 +52,7 @@ is_leaf(const struct keyset *ks, int32_t serial)
 
 /* Whether serial is a keyring, by its description; a key that is not is remembered as a leaf. */
 static bool
-describe_keyring(struct keyset *ks, int32_t serial)
+keyset_describe_keyring(struct keyset *ks, int32_t serial)
 {
 	struct keydesc d;
 	bool ring;
@@ -76,7 +76,8 @@ describe_keyring(struct keyset *ks, int32_t serial)
 bool
 keyset_is_new_keyring(struct keyset *ks, int32_t serial)
 {
-	return keyset_find(ks, serial) == NULL && !is_leaf(ks, serial) && describe_keyring(ks, serial);
+	return keyset_find(ks, serial) == NULL && !keyset_is_leaf(ks, serial) &&
+	    keyset_describe_keyring(ks, serial);
 }
 
 struct walk {
@@ -92,7 +93,7 @@ struct walk {
 };
 
 static void
-mark(struct walk *wk, size_t i)
+walk_mark(struct walk *wk, size_t i)
 {
 	if (i >= wk->nseen) {
 		wk->seen = xreallocarray(wk->seen, i + 1, sizeof(*wk->seen));
@@ -103,7 +104,7 @@ mark(struct walk *wk, size_t i)
 }
 
 static bool
-seen(const struct walk *wk, size_t i)
+walk_seen(const struct walk *wk, size_t i)
 {
 	return i < wk->nseen && wk->seen[i];
 }
@@ -121,23 +122,23 @@ walk(struct walk *wk, size_t i)
 	for (k = 0; k < n; k++) {
 		if ((e = keyset_find(wk->ks, links[k])) != NULL) {
 			j = (size_t)(e - wk->ks->v);
-			if (seen(wk, j))
+			if (walk_seen(wk, j))
 				continue;
-			mark(wk, j);
+			walk_mark(wk, j);
 			walk(wk, j);
 			continue;
 		}
-		if (is_leaf(wk->ks, links[k]) || !describe_keyring(wk->ks, links[k])) {
+		if (keyset_is_leaf(wk->ks, links[k]) || !keyset_describe_keyring(wk->ks, links[k])) {
 			/* Only leaves are remembered: a key that could not be described may be a keyring we may describe later. */
-			if (is_leaf(wk->ks, links[k])) {
+			if (keyset_is_leaf(wk->ks, links[k])) {
 				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
 				wk->leaves[wk->nleaves++] = links[k];
 			}
 			continue;
 		}
-		e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
+		e = keyset_push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
 		j = (size_t)(e - wk->ks->v);
-		mark(wk, j);
+		walk_mark(wk, j);
 		if (wk->add && wk->add(wk->ctx, e) < 0)
 			wk->failed = -1;
 		walk(wk, j);
@@ -155,13 +156,13 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	if (!cfg->recursive)
 		return 0;
 	for (i = 0; i < top; i++) {
-		if (ks->v[i].child || ks->v[i].gone || seen(&wk, i))
+		if (ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
 			continue;
-		mark(&wk, i);
+		walk_mark(&wk, i);
 		walk(&wk, i);
 	}
 	for (i = 0; i < ks->n; i++) {
-		if (!ks->v[i].child || ks->v[i].gone || seen(&wk, i))
+		if (!ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
 			continue;
 		if (drop)
 			drop(ctx, &ks->v[i]);
