@@ -147,7 +147,8 @@ fserr_on_record(void *p, const struct fan_rec *r)
 	}
 	if (!(r->mask & FAN_FS_ERROR))
 		return;
-	/* The kernel sends both infos with every error: without them it cannot be told, nor attributed. */
+	/* The kernel sends the fsid and error infos with every error: a record without them
+	 * cannot be trusted, nor matched to a superblock. */
 	if (!r->has_fsid || !r->has_error || (sb = fserr_find_fsid(rd->g, r->fsid)) == NULL) {
 		rd->lost = true;
 		return;

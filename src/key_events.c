@@ -24,7 +24,7 @@ key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int3
 		ev.u.key.type = known->type;
 		ev.u.key.description = known->description;
 	} else if (names && (was = keynames_get(names, ev.u.key.key)) != NULL) {
-		/* An unlinked key that went with its last link: its name as its linked event gave it. */
+		/* An unlinked key that went with its last link: named as its linked event was. */
 		ev.u.key.type = was->type;
 		ev.u.key.description = was->description;
 	}

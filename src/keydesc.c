@@ -30,7 +30,7 @@ keydesc_parse(struct keydesc *d, char *s)
 	if (p == NULL || p == s)
 		return -1;
 	*p++ = '\0';
-	/* The description is the last field: whatever follows the fourth ';', ';' and newlines included. */
+	/* The description is the last field: all after the fourth ';', with ';' and newlines. */
 	if (!keydesc_field(&p, 10, &uid) || !keydesc_field(&p, 10, &gid) || !keydesc_field(&p, 16, &perm))
 		return -1;
 	d->type = s;

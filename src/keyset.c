@@ -109,7 +109,8 @@ walk_seen(const struct walk *wk, size_t i)
 	return i < wk->nseen && wk->seen[i];
 }
 
-/* Follow the keyrings linked in entry i, depth first; each keyring once, each key described once. */
+/* Follow the keyrings linked in entry i, depth first, visiting each keyring and describing each key
+ * once. */
 static void
 walk(struct walk *wk, size_t i)
 {
@@ -129,7 +130,8 @@ walk(struct walk *wk, size_t i)
 			continue;
 		}
 		if (keyset_is_leaf(wk->ks, links[k]) || !keyset_describe_keyring(wk->ks, links[k])) {
-			/* Only leaves are remembered: a key that could not be described may be a keyring we may describe later. */
+			/* Only leaves are remembered: a key that could not be described may be a
+			 * keyring that can be described later. */
 			if (keyset_is_leaf(wk->ks, links[k])) {
 				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
 				wk->leaves[wk->nleaves++] = links[k];
@@ -222,7 +224,8 @@ keyset_check(const struct cond *c)
 		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
 	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
 		if (keydesc_get(&d, links[i]) < 0) {
-			/* Revoked or expired: no key to use. Another failure (no view permission): it may be ours. */
+			/* A revoked or expired key cannot be used. After another failure (no
+			 * permission to view it), the key may be the one sought. */
 			unknown = unknown || (errno != EKEYREVOKED && errno != EKEYEXPIRED && errno != ENOKEY);
 			continue;
 		}

@@ -113,7 +113,7 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 		else
 			i++, j++;
 	}
-	/* Revocation also empties the summary and expires the key: one event, as the kernel sends. */
+	/* Revocation also empties the summary and expires the key: the kernel sends one event. */
 	if (old->err != EKEYREVOKED && new->err == EKEYREVOKED) {
 		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, keysnap_name(who, &kn), names);
 		return;

@@ -46,15 +46,16 @@ struct sbw {
 struct sb_src {
 	struct sbw *ws;
 	size_t n;
-	struct fserr errs;		/* when pfd[FD_ERROR] is its fd */
+	struct fserr errs;		/* open while pfd[FD_ERROR] holds its fd */
 	bool want_error, want_ro, want_quota, want_space;
 	bool poll_ro;			/* no error events: emergency read-only is polled */
-	struct timespec recheck_until;	/* CLOCK_MONOTONIC; 0: no recheck window */
-	long period_ns;			/* timer period armed, 0: disarmed */
+	struct timespec recheck_until;	/* end of the recheck window (CLOCK_MONOTONIC); 0 if none */
+	long period_ns;			/* the timer's period; 0 while it is disarmed */
 	char backend[64];
 };
 
-/* Filesystems that call fsnotify_sb_error() through Linux 6.18: ext2, ext3 (both ext4's driver) and ext4. */
+/* Whether fstype reports errors: through Linux 6.18 only ext4's driver calls fsnotify_sb_error(),
+ * and it also serves ext2 and ext3. */
 static bool
 sb_fstype_reports_errors(const char *fstype)
 {
@@ -104,10 +105,9 @@ sb_effective_ro(const struct sb_src *p, const struct sb_info *now)
 }
 
 /*
- * Look up the filesystem holding s's path into *out and, with marked and if
- * its device differs from s's, mark it for errors (-1 in *marked on failure):
- * both of the one object the path names at that moment, pinned by an O_PATH
- * fd that /proc/self/fd names.
+ * Read the filesystem now holding s's path into *out. With marked, and if its device differs from
+ * s's, also mark it for errors (*marked is -1 if that fails). The path is opened once with O_PATH
+ * and both steps go through /proc/self/fd, so both see the same object.
  */
 static int
 sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
@@ -130,7 +130,8 @@ sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *ma
 	return r;
 }
 
-/* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
+/* Re-read the state of s's filesystem. A read-only change is reported as an event; another
+ * filesystem at the path is a removal. */
 static void
 sb_recheck(struct source *src, struct sbw *s)
 {
@@ -192,7 +193,7 @@ sb_check_space(struct source *src, struct sbw *s)
 	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
-	/* Still the same filesystem after statvfs() read it? Not after an unmount, say. */
+	/* statvfs() read whatever the path holds now: check that it is still s's filesystem. */
 	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return;
@@ -312,7 +313,7 @@ sb_drain_error(struct source *src)
 		source_loss(src);	/* lost, or a record we cannot trust or attribute */
 		break;
 	}
-	/* ext4 reports the error before it turns read-only: look now and for a while. */
+	/* ext4 reports the error before it turns read-only: look again now and for a while. */
 	sb_recheck_all(src);
 	sb_start_recheck_window(src);
 	return 0;
@@ -388,7 +389,8 @@ sb_open_errors(struct source *src)
 	src->pfd[FD_ERROR] = (struct pollfd){ fserr_fd(&p->errs), POLLIN, 0 };
 }
 
-/* Whether s's filesystem was marked for errors, saying on stderr why not or that it never reports any. */
+/* Whether s's filesystem was marked for errors; says on stderr why not, or that its type never
+ * reports errors. */
 static bool
 sb_is_marked(struct source *src, const struct sbw *s, int marked, int why)
 {
@@ -504,7 +506,7 @@ sb_open(struct source *src)
 	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
 	announced = source_live(src);
 	sb_choose_events(src, announced);
-	/* Open before the first look: every mount change after it raises POLLPRI. */
+	/* Open it before reading any filesystem: each mount change after that raises POLLPRI. */
 	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
@@ -554,9 +556,9 @@ sb_close(struct source *src)
 }
 
 /*
- * wait --readonly/--writable: the flag, or the emergency state that changes no
- * flag, of the filesystem that held the path when the wait began (its own
- * watch); another filesystem there now is a removal, not an answer.
+ * wait --readonly/--writable: judged by the read-only flag, or the emergency state that sets no
+ * flag, of the filesystem that held the path when the wait began (the condition's own watch).
+ * Another filesystem at the path now is a removal, not an answer.
  */
 static int
 sb_check(struct source *src, const struct cond *c)

@@ -33,14 +33,14 @@
 
 struct wq {
 	int wfd;		/* the write end: kept open, or reads see EOF */
-	size_t seen;		/* bytes of records queued before the last resync read: it saw them */
+	size_t seen;		/* bytes queued before the last resync read: it saw those records */
 	size_t unsure;		/* bytes of records queued while it read */
 	bool links_changed;	/* --recursive: which keyrings to follow may have changed */
 	struct keyset ks;	/* snapshots, for the resync after a loss */
 	unsigned char buf[4096] __attribute__((aligned(8)));
 };
 
-/* The kernel keeps the notification queue out of kernels built without it. */
+/* Whether this kernel was built with key notifications, as KEYCTL_CAPABILITIES reports. */
 static bool
 wq_kernel_has_notifications(void)
 {
@@ -49,7 +49,8 @@ wq_kernel_has_notifications(void)
 	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
-/* Bytes of records waiting in the notification pipe (whole records: the kernel queues each as one buffer). */
+/* Bytes of records waiting in the notification pipe: whole records, since the kernel queues each
+ * record as one buffer. */
 static size_t
 wq_queued_bytes(int fd)
 {
@@ -58,7 +59,8 @@ wq_queued_bytes(int fd)
 	return ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (size_t)n : 0;
 }
 
-/* Report a loss, re-read every followed key and report what the queue lost; removals come from the kernel. */
+/* Report a loss, re-read every followed key and report what the queue lost. Removals are not
+ * reported here: the kernel sends them. */
 static void
 wq_resync(struct source *src)
 {
@@ -80,7 +82,7 @@ wq_watch_child(void *ctx, struct keyent *e)
 {
 	struct source *src = ctx;
 
-	/* The child reports under its watch's tag; EBUSY: it is watched already. */
+	/* The child reports under its watch's tag; EBUSY means it is watched already. */
 	if (keyctl_watch_key(e->serial, src->pfd[0].fd, e->sw->w->tag) < 0 && errno != EBUSY)
 		return -1;
 	return 0;
@@ -95,7 +97,8 @@ wq_unwatch_child(void *ctx, struct keyent *e)
 	return 0;
 }
 
-/* Count record r against the bytes the last resync saw: 1 if it saw it, 0 if it may have, -1 if it cannot have. */
+/* Count record r against the bytes the last resync saw: 1 if the resync saw it, 0 if it may have,
+ * -1 if it cannot have. */
 static int
 wq_resync_saw(struct wq *q, const struct wq_rec *r)
 {
@@ -205,7 +208,10 @@ wq_drain(struct source *src, size_t i)
 	return 0;
 }
 
-/* The -e/-E choice of key events, as the kernel's own filter; with --recursive, the records that say which keyrings to follow pass too, and the user's choice is made after. */
+/*
+ * Hand the -e/-E choice of key events to the kernel as its filter. With --recursive, the records
+ * that say which keyrings to follow pass too, and the user's choice is applied after them.
+ */
 static int
 wq_set_filter(int fd, const struct config *cfg)
 {

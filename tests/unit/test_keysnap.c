@@ -1,4 +1,5 @@
-/* The key snapshot diff: what polling and a resync report, and how records keep a snapshot current. */
+/* The key snapshot diff: what polling and a resync report, and how records keep a snapshot
+ * current. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -126,7 +127,8 @@ main(void)
 	b.uid = 1000;
 	CHECK_STR(diff(&a, &b), "setattr 4081 0 0 tok");
 	b = key(NULL, NULL, EKEYREVOKED);
-	CHECK_STR(diff(&a, &b), "revoked 4081 0 0 tok");	/* described from the old snapshot */
+	/* Described from the old snapshot. */
+	CHECK_STR(diff(&a, &b), "revoked 4081 0 0 tok");
 	CHECK_STR(diff(&b, &b), "");
 	c = key(NULL, NULL, EKEYEXPIRED);
 	CHECK_STR(diff(&a, &c), "");	/* the kernel posts nothing when a key expires */
