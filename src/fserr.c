@@ -19,7 +19,7 @@
 #include "xalloc.h"
 
 static int
-add_group(struct fserr *fe)
+fserr_add_group(struct fserr *fe)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct fserr_group *g;
@@ -46,7 +46,7 @@ fserr_open(struct fserr *fe)
 	memset(fe, 0, sizeof(*fe));
 	if ((fe->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
 		return -1;
-	if (add_group(fe) < 0) {
+	if (fserr_add_group(fe) < 0) {
 		int e = errno;
 
 		close(fe->epfd);
@@ -64,7 +64,7 @@ fserr_fd(const struct fserr *fe)
 }
 
 static struct fserr_sb *
-find_fsid(const struct fserr_group *g, const int32_t fsid[2])
+fserr_find_fsid(const struct fserr_group *g, const int32_t fsid[2])
 {
 	size_t i;
 
@@ -76,7 +76,7 @@ find_fsid(const struct fserr_group *g, const int32_t fsid[2])
 
 /* Forget dev: a device can hold another filesystem after an unmount. */
 static void
-forget(struct fserr *fe, dev_t dev)
+fserr_forget(struct fserr *fe, dev_t dev)
 {
 	size_t i, k;
 
@@ -105,17 +105,17 @@ fserr_mark(struct fserr *fe, const char *path, dev_t dev)
 		return -1;
 	memcpy(fsid, &sf.f_fsid, sizeof(fsid));
 	for (i = 0; i < fe->ngroups; i++) {
-		sb = find_fsid(&fe->groups[i], fsid);
+		sb = fserr_find_fsid(&fe->groups[i], fsid);
 		if (sb && sb->dev == dev)
 			return fanotify_mark(fe->groups[i].fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR,
 			    AT_FDCWD, path);
 	}
-	forget(fe, dev);
+	fserr_forget(fe, dev);
 	for (i = 0; i < fe->ngroups && g == NULL; i++)
-		if (find_fsid(&fe->groups[i], fsid) == NULL)
+		if (fserr_find_fsid(&fe->groups[i], fsid) == NULL)
 			g = &fe->groups[i];
 	if (g == NULL) {
-		if (add_group(fe) < 0)
+		if (fserr_add_group(fe) < 0)
 			return -1;
 		g = &fe->groups[fe->ngroups - 1];
 	}
@@ -136,7 +136,7 @@ struct reading {
 };
 
 static void
-on_record(void *p, const struct fan_rec *r)
+fserr_on_record(void *p, const struct fan_rec *r)
 {
 	struct reading *rd = p;
 	const struct fserr_sb *sb;
@@ -147,8 +147,9 @@ on_record(void *p, const struct fan_rec *r)
 	}
 	if (!(r->mask & FAN_FS_ERROR))
 		return;
-	/* The kernel sends both infos with every error: without them it cannot be told, nor attributed. */
-	if (!r->has_fsid || !r->has_error || (sb = find_fsid(rd->g, r->fsid)) == NULL) {
+	/* The kernel sends the fsid and error infos with every error: a record without them
+	 * cannot be trusted, nor matched to a superblock. */
+	if (!r->has_fsid || !r->has_error || (sb = fserr_find_fsid(rd->g, r->fsid)) == NULL) {
 		rd->lost = true;
 		return;
 	}
@@ -176,7 +177,7 @@ fserr_drain(struct fserr *fe, fserr_fn *fn, void *ctx)
 			}
 			if (n == 0)
 				break;
-			if (fan_decode(buf, (size_t)n, on_record, &rd) < 0)
+			if (fan_decode(buf, (size_t)n, fserr_on_record, &rd) < 0)
 				rd.lost = true;	/* a record we cannot trust */
 		}
 	}

@@ -34,9 +34,11 @@ typedef void fserr_fn(void *ctx, dev_t dev, const struct fan_rec *r);
 int fserr_open(struct fserr *fe);
 /* The fd to poll for POLLIN. */
 int fserr_fd(const struct fserr *fe);
-/* Mark the filesystem holding path, whose superblock is dev, in a group where no other superblock has its fsid; -1 with errno set. */
+/* Mark the filesystem holding path, whose superblock is dev, in a group where no other superblock
+ * has its fsid; -1 with errno set. */
 int fserr_mark(struct fserr *fe, const char *path, dev_t dev);
-/* Read every group, calling fn for each error record: 0, 1 if a record was lost, malformed or could not be attributed, -1 with errno set. */
+/* Read every group and call fn for each error record; 0, 1 if a record was lost, malformed or could
+ * not be attributed, -1 with errno set. */
 int fserr_drain(struct fserr *fe, fserr_fn *fn, void *ctx);
 /* Close every group. */
 void fserr_close(struct fserr *fe);

@@ -1,7 +1,6 @@
-#include <string.h>
-
 #include "key_events.h"
 #include "keydesc.h"
+#include "source.h"
 
 void
 key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id, int32_t aux,
@@ -12,12 +11,7 @@ key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int3
 	struct keydesc d;
 	bool link = subtype == KEY_LINKED || subtype == KEY_UNLINKED;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.type = EV_KEY;
-	ev.subtype = subtype;
-	ev.tag = w->tag;
-	ev.watch = w->target;
-	ev.watch_source = "keys";
+	source_event_init(&ev, EV_KEY, subtype, w);
 	ev.u.key.key = link ? aux : key_id;
 	ev.u.key.keyring = link || subtype == KEY_CLEARED ? key_id : 0;
 	ev.u.key.aux = aux;
@@ -30,7 +24,7 @@ key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int3
 		ev.u.key.type = known->type;
 		ev.u.key.description = known->description;
 	} else if (names && (was = keynames_get(names, ev.u.key.key)) != NULL) {
-		/* An unlinked key that went with its last link: its name as its linked event gave it. */
+		/* An unlinked key that went with its last link: named as its linked event was. */
 		ev.u.key.type = was->type;
 		ev.u.key.description = was->description;
 	}

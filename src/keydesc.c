@@ -8,7 +8,7 @@
 
 /* The number at *p up to the next ';', moved past it; false if there is none. */
 static bool
-field(char **p, int base, long long *v)
+keydesc_field(char **p, int base, long long *v)
 {
 	char *end;
 
@@ -30,8 +30,8 @@ keydesc_parse(struct keydesc *d, char *s)
 	if (p == NULL || p == s)
 		return -1;
 	*p++ = '\0';
-	/* The description is the last field: whatever follows the fourth ';', ';' and newlines included. */
-	if (!field(&p, 10, &uid) || !field(&p, 10, &gid) || !field(&p, 16, &perm))
+	/* The description is the last field: all after the fourth ';', with ';' and newlines. */
+	if (!keydesc_field(&p, 10, &uid) || !keydesc_field(&p, 10, &gid) || !keydesc_field(&p, 16, &perm))
 		return -1;
 	d->type = s;
 	d->uid = (long)uid;

@@ -11,9 +11,10 @@ struct keydesc {
 	unsigned perm;
 };
 
-/* Describe key serial; 0, or -1 with errno set (EKEYREVOKED, EKEYEXPIRED, ENOKEY: gone or invalidated, EACCES: not viewable). */
+/* Describe key serial; 0, or -1 with errno set (EKEYREVOKED, EKEYEXPIRED, ENOKEY: gone or
+ * invalidated; EACCES: not viewable). */
 int keydesc_get(struct keydesc *d, int32_t serial);
-/* Split KEYCTL_DESCRIBE's text s in place into d (d->buf stays NULL); -1 if s is not such a text. */
+/* Split KEYCTL_DESCRIBE's text s in place into d (d->buf stays NULL); -1 if s is not such text. */
 int keydesc_parse(struct keydesc *d, char *s);
 /* Release what keydesc_get allocated. */
 void keydesc_free(struct keydesc *d);

@@ -5,7 +5,7 @@
 #include "xalloc.h"
 
 static struct keyname *
-find(const struct keynames *kn, int32_t serial)
+keynames_find(const struct keynames *kn, int32_t serial)
 {
 	size_t i;
 
@@ -18,7 +18,7 @@ find(const struct keynames *kn, int32_t serial)
 void
 keynames_put(struct keynames *kn, int32_t serial, const char *type, const char *description)
 {
-	struct keyname *k = find(kn, serial);
+	struct keyname *k = keynames_find(kn, serial);
 
 	if (k == NULL) {
 		if (kn->n >= KEYNAMES_MAX)
@@ -37,13 +37,13 @@ keynames_put(struct keynames *kn, int32_t serial, const char *type, const char *
 const struct keyname *
 keynames_get(const struct keynames *kn, int32_t serial)
 {
-	return find(kn, serial);
+	return keynames_find(kn, serial);
 }
 
 void
 keynames_drop(struct keynames *kn, int32_t serial)
 {
-	struct keyname *k = find(kn, serial);
+	struct keyname *k = keynames_find(kn, serial);
 
 	if (k == NULL)
 		return;

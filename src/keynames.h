@@ -10,13 +10,15 @@ struct keyname {
 	char *type, *description;
 };
 
-/* What a key source knew of the keys it reported linked, for when an unlinked key can no longer be described. */
+/* What a key source knew of the keys it reported linked, for an unlinked key that can no longer
+ * be described. */
 struct keynames {
 	struct keyname *v;
 	size_t n;
 };
 
-/* Remember serial's type and description (copied; a known serial is renamed); at most KEYNAMES_MAX are kept. */
+/* Remember serial's type and description (copied; a known serial is renamed); at most KEYNAMES_MAX
+ * are kept. */
 void keynames_put(struct keynames *kn, int32_t serial, const char *type, const char *description);
 /* The name remembered for serial, or NULL. */
 const struct keyname *keynames_get(const struct keynames *kn, int32_t serial);

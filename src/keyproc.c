@@ -24,16 +24,15 @@ keyproc_read(void)
 	ssize_t n;
 	int fd = open("/proc/keys", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return NULL;
 	buf_adds(&b, "");
+	if (fd < 0)
+		return b.data;
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			close(fd);
-			buf_free(&b);
-			return NULL;
+			buf_reset(&b);
+			break;
 		}
 		buf_add(&b, chunk, (size_t)n);
 	}
@@ -43,7 +42,7 @@ keyproc_read(void)
 
 /* The one line of proc that starts with want, or NULL if none or several do. */
 static const char *
-only_line(const char *proc, const char *want)
+keyproc_only_line(const char *proc, const char *want)
 {
 	const char *p = proc, *found = NULL;
 	size_t wl = strlen(want);
@@ -71,7 +70,7 @@ keyproc_find(const char *proc, int32_t serial, const struct keydesc *d, struct k
 	size_t dl = strlen(d->description);
 
 	snprintf(want, sizeof(want), "%08x ", (unsigned)serial);
-	if ((line = only_line(proc, want)) == NULL)
+	if ((line = keyproc_only_line(proc, want)) == NULL)
 		return -1;
 	eol = strchrnul(line, '\n');
 	snprintf(head, sizeof(head), "%.*s", (int)(eol - line), line);

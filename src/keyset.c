@@ -8,7 +8,7 @@
 #include "xalloc.h"
 
 static struct keyent *
-push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
+keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
 {
 	struct keyent *e;
 
@@ -29,7 +29,7 @@ keyset_init(struct keyset *ks, struct source *src, const char *proc)
 
 	memset(ks, 0, sizeof(*ks));
 	for (i = 0; i < src->nwatches; i++)
-		push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
+		keyset_push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
 }
 
 struct keyent *
@@ -43,23 +43,16 @@ keyset_find(struct keyset *ks, int32_t serial)
 	return NULL;
 }
 
-static int
-cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool
-is_leaf(const struct keyset *ks, int32_t serial)
+keyset_is_leaf(const struct keyset *ks, int32_t serial)
 {
-	return ks->nleaves > 0 && bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), cmp_i32) != NULL;
+	return ks->nleaves > 0 &&
+	    bsearch(&serial, ks->leaves, ks->nleaves, sizeof(serial), keysnap_serial_cmp) != NULL;
 }
 
 /* Whether serial is a keyring, by its description; a key that is not is remembered as a leaf. */
 static bool
-describe_keyring(struct keyset *ks, int32_t serial)
+keyset_describe_keyring(struct keyset *ks, int32_t serial)
 {
 	struct keydesc d;
 	bool ring;
@@ -83,7 +76,8 @@ describe_keyring(struct keyset *ks, int32_t serial)
 bool
 keyset_is_new_keyring(struct keyset *ks, int32_t serial)
 {
-	return keyset_find(ks, serial) == NULL && !is_leaf(ks, serial) && describe_keyring(ks, serial);
+	return keyset_find(ks, serial) == NULL && !keyset_is_leaf(ks, serial) &&
+	    keyset_describe_keyring(ks, serial);
 }
 
 struct walk {
@@ -99,7 +93,7 @@ struct walk {
 };
 
 static void
-mark(struct walk *wk, size_t i)
+walk_mark(struct walk *wk, size_t i)
 {
 	if (i >= wk->nseen) {
 		wk->seen = xreallocarray(wk->seen, i + 1, sizeof(*wk->seen));
@@ -110,12 +104,13 @@ mark(struct walk *wk, size_t i)
 }
 
 static bool
-seen(const struct walk *wk, size_t i)
+walk_seen(const struct walk *wk, size_t i)
 {
 	return i < wk->nseen && wk->seen[i];
 }
 
-/* Follow the keyrings linked in entry i, depth first; each keyring once, each key described once. */
+/* Follow the keyrings linked in entry i, depth first, visiting each keyring and describing each key
+ * once. */
 static void
 walk(struct walk *wk, size_t i)
 {
@@ -128,24 +123,25 @@ walk(struct walk *wk, size_t i)
 	for (k = 0; k < n; k++) {
 		if ((e = keyset_find(wk->ks, links[k])) != NULL) {
 			j = (size_t)(e - wk->ks->v);
-			if (seen(wk, j))
+			if (walk_seen(wk, j))
 				continue;
-			mark(wk, j);
+			walk_mark(wk, j);
 			walk(wk, j);
 			continue;
 		}
-		if (is_leaf(wk->ks, links[k]) || !describe_keyring(wk->ks, links[k])) {
-			/* Only leaves are remembered: a key that could not be described may be a keyring we may describe later. */
-			if (is_leaf(wk->ks, links[k])) {
+		if (keyset_is_leaf(wk->ks, links[k]) || !keyset_describe_keyring(wk->ks, links[k])) {
+			/* Only leaves are remembered: a key that could not be described may be a
+			 * keyring that can be described later. */
+			if (keyset_is_leaf(wk->ks, links[k])) {
 				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
 				wk->leaves[wk->nleaves++] = links[k];
 			}
 			continue;
 		}
-		e = push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
+		e = keyset_push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
 		j = (size_t)(e - wk->ks->v);
-		mark(wk, j);
-		if (wk->add(wk->ctx, e) < 0)
+		walk_mark(wk, j);
+		if (wk->add && wk->add(wk->ctx, e) < 0)
 			wk->failed = -1;
 		walk(wk, j);
 	}
@@ -162,21 +158,22 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	if (!cfg->recursive)
 		return 0;
 	for (i = 0; i < top; i++) {
-		if (ks->v[i].child || ks->v[i].gone || seen(&wk, i))
+		if (ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
 			continue;
-		mark(&wk, i);
+		walk_mark(&wk, i);
 		walk(&wk, i);
 	}
 	for (i = 0; i < ks->n; i++) {
-		if (!ks->v[i].child || ks->v[i].gone || seen(&wk, i))
+		if (!ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
 			continue;
-		drop(ctx, &ks->v[i]);
+		if (drop)
+			drop(ctx, &ks->v[i]);
 		ks->v[i].gone = true;
 		keysnap_free(&ks->v[i].snap);
 	}
 	/* Keep only the leaves still linked: a serial can be reused once its key is collected. */
 	if (wk.nleaves > 1)
-		qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), cmp_i32);
+		qsort(wk.leaves, wk.nleaves, sizeof(*wk.leaves), keysnap_serial_cmp);
 	free(ks->leaves);
 	ks->leaves = wk.leaves;
 	ks->nleaves = wk.nleaves;
@@ -227,7 +224,8 @@ keyset_check(const struct cond *c)
 		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
 	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
 		if (keydesc_get(&d, links[i]) < 0) {
-			/* Revoked or expired: no key to use. Another failure (no view permission): it may be ours. */
+			/* A revoked or expired key cannot be used. After another failure (no
+			 * permission to view it), the key may be the one sought. */
 			unknown = unknown || (errno != EKEYREVOKED && errno != EKEYEXPIRED && errno != ENOKEY);
 			continue;
 		}

@@ -21,25 +21,30 @@ struct keyent {
 struct keyset {
 	struct keyent *v;
 	size_t n;
-	int32_t *leaves;	/* --recursive: keys found not to be keyrings, sorted (a key keeps its type) */
+	/* --recursive: keys found not to be keyrings (a key keeps its type), sorted. */
+	int32_t *leaves;
 	size_t nleaves;
 	struct keynames names;	/* of the keys reported linked */
 };
 
 typedef int keyent_fn(void *ctx, struct keyent *e);
 
-/* One entry per watch of the key source src, snapshotted (proc: the text of /proc/keys). */
+/* One snapshotted entry per watch of the key source src (proc is the text of /proc/keys). */
 void keyset_init(struct keyset *ks, struct source *src, const char *proc);
 /* The entry following serial, or NULL. */
 struct keyent *keyset_find(struct keyset *ks, int32_t serial);
-/* With --recursive: follow every keyring now linked below a watched one (add(ctx, e) for each new entry) and stop following those no longer linked (drop(ctx, e) before removal); one KEYCTL_DESCRIBE per key not met before; -1 if add failed. */
+/* With --recursive: follow each keyring now linked below a watched one and stop following those
+ * no longer linked, calling add(ctx, e) and drop(ctx, e) (each may be NULL); -1 if add failed. */
 int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx);
-/* Re-read every followed key (proc: the text of /proc/keys) and report its changes under its watch; a key no longer there is, with removals, marked gone and (a watched one) reported removed through src. */
+/* Re-read each followed key (proc is the text of /proc/keys) and report its changes; with removals,
+ * a key no longer there is marked gone, and a watched one is reported removed through src. */
 void keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool removals);
-/* With --recursive: whether a key just linked below a followed keyring is a keyring not followed yet (remembering it if it is not a keyring). */
+/* With --recursive: whether a key just linked below a followed keyring is a keyring not followed
+ * yet; a key that is not a keyring is remembered as such. */
 bool keyset_is_new_keyring(struct keyset *ks, int32_t serial);
-/* Whether key condition c holds now: a key of its type and description linked in its keyring (an enum wait_state). */
+/* Whether key condition c holds now (an enum wait_state): a key of its type and description is
+ * linked in its keyring. */
 int keyset_check(const struct cond *c);
 /* Release everything. */
 void keyset_free(struct keyset *ks);

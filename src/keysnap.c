@@ -9,8 +9,8 @@
 #include "keysnap.h"
 #include "xalloc.h"
 
-static int
-cmp_i32(const void *a, const void *b)
+int
+keysnap_serial_cmp(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 
@@ -24,9 +24,9 @@ keysnap_exists(const struct keysnap *s)
 }
 
 static bool
-flag_set(const struct keysnap *s, char f)
+keysnap_has_flag(const struct keysnap *s, char f)
 {
-	return s->proc && strchr(s->flags, f) != NULL;
+	return s->has_proc_line && strchr(s->flags, f) != NULL;
 }
 
 void
@@ -50,7 +50,7 @@ keysnap_take(struct keysnap *s, int32_t serial, const char *proc)
 	s->perm = d.perm;
 	s->keyring = strcmp(d.type, "keyring") == 0;
 	if (keyproc_find(proc, serial, &d, &line) == 0) {
-		s->proc = true;
+		s->has_proc_line = true;
 		memcpy(s->flags, line.flags, sizeof(s->flags));
 		s->summary = xmalloc(line.summary_len + 1);
 		memcpy(s->summary, line.summary, line.summary_len);
@@ -58,14 +58,14 @@ keysnap_take(struct keysnap *s, int32_t serial, const char *proc)
 	}
 	keydesc_free(&d);
 	/* KEYCTL_READ waits for a key under construction to be finished. */
-	if (!s->keyring || flag_set(s, 'U'))
+	if (!s->keyring || keysnap_has_flag(s, 'U'))
 		return;
 	if ((n = keyctl_read_alloc(serial, &data)) < 0)
 		return;
 	s->has_links = true;
 	s->nlinks = (size_t)n / sizeof(int32_t);
 	s->links = data;
-	qsort(s->links, s->nlinks, sizeof(int32_t), cmp_i32);
+	qsort(s->links, s->nlinks, sizeof(int32_t), keysnap_serial_cmp);
 }
 
 void
@@ -98,11 +98,13 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 {
 	const struct keysnap *who = new->type ? new : old;
 	struct keyname kn;
-	bool instantiated = flag_set(old, 'U') && new->proc && !flag_set(new, 'U');
+	bool instantiated = keysnap_has_flag(old, 'U') && new->has_proc_line &&
+	    !keysnap_has_flag(new, 'U');
 	size_t i = 0, j = 0;
 
 	if (instantiated)
-		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, flag_set(new, 'N') ? -ENOKEY : 0, keysnap_name(who, &kn), names);
+		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, keysnap_has_flag(new, 'N') ? -ENOKEY : 0,
+		    keysnap_name(who, &kn), names);
 	while (old->has_links && new->has_links && (i < old->nlinks || j < new->nlinks)) {
 		if (j == new->nlinks || (i < old->nlinks && old->links[i] < new->links[j]))
 			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL, names);
@@ -111,7 +113,7 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 		else
 			i++, j++;
 	}
-	/* Revocation also empties the summary and expires the key: one event, as the kernel sends. */
+	/* Revocation also empties the summary and expires the key: the kernel sends one event. */
 	if (old->err != EKEYREVOKED && new->err == EKEYREVOKED) {
 		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, keysnap_name(who, &kn), names);
 		return;
@@ -120,7 +122,8 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 	if (old->err != 0 || new->err != 0)
 		return;
 	/* Instantiation gives the key its first payload: one event, as the kernel sends. */
-	if (!instantiated && !new->keyring && old->proc && new->proc && strcmp(old->summary, new->summary) != 0)
+	if (!instantiated && !new->keyring && old->has_proc_line && new->has_proc_line &&
+	    strcmp(old->summary, new->summary) != 0)
 		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, keysnap_name(new, &kn), names);
 	if (old->perm != new->perm || old->uid != new->uid || old->gid != new->gid)
 		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, keysnap_name(new, &kn), names);

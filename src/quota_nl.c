@@ -20,7 +20,7 @@ typedef void attr_fn(void *ctx, unsigned type, const unsigned char *data, size_t
 
 /* Walk the attributes of p[0..len); -1 on a malformed one. */
 static int
-each_attr(const unsigned char *p, size_t len, attr_fn *fn, void *ctx)
+quota_nl_each_attr(const unsigned char *p, size_t len, attr_fn *fn, void *ctx)
 {
 	struct nlattr a;
 	size_t step;
@@ -47,7 +47,7 @@ struct warn_attrs {
 
 /* The value of a u32 or u64 attribute; one too short for it makes the message bad. */
 static uint64_t
-attr_uint(struct warn_attrs *wa, const unsigned char *data, size_t len, size_t size)
+quota_nl_attr_uint(struct warn_attrs *wa, const unsigned char *data, size_t len, size_t size)
 {
 	uint32_t v32;
 	uint64_t v64;
@@ -65,28 +65,28 @@ attr_uint(struct warn_attrs *wa, const unsigned char *data, size_t len, size_t s
 }
 
 static void
-warning_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
+quota_nl_warning_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 {
 	struct warn_attrs *wa = ctx;
 
 	switch (type) {
 	case QUOTA_NL_A_QTYPE:
-		wa->w.qtype = (uint32_t)attr_uint(wa, data, len, 4);
+		wa->w.qtype = (uint32_t)quota_nl_attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_EXCESS_ID:
-		wa->w.id = attr_uint(wa, data, len, 8);
+		wa->w.id = quota_nl_attr_uint(wa, data, len, 8);
 		break;
 	case QUOTA_NL_A_WARNING:
-		wa->w.warning = (uint32_t)attr_uint(wa, data, len, 4);
+		wa->w.warning = (uint32_t)quota_nl_attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_DEV_MAJOR:
-		wa->w.major = (uint32_t)attr_uint(wa, data, len, 4);
+		wa->w.major = (uint32_t)quota_nl_attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_DEV_MINOR:
-		wa->w.minor = (uint32_t)attr_uint(wa, data, len, 4);
+		wa->w.minor = (uint32_t)quota_nl_attr_uint(wa, data, len, 4);
 		break;
 	case QUOTA_NL_A_CAUSED_ID:
-		wa->w.caused_id = attr_uint(wa, data, len, 8);
+		wa->w.caused_id = quota_nl_attr_uint(wa, data, len, 8);
 		break;
 	default:
 		return;
@@ -116,7 +116,7 @@ quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx)
 			memcpy(&gh, p + NLMSG_HDRLEN, sizeof(gh));
 			memset(&wa, 0, sizeof(wa));
 			if (gh.cmd == QUOTA_NL_C_WARNING) {
-				if (each_attr(p + hl, nh.nlmsg_len - hl, warning_attr, &wa) < 0 || wa.bad ||
+				if (quota_nl_each_attr(p + hl, nh.nlmsg_len - hl, quota_nl_warning_attr, &wa) < 0 || wa.bad ||
 				    (wa.seen & QUOTA_NL_NEEDED) != QUOTA_NL_NEEDED)
 					goto bad;
 				fn(ctx, &wa.w);
@@ -147,7 +147,7 @@ struct group {
 };
 
 static void
-group_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
+quota_nl_group_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 {
 	struct group *g = ctx;
 
@@ -160,41 +160,36 @@ group_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 }
 
 static void
-groups_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
+quota_nl_groups_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 {
 	struct family *f = ctx;
 	struct group g = { 0, false, false };
 
-	if (each_attr(data, len, group_attr, &g) == 0 && g.have_id && g.named && !f->found) {
+	if (quota_nl_each_attr(data, len, quota_nl_group_attr, &g) == 0 && g.have_id && g.named &&
+	    !f->found) {
 		f->group = g.id;
 		f->found = true;
 	}
 }
 
 static void
-family_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
+quota_nl_family_attr(void *ctx, unsigned type, const unsigned char *data, size_t len)
 {
 	if (type == CTRL_ATTR_MCAST_GROUPS)
-		(void)each_attr(data, len, groups_attr, ctx);
+		(void)quota_nl_each_attr(data, len, quota_nl_groups_attr, ctx);
 }
 
+/* Ask the generic netlink controller about the VFS_DQUOT family. */
 static int
-resolve_group(int fd, uint32_t *group)
+quota_nl_ask_family(int fd)
 {
 	struct {
 		struct nlmsghdr nh;
 		struct genlmsghdr gh;
 		unsigned char attrs[64];
 	} req;
-	union {
-		struct nlmsghdr nh;
-		unsigned char b[8192];
-	} resp;
 	struct nlattr *a = (struct nlattr *)req.attrs;
 	static const char name[] = "VFS_DQUOT";
-	struct family f = { 0, false };
-	struct nlmsgerr e;
-	ssize_t n;
 	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr));
 
 	memset(&req, 0, sizeof(req));
@@ -207,8 +202,22 @@ resolve_group(int fd, uint32_t *group)
 	req.nh.nlmsg_seq = 1;
 	req.gh.cmd = CTRL_CMD_GETFAMILY;
 	req.gh.version = 1;
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		return -1;
+	return send(fd, &req, req.nh.nlmsg_len, 0) < 0 ? -1 : 0;
+}
+
+/* Read the controller's answer into *group: the family's "events" group; ENOENT: no such family. */
+static int
+quota_nl_read_group(int fd, uint32_t *group)
+{
+	union {
+		struct nlmsghdr nh;
+		unsigned char b[8192];
+	} resp;
+	struct family f = { 0, false };
+	struct nlmsgerr e;
+	ssize_t n;
+	size_t hl = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr));
+
 	while ((n = recv(fd, &resp, sizeof(resp), 0)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
@@ -222,7 +231,8 @@ resolve_group(int fd, uint32_t *group)
 		errno = e.error < 0 ? -e.error : EPROTO;
 		return -1;
 	}
-	if (resp.nh.nlmsg_len < hl || each_attr(resp.b + hl, resp.nh.nlmsg_len - hl, family_attr, &f) < 0)
+	if (resp.nh.nlmsg_len < hl ||
+	    quota_nl_each_attr(resp.b + hl, resp.nh.nlmsg_len - hl, quota_nl_family_attr, &f) < 0)
 		goto bad;
 	if (!f.found) {
 		errno = ENOENT;
@@ -247,7 +257,7 @@ quota_nl_open(void)
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
 	/* The kernel answers within send(), so the reply is queued before recv(). */
-	if (resolve_group(fd, &group) < 0)
+	if (quota_nl_ask_family(fd) < 0 || quota_nl_read_group(fd, &group) < 0)
 		goto fail;
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0)
 		goto fail;

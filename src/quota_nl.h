@@ -15,9 +15,11 @@ struct quota_warning {
 
 typedef void quota_warning_fn(void *ctx, const struct quota_warning *w);
 
-/* Open a netlink socket joined to the quota warnings group; -1 with errno set (ENOENT: no VFS_DQUOT family in this network namespace). */
+/* Open a netlink socket joined to the quota warnings group; -1 with errno set (ENOENT when this
+ * network namespace has no VFS_DQUOT family). */
 int quota_nl_open(void);
-/* Decode every warning of a recv(2) buffer, calling fn for each (other messages are skipped); -1 with errno EPROTO at the first malformed one (a bad length, a value shorter than its type, no code or device). */
+/* Decode each warning of a recv(2) buffer and call fn for it, skipping other messages; -1 with
+ * errno EPROTO at the first malformed one (a bad length, a short value, no code or device). */
 int quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx);
 /* "user", "group", "project" or "unknown". */
 const char *quota_nl_type_name(uint32_t qtype);

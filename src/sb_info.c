@@ -27,7 +27,7 @@ sb_info_ro_of(const char *fs_opts)
 }
 
 static void
-fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, const char *device,
+sb_info_fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, const char *device,
     const char *fs_opts)
 {
 	out->dev = dev;
@@ -40,7 +40,7 @@ fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, con
 
 /* Kernels before 6.8: find the mount by its old id in /proc/self/mountinfo. */
 static int
-from_mountinfo(struct sb_info *out, int id)
+sb_info_from_mountinfo(struct sb_info *out, int id)
 {
 	struct libmnt_table *tb = mnt_new_table();
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
@@ -57,7 +57,7 @@ from_mountinfo(struct sb_info *out, int id)
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		if (mnt_fs_get_id(fs) != id)
 			continue;
-		fill(out, mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_fstype(fs),
+		sb_info_fill(out, mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_fstype(fs),
 		    mnt_fs_get_source(fs), mnt_fs_get_fs_options(fs));
 		r = 0;
 		break;
@@ -85,12 +85,12 @@ sb_info_get(struct sb_info *out, const char *path)
 		return -1;
 	}
 	if (!(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
-		return from_mountinfo(out, (int)stx.stx_mnt_id);
+		return sb_info_from_mountinfo(out, (int)stx.stx_mnt_id);
 	e = statmount_one(&km, stx.stx_mnt_id);
 	statmount_free(&km);
 	if (e == NULL)
 		return -1;
-	fill(out, e->dev, e->target, e->fstype, e->source, e->fs_opts);
+	sb_info_fill(out, e->dev, e->target, e->fstype, e->source, e->fs_opts);
 	mounttab_entry_free(e);
 	return 0;
 }

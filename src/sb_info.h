@@ -16,7 +16,8 @@ struct sb_info {
 	bool errors_ro;		/* mounted errors=remount-ro: an error makes it read-only */
 };
 
-/* Look up the filesystem holding path (statmount where the kernel has it, else /proc/self/mountinfo); -1 with errno set. */
+/* Look up the filesystem holding path (with statmount(2) where the kernel has it, else in
+ * /proc/self/mountinfo); -1 with errno set. */
 int sb_info_get(struct sb_info *out, const char *path);
 /* Release what sb_info_get() filled in. */
 void sb_info_free(struct sb_info *si);

@@ -16,25 +16,19 @@
 #include "source.h"
 #include "xalloc.h"
 
-static int
-follow(void *ctx, struct keyent *e)
-{
-	return 0;	/* polling follows whatever is in the set */
-}
-
 static void
-poll_once(struct source *src)
+keypoll_refresh(struct source *src)
 {
 	struct keyset *ks = src->priv;
 	char *proc = keyproc_read();
 
-	keyset_refresh(ks, src, proc ? proc : "", true);
-	keyset_children(ks, src->cfg, proc ? proc : "", follow, follow, src);
+	keyset_refresh(ks, src, proc, true);
+	keyset_children(ks, src->cfg, proc, NULL, NULL, src);
 	free(proc);
 }
 
 static int
-kp_open(struct source *src)
+keypoll_open(struct source *src)
 {
 	struct keyset *ks = xcalloc(1, sizeof(*ks));
 	const struct config *cfg = src->cfg;
@@ -54,25 +48,25 @@ kp_open(struct source *src)
 	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
 		return -1;
 	proc = keyproc_read();
-	keyset_init(ks, src, proc ? proc : "");
-	keyset_children(ks, cfg, proc ? proc : "", follow, follow, src);
+	keyset_init(ks, src, proc);
+	keyset_children(ks, cfg, proc, NULL, NULL, src);
 	free(proc);
 	return 0;
 }
 
 static int
-kp_drain(struct source *src, size_t i)
+keypoll_drain(struct source *src, size_t i)
 {
 	uint64_t ticks;
 
 	if (read(src->pfd[i].fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN && errno != EINTR)
 		return -1;
-	poll_once(src);
+	keypoll_refresh(src);
 	return 0;
 }
 
 static void
-kp_close(struct source *src)
+keypoll_close(struct source *src)
 {
 	struct keyset *ks = src->priv;
 
@@ -87,15 +81,15 @@ kp_close(struct source *src)
 }
 
 static int
-kp_check(struct source *src, const struct cond *c)
+keypoll_check(struct source *src, const struct cond *c)
 {
 	return keyset_check(c);
 }
 
 const struct source_ops source_keypoll_ops = {
-	.open = kp_open,
-	.drain = kp_drain,
+	.open = keypoll_open,
+	.drain = keypoll_drain,
 	.present = NULL,	/* --initial reports mounts only */
-	.check = kp_check,
-	.close = kp_close,
+	.check = keypoll_check,
+	.close = keypoll_close,
 };

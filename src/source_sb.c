@@ -46,24 +46,25 @@ struct sbw {
 struct sb_src {
 	struct sbw *ws;
 	size_t n;
-	struct fserr errs;		/* when pfd[FD_ERROR] is its fd */
+	struct fserr errs;		/* open while pfd[FD_ERROR] holds its fd */
 	bool want_error, want_ro, want_quota, want_space;
 	bool poll_ro;			/* no error events: emergency read-only is polled */
-	struct timespec recheck_until;	/* CLOCK_MONOTONIC; 0: no recheck window */
-	long period_ns;			/* timer period armed, 0: disarmed */
+	struct timespec recheck_until;	/* end of the recheck window (CLOCK_MONOTONIC); 0 if none */
+	long period_ns;			/* the timer's period; 0 while it is disarmed */
 	char backend[64];
 };
 
-/* Filesystems that call fsnotify_sb_error() through Linux 6.18: ext2, ext3 (both ext4's driver) and ext4. */
+/* Whether fstype reports errors: through Linux 6.18 only ext4's driver calls fsnotify_sb_error(),
+ * and it also serves ext2 and ext3. */
 static bool
-reports_errors(const char *fstype)
+sb_fstype_reports_errors(const char *fstype)
 {
 	return strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 || strcmp(fstype, "ext2") == 0;
 }
 
 /* One stderr line about a filesystem: "watchq: PATH (FSTYPE) WHAT". */
 static void
-note(const struct source *src, const struct sbw *s, const char *what, const char *why)
+sb_note(const struct source *src, const struct sbw *s, const char *what, const char *why)
 {
 	struct buf b = { 0 };
 
@@ -74,15 +75,11 @@ note(const struct source *src, const struct sbw *s, const char *what, const char
 	buf_free(&b);
 }
 
+/* An event of s's filesystem: the header, then the filesystem's mount point, type and source. */
 static void
-ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
+sb_event_init(struct event *ev, const struct sbw *s, unsigned subtype)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->type = EV_SB;
-	ev->subtype = subtype;
-	ev->tag = s->w->tag;
-	ev->watch = s->w->target;
-	ev->watch_source = source_word(EV_SB);
+	source_event_init(ev, EV_SB, subtype, s->w);
 	ev->u.sb.path = s->info.target;
 	ev->u.sb.fstype = s->info.fstype;
 	ev->u.sb.device = s->info.device;
@@ -95,7 +92,7 @@ ev_init(struct event *ev, const struct sbw *s, unsigned subtype)
  * is in the emergency state from then on.
  */
 static enum sb_ro
-effective_ro(const struct sb_src *p, const struct sb_info *now)
+sb_effective_ro(const struct sb_src *p, const struct sb_info *now)
 {
 	size_t i;
 
@@ -107,20 +104,13 @@ effective_ro(const struct sb_src *p, const struct sb_info *now)
 	return now->ro;
 }
 
-static void
-gone(struct source *src, struct sbw *s, const char *what)
-{
-	source_gone(src, s->sw, what);
-}
-
 /*
- * Look up the filesystem holding s's path into *out and, with marked and if
- * its device differs from s's, mark it for errors (-1 in *marked on failure):
- * both of the one object the path names at that moment, pinned by an O_PATH
- * fd that /proc/self/fd names.
+ * Read the filesystem now holding s's path into *out. With marked, and if its device differs from
+ * s's, also mark it for errors (*marked is -1 if that fails). The path is opened once with O_PATH
+ * and both steps go through /proc/self/fd, so both see the same object.
  */
 static int
-look(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
+sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
 {
 	struct sb_src *p = src->priv;
 	char pinned[32];
@@ -140,33 +130,34 @@ look(struct source *src, const struct sbw *s, struct sb_info *out, int *marked)
 	return r;
 }
 
-/* Re-read the state of s's filesystem: a read-only change is an event, another filesystem at the path a removal. */
+/* Re-read the state of s's filesystem. A read-only change is reported as an event; another
+ * filesystem at the path is a removal. */
 static void
-recheck(struct source *src, struct sbw *s)
+sb_recheck(struct source *src, struct sbw *s)
 {
 	struct sb_info now;
 	struct event ev;
 
 	if (!s->sw->alive)
 		return;
-	if (look(src, s, &now, NULL) < 0) {
+	if (sb_read_fs(src, s, &now, NULL) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
-			gone(src, s, "path removed");
+			source_gone(src, s->sw, "path removed");
 		return;
 	}
 	/* A wait condition too is about the filesystem that held its path when it began. */
 	if (now.dev != s->info.dev) {
 		sb_info_free(&now);
-		gone(src, s, "filesystem unmounted");
+		source_gone(src, s->sw, "filesystem unmounted");
 		return;
 	}
-	now.ro = effective_ro(src->priv, &now);
+	now.ro = sb_effective_ro(src->priv, &now);
 	if (now.ro != s->info.ro) {
 		enum sb_ro old = s->info.ro;
 
 		sb_info_free(&s->info);
 		s->info = now;
-		ev_init(&ev, s, SB_READONLY);
+		sb_event_init(&ev, s, SB_READONLY);
 		ev.u.sb.ro = now.ro;
 		ev.u.sb.old_ro = old;
 		src->sink->emit(src->sink, &ev);
@@ -177,18 +168,18 @@ recheck(struct source *src, struct sbw *s)
 }
 
 static void
-recheck_all(struct source *src)
+sb_recheck_all(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	size_t i;
 
 	for (i = 0; i < p->n; i++)
-		recheck(src, &p->ws[i]);
+		sb_recheck(src, &p->ws[i]);
 }
 
 /* Report crossing below the threshold once, and recovery once above it plus a tenth. */
 static void
-check_space(struct source *src, struct sbw *s)
+sb_check_space(struct source *src, struct sbw *s)
 {
 	const struct config *cfg = src->cfg;
 	struct statvfs sv;
@@ -202,12 +193,12 @@ check_space(struct source *src, struct sbw *s)
 	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
-	/* Still the same filesystem after statvfs() read it? Not after an unmount, say. */
-	recheck(src, s);
+	/* statvfs() read whatever the path holds now: check that it is still s's filesystem. */
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return;
 	s->low = !s->low;
-	ev_init(&ev, s, SB_LOWSPACE);
+	sb_event_init(&ev, s, SB_LOWSPACE);
 	ev.u.sb.low = s->low;
 	ev.u.sb.avail = avail;
 	ev.u.sb.size = size;
@@ -216,7 +207,7 @@ check_space(struct source *src, struct sbw *s)
 }
 
 static bool
-in_window(const struct sb_src *p)
+sb_in_recheck_window(const struct sb_src *p)
 {
 	struct timespec now;
 
@@ -229,13 +220,13 @@ in_window(const struct sb_src *p)
 
 /* Arm the timer for what needs it: the recheck window, else --interval polling, else nothing. */
 static void
-arm_timer(struct source *src)
+sb_arm_timer(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	long period = 0;
 
-	if (in_window(p))
+	if (sb_in_recheck_window(p))
 		period = RECHECK_NS;
 	else if (p->want_space || p->poll_ro)
 		period = (long)(src->cfg->interval * 1e9);
@@ -250,25 +241,25 @@ arm_timer(struct source *src)
 }
 
 static void
-start_window(struct source *src)
+sb_start_recheck_window(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
 	clock_gettime(CLOCK_MONOTONIC, &p->recheck_until);
 	p->recheck_until.tv_sec += RECHECK_FOR;
-	arm_timer(src);
+	sb_arm_timer(src);
 }
 
 /* Records were lost or could not be trusted: say so, then re-read every state. */
 static void
-loss(struct source *src)
+sb_loss(struct source *src)
 {
 	source_loss(src);
-	recheck_all(src);
+	sb_recheck_all(src);
 }
 
 static void
-on_error(void *ctx, dev_t dev, const struct fan_rec *r)
+sb_on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 {
 	struct source *src = ctx;
 	struct sb_src *p = src->priv;
@@ -281,7 +272,7 @@ on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 		if (!s->sw->alive || s->info.dev != dev)
 			continue;
 		s->errored = s->info.errors_ro;
-		ev_init(&ev, s, SB_ERROR);
+		sb_event_init(&ev, s, SB_ERROR);
 		ev.u.sb.error = r->error;
 		ev.u.sb.count = r->error_count;
 		src->sink->emit(src->sink, &ev);
@@ -289,7 +280,7 @@ on_error(void *ctx, dev_t dev, const struct fan_rec *r)
 }
 
 static void
-on_quota(void *ctx, const struct quota_warning *qw)
+sb_on_quota(void *ctx, const struct quota_warning *qw)
 {
 	struct source *src = ctx;
 	struct sb_src *p = src->priv;
@@ -301,7 +292,7 @@ on_quota(void *ctx, const struct quota_warning *qw)
 
 		if (!s->sw->alive || s->info.dev != makedev(qw->major, qw->minor))
 			continue;
-		ev_init(&ev, s, SB_EDQUOT);
+		sb_event_init(&ev, s, SB_EDQUOT);
 		ev.u.sb.quota_type = qw->qtype;
 		ev.u.sb.id = qw->id;
 		ev.u.sb.caused_id = qw->caused_id;
@@ -311,25 +302,25 @@ on_quota(void *ctx, const struct quota_warning *qw)
 }
 
 static int
-drain_error(struct source *src)
+sb_drain_error(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
-	switch (fserr_drain(&p->errs, on_error, src)) {
+	switch (fserr_drain(&p->errs, sb_on_error, src)) {
 	case -1:
 		return -1;
 	case 1:
 		source_loss(src);	/* lost, or a record we cannot trust or attribute */
 		break;
 	}
-	/* ext4 reports the error before it turns read-only: look now and for a while. */
-	recheck_all(src);
-	start_window(src);
+	/* ext4 reports the error before it turns read-only: look again now and for a while. */
+	sb_recheck_all(src);
+	sb_start_recheck_window(src);
 	return 0;
 }
 
 static int
-drain_quota(struct source *src)
+sb_drain_quota(struct source *src)
 {
 	unsigned char buf[8192] __attribute__((aligned(8)));
 	ssize_t n;
@@ -342,13 +333,13 @@ drain_quota(struct source *src)
 			if (errno == EAGAIN)
 				return 0;
 			if (errno == ENOBUFS) {	/* the socket overflowed: warnings were dropped */
-				loss(src);
+				sb_loss(src);
 				continue;
 			}
 			return -1;
 		}
-		if (quota_nl_decode(buf, (size_t)n, on_quota, src) < 0)
-			loss(src);	/* a message we cannot trust */
+		if (quota_nl_decode(buf, (size_t)n, sb_on_quota, src) < 0)
+			sb_loss(src);	/* a message we cannot trust */
 	}
 }
 
@@ -361,21 +352,21 @@ sb_drain(struct source *src, size_t i)
 
 	switch (i) {
 	case FD_ERROR:
-		return drain_error(src);
+		return sb_drain_error(src);
 	case FD_QUOTA:
-		return drain_quota(src);
+		return sb_drain_quota(src);
 	case FD_MOUNTINFO:
-		recheck_all(src);
+		sb_recheck_all(src);
 		return 0;
 	case FD_TIMER:
 		while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 			;
 		if (p->want_ro || p->poll_ro || p->period_ns == RECHECK_NS)
-			recheck_all(src);
+			sb_recheck_all(src);
 		if (p->want_space)
 			for (k = 0; k < p->n; k++)
-				check_space(src, &p->ws[k]);
-		arm_timer(src);
+				sb_check_space(src, &p->ws[k]);
+		sb_arm_timer(src);
 		return 0;
 	}
 	return 0;
@@ -383,7 +374,7 @@ sb_drain(struct source *src, size_t i)
 
 /* The fanotify groups for error events; without them, read-only is polled. */
 static void
-open_errors(struct source *src)
+sb_open_errors(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
@@ -398,9 +389,10 @@ open_errors(struct source *src)
 	src->pfd[FD_ERROR] = (struct pollfd){ fserr_fd(&p->errs), POLLIN, 0 };
 }
 
-/* Whether s's filesystem was marked for errors, saying on stderr why not or that it never reports any. */
+/* Whether s's filesystem was marked for errors; says on stderr why not, or that its type never
+ * reports errors. */
 static bool
-marked_note(struct source *src, const struct sbw *s, int marked, int why)
+sb_is_marked(struct source *src, const struct sbw *s, int marked, int why)
 {
 	const struct sb_src *p = src->priv;
 	bool quiet = s->w->internal || !p->want_error;
@@ -409,16 +401,16 @@ marked_note(struct source *src, const struct sbw *s, int marked, int why)
 		return false;
 	if (marked < 0) {
 		if (!quiet)
-			note(src, s, "cannot report errors", strerror(why));
+			sb_note(src, s, "cannot report errors", strerror(why));
 		return false;
 	}
-	if (!quiet && !reports_errors(s->info.fstype))
-		note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
+	if (!quiet && !sb_fstype_reports_errors(s->info.fstype))
+		sb_note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
 	return true;
 }
 
 static void
-open_quota(struct source *src)
+sb_open_quota(struct source *src)
 {
 	struct sb_src *p = src->priv;
 	int fd;
@@ -434,31 +426,31 @@ open_quota(struct source *src)
 	src->pfd[FD_QUOTA] = (struct pollfd){ fd, POLLIN, 0 };
 }
 
-static int
-sb_open(struct source *src)
+/* Which of the sb events the run asks for: error and edquot only with a watch the user named. */
+static void
+sb_choose_events(struct source *src, size_t announced)
 {
 	const struct config *cfg = src->cfg;
-	struct sb_src *p;
-	size_t i, k, announced;
+	struct sb_src *p = src->priv;
 
-	bool any = false;
-	int marked;
-
-	p = src->priv = xcalloc(1, sizeof(*p));
-	p->errs.epfd = -1;
-	src->nfds = FD__N;
-	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
-	announced = source_live(src);
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
 	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->mode == MODE_WAIT_STATE;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
-	/* Open before the first look: every mount change after it raises POLLPRI. */
-	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	src->pfd[FD_MOUNTINFO].events = POLLPRI;
-	if (p->want_error || p->want_ro)
-		open_errors(src);
+}
+
+/*
+ * Read the filesystem of each watch and mark it for errors. With no filesystem marked, close the
+ * error groups: read-only is then polled.
+ */
+static int
+sb_add_watches(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	bool any = false;
+	int marked;
+	size_t i;
+
 	for (i = 0; i < src->nwatches; i++) {
 		struct sbw *s = &p->ws[p->n];
 		struct sb_info now;
@@ -466,11 +458,11 @@ sb_open(struct source *src)
 		s->sw = &src->watches[i];
 		s->w = s->sw->w;
 		marked = 0;
-		if (look(src, s, &now, &marked) < 0)
+		if (sb_read_fs(src, s, &now, &marked) < 0)
 			return -1;
 		s->info = now;
 		p->n++;
-		any |= marked_note(src, s, marked, errno);
+		any |= sb_is_marked(src, s, marked, errno);
 	}
 	if (src->pfd[FD_ERROR].fd >= 0 && !any) {
 		fserr_close(&p->errs);
@@ -478,25 +470,66 @@ sb_open(struct source *src)
 		if (p->want_ro)
 			p->poll_ro = true;
 	}
+	return 0;
+}
+
+/* The mechanisms in use, as the readiness line names them: "fanotify,netlink,mountinfo,statvfs". */
+static void
+sb_name_backend(struct source *src)
+{
+	struct sb_src *p = src->priv;
+
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
+	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
+	src->backend_label = p->backend;
+}
+
+/* Whether any event asked for can come. */
+static bool
+sb_can_report(const struct source *src)
+{
+	const struct sb_src *p = src->priv;
+
+	return (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota || p->want_space;
+}
+
+static int
+sb_open(struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	struct sb_src *p;
+	size_t k, announced;
+
+	p = src->priv = xcalloc(1, sizeof(*p));
+	p->errs.epfd = -1;
+	src->nfds = FD__N;
+	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
+	announced = source_live(src);
+	sb_choose_events(src, announced);
+	/* Open it before reading any filesystem: each mount change after that raises POLLPRI. */
+	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	if (p->want_error || p->want_ro)
+		sb_open_errors(src);
+	if (sb_add_watches(src) < 0)
+		return -1;
 	if (p->want_quota)
-		open_quota(src);
+		sb_open_quota(src);
 	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
 	src->pfd[FD_TIMER].events = POLLIN;
 	if (p->poll_ro && !cfg->quiet && announced > 0 && p->want_ro)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
-	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
-	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
-	src->backend_label = p->backend;
+	sb_name_backend(src);
 	/* Nothing selected can come: say so rather than wait forever. */
-	if (announced > 0 && !((p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro ||
-	    p->want_quota || p->want_space)) {
+	if (announced > 0 && !sb_can_report(src)) {
 		errno = ENOSYS;
 		return -1;
 	}
 	for (k = 0; k < p->n; k++)
-		check_space(src, &p->ws[k]);
-	arm_timer(src);
+		sb_check_space(src, &p->ws[k]);
+	sb_arm_timer(src);
 	return 0;
 }
 
@@ -523,9 +556,9 @@ sb_close(struct source *src)
 }
 
 /*
- * wait --readonly/--writable: the flag, or the emergency state that changes no
- * flag, of the filesystem that held the path when the wait began (its own
- * watch); another filesystem there now is a removal, not an answer.
+ * wait --readonly/--writable: judged by the read-only flag, or the emergency state that sets no
+ * flag, of the filesystem that held the path when the wait began (the condition's own watch).
+ * Another filesystem at the path now is a removal, not an answer.
  */
 static int
 sb_check(struct source *src, const struct cond *c)
@@ -544,13 +577,13 @@ sb_check(struct source *src, const struct cond *c)
 	if (s == NULL)
 		return WAIT_PENDING;
 	/* The state now, then the filesystem: both of this moment. */
-	recheck(src, s);
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	if (statvfs(c->path, &sv) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
 	ro = (sv.f_flag & ST_RDONLY) != 0 || s->info.ro != SB_RO_RW;
-	recheck(src, s);
+	sb_recheck(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;
@@ -561,6 +594,6 @@ const struct source_ops source_sb_ops = {
 	.drain = sb_drain,
 	.present = NULL,
 	.check = sb_check,
-	.removals = recheck_all,
+	.removals = sb_recheck_all,
 	.close = sb_close,
 };

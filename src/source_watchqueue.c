@@ -33,61 +33,63 @@
 
 struct wq {
 	int wfd;		/* the write end: kept open, or reads see EOF */
-	size_t seen;		/* bytes of records queued before the last resync read: it saw them */
+	size_t seen;		/* bytes queued before the last resync read: it saw those records */
 	size_t unsure;		/* bytes of records queued while it read */
 	bool links_changed;	/* --recursive: which keyrings to follow may have changed */
 	struct keyset ks;	/* snapshots, for the resync after a loss */
 	unsigned char buf[4096] __attribute__((aligned(8)));
 };
 
-/* The kernel keeps the notification queue out of kernels built without it. */
+/* Whether this kernel was built with key notifications, as KEYCTL_CAPABILITIES reports. */
 static bool
-kernel_has_key_notifications(void)
+wq_kernel_has_notifications(void)
 {
 	unsigned char caps[2] = { 0, 0 };
 
 	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
-/* Bytes of records waiting in the notification pipe (whole records: the kernel queues each as one buffer). */
+/* Bytes of records waiting in the notification pipe: whole records, since the kernel queues each
+ * record as one buffer. */
 static size_t
-queued(int fd)
+wq_queued_bytes(int fd)
 {
 	int n = 0;
 
 	return ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (size_t)n : 0;
 }
 
-/* Report a loss, re-read every followed key and report what the queue lost; removals come from the kernel. */
+/* Report a loss, re-read every followed key and report what the queue lost. Removals are not
+ * reported here: the kernel sends them. */
 static void
-resync(struct source *src)
+wq_resync(struct source *src)
 {
 	struct wq *q = src->priv;
 	char *proc;
 
 	source_loss(src);
-	q->seen = queued(src->pfd[0].fd);
+	q->seen = wq_queued_bytes(src->pfd[0].fd);
 	proc = keyproc_read();
-	keyset_refresh(&q->ks, src, proc ? proc : "", false);
+	keyset_refresh(&q->ks, src, proc, false);
 	free(proc);
-	q->unsure = queued(src->pfd[0].fd);
+	q->unsure = wq_queued_bytes(src->pfd[0].fd);
 	q->unsure = q->unsure > q->seen ? q->unsure - q->seen : 0;
 	q->links_changed = true;
 }
 
 static int
-follow(void *ctx, struct keyent *e)
+wq_watch_child(void *ctx, struct keyent *e)
 {
 	struct source *src = ctx;
 
-	/* The child reports under its watch's tag; EBUSY: it is watched already. */
+	/* The child reports under its watch's tag; EBUSY means it is watched already. */
 	if (keyctl_watch_key(e->serial, src->pfd[0].fd, e->sw->w->tag) < 0 && errno != EBUSY)
 		return -1;
 	return 0;
 }
 
 static int
-unfollow(void *ctx, struct keyent *e)
+wq_unwatch_child(void *ctx, struct keyent *e)
 {
 	struct source *src = ctx;
 
@@ -95,9 +97,10 @@ unfollow(void *ctx, struct keyent *e)
 	return 0;
 }
 
-/* Count record r against the bytes the last resync saw: 1 if it saw it, 0 if it may have, -1 if it cannot have. */
+/* Count record r against the bytes the last resync saw: 1 if the resync saw it, 0 if it may have,
+ * -1 if it cannot have. */
 static int
-resync_saw(struct wq *q, const struct wq_rec *r)
+wq_resync_saw(struct wq *q, const struct wq_rec *r)
 {
 	if (q->seen > 0) {
 		q->seen -= r->len < q->seen ? r->len : q->seen;
@@ -111,7 +114,7 @@ resync_saw(struct wq *q, const struct wq_rec *r)
 }
 
 static void
-removal(struct source *src, const struct wq_rec *r)
+wq_removal(struct source *src, const struct wq_rec *r)
 {
 	struct wq *q = src->priv;
 	struct keyent *e = NULL;
@@ -131,7 +134,7 @@ removal(struct source *src, const struct wq_rec *r)
 
 /* With --recursive: whether record r may change which keyrings are followed. */
 static bool
-moves_links(struct wq *q, const struct wq_rec *r)
+wq_moves_links(struct wq *q, const struct wq_rec *r)
 {
 	struct keyent *f;
 
@@ -147,7 +150,7 @@ moves_links(struct wq *q, const struct wq_rec *r)
 }
 
 static bool
-on_record(void *p, const struct wq_rec *r)
+wq_on_record(void *p, const struct wq_rec *r)
 {
 	struct source *src = p;
 	struct wq *q = src->priv;
@@ -157,17 +160,17 @@ on_record(void *p, const struct wq_rec *r)
 
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_LOSS) {
 		/* The rest of this buffer was queued before the resync: it saw that too. */
-		resync(src);
+		wq_resync(src);
 		return false;
 	}
-	saw = resync_saw(q, r);
+	saw = wq_resync_saw(q, r);
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_REMOVAL)
-		removal(src, r);
+		wq_removal(src, r);
 	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || saw > 0 || (e = keyset_find(&q->ks, r->key_id)) == NULL)
 		return true;
 	if (!keysnap_apply(&e->snap, r->subtype, r->aux) && saw == 0)
 		return true;
-	if (src->cfg->recursive && moves_links(q, r))
+	if (src->cfg->recursive && wq_moves_links(q, r))
 		q->links_changed = true;
 	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, keysnap_name(&e->snap, &kn),
 	    &q->ks.names);
@@ -175,9 +178,9 @@ on_record(void *p, const struct wq_rec *r)
 }
 
 static int
-decode(void *ctx, const void *buf, size_t n)
+wq_on_read(void *ctx, const void *buf, size_t n)
 {
-	return wq_decode(buf, n, on_record, ctx);
+	return wq_decode(buf, n, wq_on_record, ctx);
 }
 
 static int
@@ -186,16 +189,16 @@ wq_drain(struct source *src, size_t i)
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
 
-	switch (source_read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), 0, decode, src)) {
+	switch (source_read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), 0, wq_on_read, src)) {
 	case -1:
 		return -1;
 	case 1:
-		resync(src);	/* a record we cannot trust: treat as lost */
+		wq_resync(src);	/* a record we cannot trust: treat as lost */
 		break;
 	}
 	if (q->links_changed && cfg->recursive) {
 		char *proc = keyproc_read();
-		int r = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src);
+		int r = keyset_children(&q->ks, cfg, proc, wq_watch_child, wq_unwatch_child, src);
 
 		free(proc);
 		if (r < 0)
@@ -205,9 +208,12 @@ wq_drain(struct source *src, size_t i)
 	return 0;
 }
 
-/* The -e/-E choice of key events, as the kernel's own filter; with --recursive, the records that say which keyrings to follow pass too, and the user's choice is made after. */
+/*
+ * Hand the -e/-E choice of key events to the kernel as its filter. With --recursive, the records
+ * that say which keyrings to follow pass too, and the user's choice is applied after them.
+ */
 static int
-set_filter(int fd, const struct config *cfg)
+wq_set_filter(int fd, const struct config *cfg)
 {
 	struct kapi_watch_filter f;
 
@@ -233,7 +239,7 @@ wq_open(struct source *src)
 	q->wfd = -1;
 	src->pfd[0] = (struct pollfd){ -1, POLLIN, 0 };
 	src->nfds = 1;
-	if (!kernel_has_key_notifications()) {
+	if (!wq_kernel_has_notifications()) {
 		src->cause = EOPNOTSUPP;
 		errno = ENOSYS;
 		return -1;
@@ -248,7 +254,7 @@ wq_open(struct source *src)
 	q->wfd = p[1];
 	/* The size first: a queue without slots loses everything. */
 	if (ioctl(p[0], KAPI_IOC_WATCH_QUEUE_SET_SIZE, (unsigned long)cfg->queue_size) < 0 ||
-	    set_filter(p[0], cfg) < 0)
+	    wq_set_filter(p[0], cfg) < 0)
 		return -1;
 	for (i = 0; i < src->nwatches; i++) {
 		if (keyctl_watch_key(src->watches[i].w->key, p[0], src->watches[i].w->tag) < 0) {
@@ -260,8 +266,8 @@ wq_open(struct source *src)
 	}
 	/* Watches first, then the state: nothing changes unseen in between. */
 	proc = keyproc_read();
-	keyset_init(&q->ks, src, proc ? proc : "");
-	i = keyset_children(&q->ks, cfg, proc ? proc : "", follow, unfollow, src) < 0;
+	keyset_init(&q->ks, src, proc);
+	i = keyset_children(&q->ks, cfg, proc, wq_watch_child, wq_unwatch_child, src) < 0;
 	free(proc);
 	return i ? -1 : 0;
 }

@@ -15,10 +15,11 @@ struct wq_rec {
 	bool has_removed_id;
 };
 
-/* Take one record; false: drop the rest of the buffer. */
+/* Take one record; return false to drop the rest of the buffer. */
 typedef bool wq_rec_fn(void *ctx, const struct wq_rec *r);
 
-/* Decode the records of a read(2) buffer from a notification pipe in order, calling fn for each (of any type) until it returns false; -1 with errno EPROTO at the first malformed one. */
+/* Decode the records of a read(2) buffer from a notification pipe in order and call fn for each (of
+ * any type) until it returns false; -1 with errno EPROTO at the first malformed one. */
 int wq_decode(const void *buf, size_t len, wq_rec_fn *fn, void *ctx);
 
 #endif

@@ -1,4 +1,5 @@
-/* libFuzzer harness: KEYCTL_DESCRIBE text and /proc/keys text, both untrusted (descriptions hold any byte but NUL). */
+/* libFuzzer harness: KEYCTL_DESCRIBE text and /proc/keys text, both untrusted (descriptions hold
+ * any byte but NUL). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* Reading a key's facts from /proc/keys and KEYCTL_DESCRIBE: descriptions holding newlines and ';' forge nothing. */
+/* Reading a key's facts from /proc/keys and KEYCTL_DESCRIBE: descriptions holding newlines and ';'
+ * forge nothing. */
 #include <stdlib.h>
 
 #include "keydesc.h"
@@ -58,7 +59,7 @@ main(void)
 	d = desc(b1, "logon;0;0;3f010000;tok");
 	CHECK(find(proc, 0x0b5ec1a5, &d, &l) < 0, "type disagrees");
 
-	/* Another key's description holds a newline and a line for 0b5ec1a5 saying it is revoked. */
+	/* Another key's description holds a newline, then a forged line: 0b5ec1a5 is revoked. */
 	proc = "0a000001 I--Q---     1 perm 3f010000     0     0 user      x\n"
 	    "0b5ec1a5 IR-Q---     1 perm 3f010000     0     0 user      tok: 5\n"
 	    "0b5ec1a5 I--Q---     1 perm 3f010000     0     0 user      tok: 5\n";

@@ -1,4 +1,5 @@
-/* The key snapshot diff: what polling and a resync report, and how records keep a snapshot current. */
+/* The key snapshot diff: what polling and a resync report, and how records keep a snapshot
+ * current. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -41,7 +42,7 @@ ring(const int *ids)
 	s.type = (char *)"keyring";
 	s.description = (char *)"ring";
 	s.perm = 0x3f010000;
-	s.keyring = s.proc = s.has_links = true;
+	s.keyring = s.has_proc_line = s.has_links = true;
 	strcpy(s.flags, "I--Q---");
 	s.summary = (char *)"";
 	s.links = xcalloc(8, sizeof(*s.links));
@@ -64,7 +65,7 @@ key(const char *flags, const char *summary, int err)
 		s.description = (char *)"tok";
 	}
 	s.perm = 0x3f010000;
-	s.proc = flags != NULL;
+	s.has_proc_line = flags != NULL;
 	if (flags)
 		strcpy(s.flags, flags);
 	s.summary = (char *)summary;
@@ -126,7 +127,8 @@ main(void)
 	b.uid = 1000;
 	CHECK_STR(diff(&a, &b), "setattr 4081 0 0 tok");
 	b = key(NULL, NULL, EKEYREVOKED);
-	CHECK_STR(diff(&a, &b), "revoked 4081 0 0 tok");	/* described from the old snapshot */
+	/* Described from the old snapshot. */
+	CHECK_STR(diff(&a, &b), "revoked 4081 0 0 tok");
 	CHECK_STR(diff(&b, &b), "");
 	c = key(NULL, NULL, EKEYEXPIRED);
 	CHECK_STR(diff(&a, &c), "");	/* the kernel posts nothing when a key expires */
