@@ -623,8 +623,7 @@ cli_parse(struct config *cfg, int argc, char **argv)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 	/* Who made a change is looked up only where a record that is printed shows it. */
 	cfg->who = cfg->nconds == 0 && !cfg->no_events &&
-	    (cfg->out != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
-	    output_format_uses(cfg->format, 'u') || output_format_uses(cfg->format, 'c'));
+	    (cfg->out != OUT_FORMAT || output_format_needs_who(cfg->format));
 	free(cs.args);
 }
 

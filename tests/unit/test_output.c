@@ -248,6 +248,8 @@ main(void)
 	CHECK(output_format_check("%") == -1, "trailing percent");
 	CHECK(output_format_check("100%%") == 0, "percent escape");
 	CHECK(output_format_uses("%e %T", 'T') && !output_format_uses("%e %%T", 'T'), "%%T used, %%%%T not");
+	CHECK(output_format_needs_who("%e %u") && output_format_needs_who("%c") && output_format_needs_who("%P") &&
+	    !output_format_needs_who("%e %%P %p %T"), "%%P, %%u, %%c need who; %%%%P does not");
 
 	/* A time format of any length; an empty expansion stays empty. */
 	{
