@@ -123,25 +123,24 @@ write_all(struct output *o, const char *p, size_t n)
 int
 output_event(struct output *o, const struct event *ev)
 {
+	enum output_end end = o->cfg->null ? OUTPUT_END_NUL : OUTPUT_END_NEWLINE;
+
 	buf_reset(&o->line);
 	switch (o->cfg->out) {
 	case OUT_JSON:
-		output_json(&o->line, ev);
+		output_json(&o->line, ev, end);
 		break;
 	case OUT_FORMAT:
-		output_format(&o->line, o->cfg->format, o->cfg->timefmt, ev);
+		output_format(&o->line, o->cfg->format, o->cfg->timefmt, ev, end);
 		break;
 	case OUT_TEXT:
-		output_text(&o->line, ev, o->cfg);
+		output_text(&o->line, ev, o->cfg, end);
 		break;
 	case OUT_JOURNAL:
 		buf_adds(&o->line, "MESSAGE=");
-		output_text(&o->line, ev, o->cfg);
-		o->line.data[--o->line.len] = '\0';	/* the newline */
+		output_text(&o->line, ev, o->cfg, OUTPUT_END_NONE);
 		return output_journal_send(&o->line, ev);
 	}
-	if (o->cfg->null && o->line.len > 0)	/* -0: every writer ends its record with one newline */
-		o->line.data[o->line.len - 1] = '\0';
 	return write_all(o, o->line.data, o->line.len);
 }
 

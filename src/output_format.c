@@ -272,7 +272,8 @@ output_format_needs_who(const char *fmt)
 }
 
 void
-output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev)
+output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev,
+    enum output_end end)
 {
 	struct format_event x = { .ev = ev, .timefmt = timefmt };
 	const struct format_escape *e;
@@ -291,5 +292,5 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 			buf_addc(b, *p);
 		}
 	}
-	buf_addc(b, '\n');
+	output_end(b, end);
 }

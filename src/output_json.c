@@ -45,9 +45,10 @@ json_field(void *ctx, const struct field *f)
 }
 
 void
-output_json(struct buf *b, const struct event *ev)
+output_json(struct buf *b, const struct event *ev, enum output_end end)
 {
 	buf_addc(b, '{');
 	fields_walk(ev, json_field, b);
-	buf_adds(b, "}\n");
+	buf_addc(b, '}');
+	output_end(b, end);
 }

@@ -146,7 +146,7 @@ text_meta(struct buf *b, const struct event *ev)
 }
 
 void
-output_text(struct buf *b, const struct event *ev, const struct config *cfg)
+output_text(struct buf *b, const struct event *ev, const struct config *cfg, enum output_end end)
 {
 	if (cfg->timestamps) {
 		buf_addtime(b, &ev->time, cfg->timefmt);
@@ -166,5 +166,5 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 	/* With -N, which namespace: last on the line, after any other mark. */
 	if (cfg->nns > 0 && ev->mnt_ns)
 		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);
-	buf_addc(b, '\n');
+	output_end(b, end);
 }
