@@ -12,7 +12,7 @@
 #include <systemd/sd-journal.h>
 
 #include "buf.h"
-#include "fields.h"
+#include "output_fields.h"
 #include "output_journal.h"
 
 const char output_journal_socket[] = "/run/systemd/journal/socket";
@@ -68,18 +68,18 @@ entry_end(struct entry *e)
 
 /* WATCHQ_NAME=value; an unknown value (JSON's null) is no field at all: the journal has no null. */
 static void
-journal_field(void *ctx, const struct field *f)
+journal_field(void *ctx, const struct output_field *f)
 {
 	struct entry *e = ctx;
-	struct field one;
+	struct output_field one;
 	const char *p;
 	size_t i;
 
-	if (f->kind == FIELD_NULL)
+	if (f->kind == OUTPUT_FIELD_NULL)
 		return;
 	/* A list is the same field once per element, as the journal allows. */
-	if (f->kind == FIELD_UINTS) {
-		one = (struct field){ .name = f->name, .kind = FIELD_UINT };
+	if (f->kind == OUTPUT_FIELD_UINTS) {
+		one = (struct output_field){ .name = f->name, .kind = OUTPUT_FIELD_UINT };
 		for (i = 0; i < f->v.list.n; i++) {
 			one.v.u = f->v.list.v[i];
 			journal_field(ctx, &one);
@@ -91,21 +91,21 @@ journal_field(void *ctx, const struct field *f)
 		buf_addc(e->b, (char)toupper((unsigned char)*p));
 	buf_addc(e->b, '=');
 	switch (f->kind) {
-	case FIELD_NULL:
+	case OUTPUT_FIELD_NULL:
 		break;
-	case FIELD_STR:
+	case OUTPUT_FIELD_STR:
 		buf_adds(e->b, f->v.s);
 		break;
-	case FIELD_INT:
+	case OUTPUT_FIELD_INT:
 		buf_addf(e->b, "%lld", f->v.i);
 		break;
-	case FIELD_UINT:
+	case OUTPUT_FIELD_UINT:
 		buf_addf(e->b, "%llu", f->v.u);
 		break;
-	case FIELD_BOOL:
+	case OUTPUT_FIELD_BOOL:
 		buf_adds(e->b, f->v.b ? "true" : "false");
 		break;
-	case FIELD_UINTS:
+	case OUTPUT_FIELD_UINTS:
 		break;
 	}
 	entry_end(e);
@@ -141,7 +141,7 @@ output_journal_send(struct buf *b, const struct event *ev)
 	entry_end(&e);
 	buf_addf(b, "SYSLOG_IDENTIFIER=%s", program_invocation_short_name);
 	entry_end(&e);
-	fields_walk(ev, journal_field, &e);
+	output_fields_walk(ev, journal_field, &e);
 	for (i = 0, start = 0; i < e.n; start = e.end[i++])
 		iov[i] = (struct iovec){ b->data + start, e.end[i] - start };
 	if ((r = sd_journal_sendv(iov, (int)e.n)) < 0) {

@@ -2,12 +2,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "fields.h"
+#include "output_fields.h"
 #include "quota_nl.h"
 
 /* The walk of one event: fields go to fn one at a time. */
 struct walk {
-	void (*fn)(void *ctx, const struct field *f);
+	void (*fn)(void *ctx, const struct output_field *f);
 	void *ctx;
 };
 
@@ -15,7 +15,8 @@ struct walk {
 static void
 put_str(struct walk *w, const char *name, const char *s)
 {
-	struct field f = { .name = name, .kind = s ? FIELD_STR : FIELD_NULL, .v.s = s };
+	struct output_field f = { .name = name, .kind = s ? OUTPUT_FIELD_STR : OUTPUT_FIELD_NULL,
+	    .v.s = s };
 
 	w->fn(w->ctx, &f);
 }
@@ -31,7 +32,7 @@ put_opt(struct walk *w, const char *name, const char *s)
 static void
 put_int(struct walk *w, const char *name, long long i)
 {
-	struct field f = { .name = name, .kind = FIELD_INT, .v.i = i };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_INT, .v.i = i };
 
 	w->fn(w->ctx, &f);
 }
@@ -39,7 +40,7 @@ put_int(struct walk *w, const char *name, long long i)
 static void
 put_uint(struct walk *w, const char *name, unsigned long long u)
 {
-	struct field f = { .name = name, .kind = FIELD_UINT, .v.u = u };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_UINT, .v.u = u };
 
 	w->fn(w->ctx, &f);
 }
@@ -47,7 +48,7 @@ put_uint(struct walk *w, const char *name, unsigned long long u)
 static void
 put_bool(struct walk *w, const char *name, bool b)
 {
-	struct field f = { .name = name, .kind = FIELD_BOOL, .v.b = b };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_BOOL, .v.b = b };
 
 	w->fn(w->ctx, &f);
 }
@@ -99,7 +100,8 @@ walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
 	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path", "fstype", "device",
 	    "options", "readonly", "pid", "comm", "uid" };
-	struct field f = { .name = "unique_ids", .kind = FIELD_UINTS, .v.list = { m->ids, m->count } };
+	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
+	    .v.list = { m->ids, m->count } };
 	size_t i;
 
 	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
@@ -193,7 +195,8 @@ walk_meta(struct walk *w, const struct event *ev)
 }
 
 void
-fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f), void *ctx)
+output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct output_field *f),
+    void *ctx)
 {
 	struct walk w = { fn, ctx };
 

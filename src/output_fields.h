@@ -1,5 +1,5 @@
-#ifndef WATCHQ_FIELDS_H
-#define WATCHQ_FIELDS_H
+#ifndef WATCHQ_OUTPUT_FIELDS_H
+#define WATCHQ_OUTPUT_FIELDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -7,20 +7,20 @@
 
 #include "event.h"
 
-/* The kinds of value a field holds; FIELD_NULL: unknown. */
-enum field_kind {
-	FIELD_NULL,
-	FIELD_STR,
-	FIELD_INT,
-	FIELD_UINT,
-	FIELD_BOOL,
-	FIELD_UINTS,	/* a list of numbers: v.list */
+/* The kinds of value a field holds; OUTPUT_FIELD_NULL: unknown. */
+enum output_field_kind {
+	OUTPUT_FIELD_NULL,
+	OUTPUT_FIELD_STR,
+	OUTPUT_FIELD_INT,
+	OUTPUT_FIELD_UINT,
+	OUTPUT_FIELD_BOOL,
+	OUTPUT_FIELD_UINTS,	/* a list of numbers: v.list */
 };
 
 /* One named field of an event, as JSON and the journal both carry it. */
-struct field {
+struct output_field {
 	const char *name;	/* lower case, as in JSON: "mount_id" */
-	enum field_kind kind;
+	enum output_field_kind kind;
 	union {
 		const char *s;	/* exact bytes, NUL-terminated */
 		long long i;
@@ -34,6 +34,7 @@ struct field {
 };
 
 /* Call fn(ctx, f) for each field of ev, in the order JSON prints them, starting with time, source and event. */
-void fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f), void *ctx);
+void output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct output_field *f),
+    void *ctx);
 
 #endif
