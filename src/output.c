@@ -23,7 +23,7 @@
  * reader's arrival to a writer that has no open file, hence the retries.
  */
 static int
-open_output(struct output *o, const char *path)
+output_open_file(struct output *o, const char *path)
 {
 	int r;
 
@@ -38,7 +38,7 @@ open_output(struct output *o, const char *path)
 
 /* fd's pipe, opened anew for writing without blocking; -1 where /proc cannot (or there is no reader). */
 static int
-reopen_nonblock(int fd)
+output_reopen_nonblock(int fd)
 {
 	char path[64];
 
@@ -57,7 +57,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	o->stop = stop;
 	o->fd = cfg->out == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output) {
-		if ((r = open_output(o, cfg->output)) != 0)
+		if ((r = output_open_file(o, cfg->output)) != 0)
 			return r;
 		o->own_fd = true;
 	}
@@ -71,7 +71,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	 * poll before each line (O_NONBLOCK on the one we got would change it
 	 * for every process that shares it). A socket takes MSG_DONTWAIT per call.
 	 */
-	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = reopen_nonblock(o->fd)) >= 0) {
+	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = output_reopen_nonblock(o->fd)) >= 0) {
 		o->fd = fd;
 		o->own_fd = true;
 	}
@@ -87,7 +87,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
  * it cannot.
  */
 static int
-write_all(struct output *o, const char *p, size_t n)
+output_write_all(struct output *o, const char *p, size_t n)
 {
 	ssize_t w;
 	size_t chunk;
@@ -141,7 +141,7 @@ output_event(struct output *o, const struct event *ev)
 		output_text(&o->line, ev, o->cfg, OUTPUT_END_NONE);
 		return output_journal_send(&o->line, ev);
 	}
-	return write_all(o, o->line.data, o->line.len);
+	return output_write_all(o, o->line.data, o->line.len);
 }
 
 int

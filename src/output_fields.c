@@ -23,7 +23,7 @@ put_str(struct walk *w, const char *name, const char *s)
 
 /* A string field the record has only when s is set (old_path: moves only). */
 static void
-put_opt(struct walk *w, const char *name, const char *s)
+put_str_if_set(struct walk *w, const char *name, const char *s)
 {
 	if (s)
 		put_str(w, name, s);
@@ -129,12 +129,12 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_uint(w, "mount_id", m->mount_id);
 	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
 	put_uint(w, "parent_id", m->parent_id);
-	put_opt(w, "path", m->path);
-	put_opt(w, "old_path", m->old_path);
-	put_opt(w, "fstype", m->fstype);
-	put_opt(w, "device", m->device);
-	put_opt(w, "options", m->options);
-	put_opt(w, "old_options", m->old_options);
+	put_str_if_set(w, "path", m->path);
+	put_str_if_set(w, "old_path", m->old_path);
+	put_str_if_set(w, "fstype", m->fstype);
+	put_str_if_set(w, "device", m->device);
+	put_str_if_set(w, "options", m->options);
+	put_str_if_set(w, "old_options", m->old_options);
 	put_bool(w, "readonly", m->readonly);
 	walk_by(w, &m->by);
 }
@@ -152,9 +152,9 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 static void
 walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 {
-	put_opt(w, "path", s->path);
-	put_opt(w, "fstype", s->fstype);
-	put_opt(w, "device", s->device);
+	put_str_if_set(w, "path", s->path);
+	put_str_if_set(w, "fstype", s->fstype);
+	put_str_if_set(w, "device", s->device);
 	switch (subtype) {
 	case SB_ERROR:
 		put_int(w, "error", s->error);
@@ -186,12 +186,12 @@ walk_meta(struct walk *w, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
 
-	put_opt(w, "watch_source", ev->watch_source);
+	put_str_if_set(w, "watch_source", ev->watch_source);
 	if (ev->subtype == META_LOSS) {
 		put_int_known(w, "lost", m->lost >= 0, m->lost);
 	}
-	put_opt(w, "backend", m->backend);
-	put_opt(w, "what", m->what);
+	put_str_if_set(w, "backend", m->backend);
+	put_str_if_set(w, "what", m->what);
 }
 
 void
@@ -204,7 +204,7 @@ output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct ou
 	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL + (unsigned long long)ev->time.tv_nsec / 1000);
 	put_str(&w, "source", event_type_name(ev->type));
 	put_str(&w, "event", event_name(ev));
-	put_opt(&w, "watch", ev->watch);
+	put_str_if_set(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
 	/* Mount records, and meta records of a mounts watch: the namespace (-N) they are of. */
 	if (ev->type == EV_MOUNT || ev->type == EV_META) {

@@ -25,7 +25,7 @@ static const struct {
 	enum ev_type type;
 	unsigned subtype;
 	int priority;
-} priorities[] = {
+} journal_priorities[] = {
 	{ EV_SB, SB_ERROR, LOG_ERR },
 	{ EV_SB, SB_READONLY, LOG_WARNING },
 	{ EV_SB, SB_EDQUOT, LOG_WARNING },
@@ -35,7 +35,7 @@ static const struct {
 };
 
 static int
-priority(const struct event *ev)
+journal_priority(const struct event *ev)
 {
 	size_t i;
 
@@ -43,14 +43,14 @@ priority(const struct event *ev)
 	if (ev->type == EV_SB && ((ev->subtype == SB_READONLY && ev->u.sb.ro == SB_RO_RW) ||
 	    (ev->subtype == SB_LOWSPACE && !ev->u.sb.low)))
 		return LOG_NOTICE;
-	for (i = 0; i < sizeof(priorities) / sizeof(priorities[0]); i++)
-		if (priorities[i].type == ev->type && priorities[i].subtype == ev->subtype)
-			return priorities[i].priority;
+	for (i = 0; i < sizeof(journal_priorities) / sizeof(journal_priorities[0]); i++)
+		if (journal_priorities[i].type == ev->type && journal_priorities[i].subtype == ev->subtype)
+			return journal_priorities[i].priority;
 	return LOG_INFO;
 }
 
 /* The entry being built: "NAME=value" items back to back in b, item i ending at end[i]. */
-struct entry {
+struct journal_entry {
 	struct buf *b;
 	size_t end[JOURNAL_MAX_ITEMS];
 	size_t n;
@@ -58,7 +58,7 @@ struct entry {
 
 /* The item just appended ends here; past the bound it is taken back (the walker never gets there). */
 static void
-entry_end(struct entry *e)
+journal_entry_end(struct journal_entry *e)
 {
 	if (e->n < JOURNAL_MAX_ITEMS)
 		e->end[e->n++] = e->b->len;
@@ -70,7 +70,7 @@ entry_end(struct entry *e)
 static void
 journal_field(void *ctx, const struct output_field *f)
 {
-	struct entry *e = ctx;
+	struct journal_entry *e = ctx;
 	struct output_field one;
 	const char *p;
 	size_t i;
@@ -108,7 +108,7 @@ journal_field(void *ctx, const struct output_field *f)
 	case OUTPUT_FIELD_UINTS:
 		break;
 	}
-	entry_end(e);
+	journal_entry_end(e);
 }
 
 int
@@ -130,17 +130,17 @@ output_journal_check(void)
 int
 output_journal_send(struct buf *b, const struct event *ev)
 {
-	struct entry e = { .b = b };
+	struct journal_entry e = { .b = b };
 	struct iovec iov[JOURNAL_MAX_ITEMS];
 	struct stat stb;
 	size_t i, start;
 	int r;
 
-	entry_end(&e);
-	buf_addf(b, "PRIORITY=%d", priority(ev));
-	entry_end(&e);
+	journal_entry_end(&e);
+	buf_addf(b, "PRIORITY=%d", journal_priority(ev));
+	journal_entry_end(&e);
 	buf_addf(b, "SYSLOG_IDENTIFIER=%s", program_invocation_short_name);
-	entry_end(&e);
+	journal_entry_end(&e);
 	output_fields_walk(ev, journal_field, &e);
 	for (i = 0, start = 0; i < e.n; start = e.end[i++])
 		iov[i] = (struct iovec){ b->data + start, e.end[i] - start };

@@ -4,8 +4,9 @@
 #include "output_text.h"
 #include "quota_nl.h"
 
+/* One column after a space: - where s is unknown or empty. */
 static void
-col(struct buf *b, const char *s)
+text_col(struct buf *b, const char *s)
 {
 	buf_addc(b, ' ');
 	escape_text(b, s && *s ? s : "-");
@@ -38,29 +39,29 @@ text_mount(struct buf *b, const struct event *ev)
 
 	switch (ev->subtype) {
 	case MOUNT_MOVE:
-		col(b, m->old_path);
+		text_col(b, m->old_path);
 		buf_adds(b, " ->");
-		col(b, m->path);
+		text_col(b, m->path);
 		text_by(b, &m->by);
 		break;
 	case MOUNT_READONLY:
-		col(b, m->path);
+		text_col(b, m->path);
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
 		break;
 	case MOUNT_SETATTR:
-		col(b, m->path);
-		col(b, m->options);
+		text_col(b, m->path);
+		text_col(b, m->options);
 		buf_adds(b, " (was");
-		col(b, m->old_options);
+		text_col(b, m->old_options);
 		buf_addc(b, ')');
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
 		break;
 	default:
-		col(b, m->path);
-		col(b, m->fstype);
-		col(b, m->device);
+		text_col(b, m->path);
+		text_col(b, m->fstype);
+		text_col(b, m->device);
 		if (ev->subtype != MOUNT_PRESENT)
 			text_by(b, &m->by);
 		break;
@@ -77,7 +78,7 @@ text_key(struct buf *b, const struct event *ev)
 {
 	const struct ev_key_fields *k = &ev->u.key;
 
-	col(b, ev->watch);
+	text_col(b, ev->watch);
 	buf_addf(b, " %d", (int)k->key);
 	if (ev->subtype == KEY_CLEARED)
 		return;
@@ -101,9 +102,9 @@ text_sb(struct buf *b, const struct event *ev)
 	const struct ev_sb_fields *s = &ev->u.sb;
 	const char *name;
 
-	col(b, s->path);
-	col(b, s->fstype);
-	col(b, s->device);
+	text_col(b, s->path);
+	text_col(b, s->fstype);
+	text_col(b, s->device);
 	switch (ev->subtype) {
 	case SB_ERROR:
 		name = strerrorname_np(s->error);
@@ -132,8 +133,8 @@ text_meta(struct buf *b, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
 
-	col(b, ev->watch_source);
-	col(b, ev->watch);
+	text_col(b, ev->watch_source);
+	text_col(b, ev->watch);
 	if (ev->subtype == META_LOSS) {
 		if (m->lost >= 0)
 			buf_addf(b, " %lld events lost, resynchronised", m->lost);
