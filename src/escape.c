@@ -19,7 +19,7 @@ static const struct { unsigned long lo, hi; } cp_unsafe[] = {
 	{ 0x2066, 0x2069 },
 };
 
-/* Length of the valid UTF-8 sequence starting at p (at most n bytes) and its code point in *cp; 0 if none. */
+/* Length of the valid UTF-8 sequence at p (at most n bytes), its code point in *cp; 0 if none. */
 static size_t
 utf8_decode(const unsigned char *p, size_t n, unsigned long *cp)
 {
@@ -154,7 +154,8 @@ escape_json(struct buf *b, const char *s)
 				replaced = true;
 				k = 1;
 			} else if (cp_is_unsafe(cp)) {
-				/* The same code point, so the same bytes once decoded, but inert on a terminal. */
+				/* The same code point, so the same bytes once decoded, but inert on
+				 * a terminal. */
 				buf_addf(b, "\\u%04lx", cp);
 			} else {
 				buf_add(b, p, k);

@@ -17,10 +17,10 @@
 #define READER_RETRY_MS	10	/* how often a FIFO without a reader is tried again */
 
 /*
- * open(2) of a FIFO blocks until a reader comes, deaf to the blocked signals:
- * open it non-blocking instead, which fails with ENXIO while no reader has it
- * open, and try again until one does or the run ends. Nothing signals a
- * reader's arrival to a writer that has no open file, hence the retries.
+ * open(2) of a FIFO blocks until a reader opens it, and the blocked signals cannot interrupt
+ * it. So open it non-blocking, which fails with ENXIO while there is no reader, and try again
+ * until a reader comes or the run ends. Nothing tells a process that has not opened the FIFO
+ * that a reader came, hence the retries.
  */
 static int
 output_open_file(struct output *o, const char *path)
@@ -36,7 +36,7 @@ output_open_file(struct output *o, const char *path)
 	}
 }
 
-/* fd's pipe, opened anew for writing without blocking; -1 where /proc cannot (or there is no reader). */
+/* fd's pipe opened again, for writing, non-blocking, through /proc; -1 if that fails. */
 static int
 output_reopen_nonblock(int fd)
 {
@@ -66,10 +66,10 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	o->is_sock = S_ISSOCK(stb.st_mode);
 	/*
-	 * A pipe or FIFO we got is reopened through /proc for an open file of
-	 * our own, non-blocking, so that a write can be tried first, without a
-	 * poll before each line (O_NONBLOCK on the one we got would change it
-	 * for every process that shares it). A socket takes MSG_DONTWAIT per call.
+	 * A pipe or FIFO we were given is opened again through /proc, for an open file of our
+	 * own that does not block: a write is then tried first, with no poll before each
+	 * record. O_NONBLOCK on the file we were given would change it for every process that
+	 * shares it. A socket gets MSG_DONTWAIT on each send instead.
 	 */
 	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = output_reopen_nonblock(o->fd)) >= 0) {
 		o->fd = fd;
@@ -80,11 +80,10 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 }
 
 /*
- * A reader that stops reading must not hold the run past a signal (blocked
- * for the signalfd) or the deadline: write in chunks of at most PIPE_BUF
- * bytes, which a pipe with room takes whole, and wait for room or the end of
- * the run, before each chunk where the file could block, or on EAGAIN where
- * it cannot.
+ * A reader that stops reading must not keep the run going past a signal (blocked, and read
+ * from a signalfd) or past the deadline. So write in chunks of at most PIPE_BUF bytes, which a
+ * pipe with room takes whole, and wait for room or for the end of the run: before each chunk
+ * on a file that can block, or after EAGAIN on one that does not.
  */
 static int
 output_write_all(struct output *o, const char *p, size_t n)

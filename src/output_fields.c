@@ -98,8 +98,8 @@ put_time(struct walk *w, const struct timespec *ts)
 static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
-	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path", "fstype", "device",
-	    "options", "readonly", "pid", "comm", "uid" };
+	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path",
+	    "fstype", "device", "options", "readonly", "pid", "comm", "uid" };
 	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
 	    .v.list = { m->ids, m->count } };
 	size_t i;
@@ -110,7 +110,7 @@ walk_transient(struct walk *w, const struct ev_mount_fields *m)
 	w->fn(w->ctx, &f);
 }
 
-/* Who made the change: each part null where the kernel does not say or watchq cannot be sure. */
+/* Who made the change: each part null where the kernel does not say or watchq is not sure. */
 static void
 walk_by(struct walk *w, const struct ev_who *by)
 {
@@ -201,12 +201,13 @@ output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct ou
 	struct walk w = { fn, ctx };
 
 	put_time(&w, &ev->time);
-	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL + (unsigned long long)ev->time.tv_nsec / 1000);
+	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL +
+	    (unsigned long long)ev->time.tv_nsec / 1000);
 	put_str(&w, "source", event_type_name(ev->type));
 	put_str(&w, "event", event_name(ev));
 	put_str_if_set(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
-	/* Mount records, and meta records of a mounts watch: the namespace (-N) they are of. */
+	/* Mount records, and meta records (of a mounts watch), carry their namespace (-N). */
 	if (ev->type == EV_MOUNT || ev->type == EV_META) {
 		put_uint_known(&w, "mnt_ns", ev->mnt_ns != 0, ev->mnt_ns);
 	}

@@ -33,7 +33,8 @@ struct output_field {
 	} v;
 };
 
-/* Call fn(ctx, f) for each field of ev, in the order JSON prints them, starting with time, source and event. */
+/* Call fn(ctx, f) for each field of ev, in the order JSON prints them: time, source, event,
+ * then the rest. */
 void output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct output_field *f),
     void *ctx);
 

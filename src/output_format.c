@@ -6,7 +6,7 @@
 /* The event being formatted, with its mount or superblock fields where it has them. */
 struct format_event {
 	const struct event *ev;
-	const struct ev_mount_fields *m;	/* NULL unless a mount record other than transient */
+	const struct ev_mount_fields *m;	/* NULL unless a mount record, not transient */
 	const struct ev_sb_fields *sb;		/* NULL unless a superblock record */
 	const char *timefmt;
 };
@@ -14,7 +14,7 @@ struct format_event {
 /* One %-escape: its letter, what it needs and how it is written. */
 struct format_escape {
 	char c;
-	bool needs_who;		/* shows who made a mount change, which is looked up only if shown */
+	bool needs_who;		/* shows who made a mount change (looked up only if shown) */
 	void (*write)(struct buf *b, const struct format_event *x);
 };
 
@@ -210,7 +210,7 @@ static const struct format_escape format_escapes[] = {
 	{ '%', false, format_percent },
 };
 
-/* The escape %c, or NULL if there is none (c is never NUL). */
+/* The escape %c, or NULL if there is none. */
 static const struct format_escape *
 format_escape_find(char c)
 {

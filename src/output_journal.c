@@ -17,10 +17,11 @@
 
 const char output_journal_socket[] = "/run/systemd/journal/socket";
 
-/* Items of an entry: MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the WATCHQ_ fields (fewer than 40). */
+/* Room for the items of one entry: MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and fewer than 40
+ * WATCHQ_ fields. */
 #define JOURNAL_MAX_ITEMS	64
 
-/* Priority by event: errors first, then what may need a look, then losses of events; others LOG_INFO. */
+/* The journal priority of each event that is not LOG_INFO. */
 static const struct {
 	enum ev_type type;
 	unsigned subtype;
@@ -44,7 +45,8 @@ journal_priority(const struct event *ev)
 	    (ev->subtype == SB_LOWSPACE && !ev->u.sb.low)))
 		return LOG_NOTICE;
 	for (i = 0; i < sizeof(journal_priorities) / sizeof(journal_priorities[0]); i++)
-		if (journal_priorities[i].type == ev->type && journal_priorities[i].subtype == ev->subtype)
+		if (journal_priorities[i].type == ev->type &&
+		    journal_priorities[i].subtype == ev->subtype)
 			return journal_priorities[i].priority;
 	return LOG_INFO;
 }
@@ -56,7 +58,8 @@ struct journal_entry {
 	size_t n;
 };
 
-/* The item just appended ends here; past the bound it is taken back (the walker never gets there). */
+/* Record where the item just appended ends. An item past JOURNAL_MAX_ITEMS is removed again; the
+ * field list never has that many. */
 static void
 journal_entry_end(struct journal_entry *e)
 {
@@ -66,7 +69,8 @@ journal_entry_end(struct journal_entry *e)
 		e->b->data[e->b->len = e->end[e->n - 1]] = '\0';
 }
 
-/* WATCHQ_NAME=value; an unknown value (JSON's null) is no field at all: the journal has no null. */
+/* One field as WATCHQ_NAME=value. An unknown value (null in JSON) is left out: the journal has no
+ * null. */
 static void
 journal_field(void *ctx, const struct output_field *f)
 {
@@ -148,7 +152,8 @@ output_journal_send(struct buf *b, const struct event *ev)
 		errno = -r;
 		return -1;
 	}
-	/* libsystemd drops an entry without a word when the socket is missing: say so, if only after the fact. */
+	/* libsystemd drops an entry silently when the socket is missing: report that, even though
+	 * the entry is already lost. */
 	if (stat(output_journal_socket, &stb) < 0 && errno == ENOENT)
 		return -1;
 	return 0;

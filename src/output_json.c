@@ -4,14 +4,14 @@
 #include "output_fields.h"
 #include "output_json.h"
 
-/* Where bytes of a string had to be replaced, the exact bytes follow as NAME_b64. */
+/* One field. A string whose bytes had to be replaced is followed by NAME_b64, its exact bytes. */
 static void
 json_field(void *ctx, const struct output_field *f)
 {
 	struct buf *b = ctx;
 	size_t i;
 
-	/* The first field opens the object: no comma before it. */
+	/* No comma before the first field, which comes right after the opening brace. */
 	if (b->data[b->len - 1] != '{')
 		buf_addc(b, ',');
 	buf_addf(b, "\"%s\":", f->name);

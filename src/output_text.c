@@ -13,9 +13,9 @@ text_col(struct buf *b, const char *s)
 }
 
 /*
- * Who made the change, last on the line: pid=N uid=N comm=NAME, - where
- * unknown. The name is any bytes but NUL: escaped, it is one word, and - alone
- * is always unknown (a name that is - is \x2d, an empty one nothing).
+ * Who made the change, last on the line: pid=N uid=N comm=NAME, each - where unknown. A process
+ * name may hold any byte but NUL. Escaped, it is one word, and - alone always means unknown: a
+ * name that is - prints as \x2d, an empty name prints nothing.
  */
 static void
 text_by(struct buf *b, const struct ev_who *by)
@@ -69,9 +69,9 @@ text_mount(struct buf *b, const struct event *ev)
 }
 
 /*
- * Every serial in decimal, as keyctl and JSON print them, so that ids paste
- * between the tools. The serial beside the description is always the key it
- * describes (keyctl show's pairing); the keyring of a link is labelled.
+ * Every serial in decimal, as keyctl and JSON print them, so that ids can be pasted from one
+ * tool to the other. The serial beside a description is always the key it describes, as in
+ * keyctl show; the keyring of a link or unlink is printed as keyring=N.
  */
 static void
 text_key(struct buf *b, const struct event *ev)
@@ -119,11 +119,13 @@ text_sb(struct buf *b, const struct event *ev)
 		break;
 	case SB_EDQUOT:
 		buf_addf(b, " %s %s %llu (by uid %llu)", s->warning ? s->warning : "unknown",
-		    quota_nl_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
+		    quota_nl_type_name(s->quota_type), (unsigned long long)s->id,
+		    (unsigned long long)s->caused_id);
 		break;
 	case SB_LOWSPACE:
 		buf_addf(b, " %s avail=%llu size=%llu threshold=%llu", s->low ? "low" : "ok",
-		    (unsigned long long)s->avail, (unsigned long long)s->size, (unsigned long long)s->threshold);
+		    (unsigned long long)s->avail, (unsigned long long)s->size,
+		    (unsigned long long)s->threshold);
 		break;
 	}
 }
@@ -147,7 +149,8 @@ text_meta(struct buf *b, const struct event *ev)
 }
 
 void
-output_text(struct buf *b, const struct event *ev, const struct config *cfg, enum output_end end)
+output_text(struct buf *b, const struct event *ev, const struct config *cfg,
+    enum output_end end)
 {
 	if (cfg->timestamps) {
 		buf_addtime(b, &ev->time, cfg->timefmt);
@@ -164,7 +167,7 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg, enu
 		text_sb(b, ev);
 	else if (ev->type == EV_META)
 		text_meta(b, ev);
-	/* With -N, which namespace: last on the line, after any other mark. */
+	/* With -N, the record's namespace comes last on the line, after everything else. */
 	if (cfg->nns > 0 && ev->mnt_ns)
 		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);
 	output_end(b, end);

@@ -7,6 +7,7 @@
 #include "output_end.h"
 
 /* Append one text record for ev, then end: -T and --timefmt from cfg. */
-void output_text(struct buf *b, const struct event *ev, const struct config *cfg, enum output_end end);
+void output_text(struct buf *b, const struct event *ev, const struct config *cfg,
+    enum output_end end);
 
 #endif

@@ -1,4 +1,4 @@
-/* libFuzzer harness: --format strings, and every output format, over events with hostile strings. */
+/* libFuzzer harness: --format strings and every output format, on events with hostile strings. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -136,7 +136,7 @@ main(void)
 	    OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
 
-	/* A record ends as the caller says: a NUL for -0, nothing for the journal's MESSAGE= item. */
+	/* A record ends as the caller says: NUL for -0, nothing for the journal's MESSAGE= item. */
 	buf_reset(&b);
 	output_format(&b, "%e", "%Y", &ev, OUTPUT_END_NUL);
 	CHECK(b.len == 6 && memcmp(b.data, "mount\0", 6) == 0, "format record ends with NUL");
@@ -147,7 +147,8 @@ main(void)
 	output_text(&b, &ev, &cfg, OUTPUT_END_NONE);
 	CHECK_STR(b.data, "mount mount /srv/b tmpfs none pid=- uid=- comm=-");
 
-	/* Who made the change: in text last, each part - where unknown; the name escaped, - alone only unknown. */
+	/* Who made the change: last in text, each part - where unknown; the name escaped, so that
+	 * - alone only means unknown. */
 	{
 		static const struct {
 			struct ev_who by;
