@@ -687,9 +687,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->timefmt = "%Y-%m-%dT%H:%M:%S%z";
 	cli_check_events(cfg, &cs);
 	/* Who made a change is looked up only where a record that is printed shows it. */
-	cfg->show_who = cfg->nconds == 0 && !cfg->no_events &&
-	    (cfg->format_kind != OUT_FORMAT || output_format_uses(cfg->format, 'P') ||
-	    output_format_uses(cfg->format, 'u') || output_format_uses(cfg->format, 'c'));
+	cfg->show_who = cfg->mode != MODE_WAIT_STATE && !cfg->no_events &&
+	    (cfg->format_kind != OUT_FORMAT || output_format_needs_who(cfg->format));
 	free(cs.args);
 }
 

@@ -11,7 +11,7 @@
  * bidirectional marks, embeddings, overrides and isolates, which reorder what
  * follows them on the line, plus the line and paragraph separators.
  */
-static const struct { unsigned long lo, hi; } unsafe[] = {
+static const struct { unsigned long lo, hi; } cp_unsafe[] = {
 	{ 0x80, 0x9f },
 	{ 0x61c, 0x61c },
 	{ 0x200e, 0x200f },
@@ -19,7 +19,7 @@ static const struct { unsigned long lo, hi; } unsafe[] = {
 	{ 0x2066, 0x2069 },
 };
 
-/* Length of the valid UTF-8 sequence starting at p (at most n bytes) and its code point in *cp; 0 if none. */
+/* Length of the valid UTF-8 sequence at p (at most n bytes), its code point in *cp; 0 if none. */
 static size_t
 utf8_decode(const unsigned char *p, size_t n, unsigned long *cp)
 {
@@ -53,12 +53,12 @@ utf8_decode(const unsigned char *p, size_t n, unsigned long *cp)
 }
 
 static bool
-is_unsafe(unsigned long cp)
+cp_is_unsafe(unsigned long cp)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
-		if (cp >= unsafe[i].lo && cp <= unsafe[i].hi)
+	for (i = 0; i < sizeof(cp_unsafe) / sizeof(cp_unsafe[0]); i++)
+		if (cp >= cp_unsafe[i].lo && cp <= cp_unsafe[i].hi)
 			return true;
 	return false;
 }
@@ -77,7 +77,7 @@ escape_text(struct buf *b, const char *s)
 		} else if (*p <= 0x20 || *p == 0x7f) {
 			buf_addf(b, "\\x%02x", *p);
 			k = 1;
-		} else if ((k = utf8_decode(p, n, &cp)) == 0 || is_unsafe(cp)) {
+		} else if ((k = utf8_decode(p, n, &cp)) == 0 || cp_is_unsafe(cp)) {
 			/* Every byte of a terminal control, or the one byte that is not UTF-8. */
 			k = k ? k : 1;
 			for (i = 0; i < k; i++)
@@ -153,8 +153,9 @@ escape_json(struct buf *b, const char *s)
 				buf_adds(b, "\\ufffd");
 				replaced = true;
 				k = 1;
-			} else if (is_unsafe(cp)) {
-				/* The same code point, so the same bytes once decoded, but inert on a terminal. */
+			} else if (cp_is_unsafe(cp)) {
+				/* The same code point, so the same bytes once decoded, but inert on
+				 * a terminal. */
 				buf_addf(b, "\\u%04lx", cp);
 			} else {
 				buf_add(b, p, k);

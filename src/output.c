@@ -17,13 +17,13 @@
 #define READER_RETRY_MS	10	/* how often a FIFO without a reader is tried again */
 
 /*
- * open(2) of a FIFO blocks until a reader comes, deaf to the blocked signals:
- * open it non-blocking instead, which fails with ENXIO while no reader has it
- * open, and try again until one does or the run ends. Nothing signals a
- * reader's arrival to a writer that has no open file, hence the retries.
+ * open(2) of a FIFO blocks until a reader opens it, and the blocked signals cannot interrupt
+ * it. So open it non-blocking, which fails with ENXIO while there is no reader, and try again
+ * until a reader comes or the run ends. Nothing tells a process that has not opened the FIFO
+ * that a reader came, hence the retries.
  */
 static int
-open_output(struct output *o, const char *path)
+output_open_file(struct output *o, const char *path)
 {
 	int r;
 
@@ -36,9 +36,9 @@ open_output(struct output *o, const char *path)
 	}
 }
 
-/* fd's pipe, opened anew for writing without blocking; -1 where /proc cannot (or there is no reader). */
+/* fd's pipe opened again, for writing, non-blocking, through /proc; -1 if that fails. */
 static int
-reopen_nonblock(int fd)
+output_reopen_nonblock(int fd)
 {
 	char path[64];
 
@@ -57,7 +57,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	o->stop = stop;
 	o->fd = cfg->format_kind == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output_path) {
-		if ((r = open_output(o, cfg->output_path)) != 0)
+		if ((r = output_open_file(o, cfg->output_path)) != 0)
 			return r;
 		o->own_fd = true;
 	}
@@ -66,12 +66,12 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	o->is_sock = S_ISSOCK(stb.st_mode);
 	/*
-	 * A pipe or FIFO we got is reopened through /proc for an open file of
-	 * our own, non-blocking, so that a write can be tried first, without a
-	 * poll before each line (O_NONBLOCK on the one we got would change it
-	 * for every process that shares it). A socket takes MSG_DONTWAIT per call.
+	 * A pipe or FIFO we were given is opened again through /proc, for an open file of our
+	 * own that does not block: a write is then tried first, with no poll before each
+	 * record. O_NONBLOCK on the file we were given would change it for every process that
+	 * shares it. A socket gets MSG_DONTWAIT on each send instead.
 	 */
-	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = reopen_nonblock(o->fd)) >= 0) {
+	if (S_ISFIFO(stb.st_mode) && !o->own_fd && (fd = output_reopen_nonblock(o->fd)) >= 0) {
 		o->fd = fd;
 		o->own_fd = true;
 	}
@@ -80,14 +80,13 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 }
 
 /*
- * A reader that stops reading must not hold the run past a signal (blocked
- * for the signalfd) or the deadline: write in chunks of at most PIPE_BUF
- * bytes, which a pipe with room takes whole, and wait for room or the end of
- * the run, before each chunk where the file could block, or on EAGAIN where
- * it cannot.
+ * A reader that stops reading must not keep the run going past a signal (blocked, and read
+ * from a signalfd) or past the deadline. So write in chunks of at most PIPE_BUF bytes, which a
+ * pipe with room takes whole, and wait for room or for the end of the run: before each chunk
+ * on a file that can block, or after EAGAIN on one that does not.
  */
 static int
-write_all(struct output *o, const char *p, size_t n)
+output_write_all(struct output *o, const char *p, size_t n)
 {
 	ssize_t w;
 	size_t chunk;
@@ -123,26 +122,25 @@ write_all(struct output *o, const char *p, size_t n)
 int
 output_event(struct output *o, const struct event *ev)
 {
+	enum output_end end = o->cfg->null ? OUTPUT_END_NUL : OUTPUT_END_NEWLINE;
+
 	buf_reset(&o->line);
 	switch (o->cfg->format_kind) {
 	case OUT_JSON:
-		output_json(&o->line, ev);
+		output_json(&o->line, ev, end);
 		break;
 	case OUT_FORMAT:
-		output_format(&o->line, o->cfg->format, o->cfg->timefmt, ev);
+		output_format(&o->line, o->cfg->format, o->cfg->timefmt, ev, end);
 		break;
 	case OUT_TEXT:
-		output_text(&o->line, ev, o->cfg);
+		output_text(&o->line, ev, o->cfg, end);
 		break;
 	case OUT_JOURNAL:
 		buf_adds(&o->line, "MESSAGE=");
-		output_text(&o->line, ev, o->cfg);
-		o->line.data[--o->line.len] = '\0';	/* the newline */
+		output_text(&o->line, ev, o->cfg, OUTPUT_END_NONE);
 		return output_journal_send(&o->line, ev);
 	}
-	if (o->cfg->null && o->line.len > 0)	/* -0: every writer ends its record with one newline */
-		o->line.data[o->line.len - 1] = '\0';
-	return write_all(o, o->line.data, o->line.len);
+	return output_write_all(o, o->line.data, o->line.len);
 }
 
 int

@@ -10,19 +10,20 @@ struct output {
 	int fd;
 	const struct stop *stop;	/* a signal or the deadline ends a wait for a slow reader */
 	bool may_block;		/* a pipe or terminal: wait for room, in chunks it takes whole */
-	bool try_first;		/* our open file does not block (or a socket, sent to with MSG_DONTWAIT): write, wait on EAGAIN */
+	bool try_first;		/* our own non-blocking file, or a socket: wait only on EAGAIN */
 	bool is_sock;
 	bool own_fd;
 	const struct config *cfg;
 	struct buf line;
 };
 
-/* Open the destination (stdout or --output FILE, appended; a FIFO waits for its reader): 0, the exit code of a stop that ended the wait, or -1 with errno set. */
+/* Open stdout or --output FILE (appended; a FIFO waits for a reader): 0, the exit code of a stop
+ * that ended the wait, or -1 with errno set. */
 int output_open(struct output *o, const struct config *cfg, const struct stop *stop);
-/* Format and write one event line: 0 written, an exit code that ends the run (EXIT_SIGNAL + SIGPIPE: the reader went away; a stop while waiting for the reader), or -1 with errno set. */
+/* Format and write one event: 0, an exit code that ends the run (EXIT_SIGNAL + SIGPIPE when the
+ * reader went away, or a stop while waiting for it), or -1 with errno set. */
 int output_event(struct output *o, const struct event *ev);
 /* Close the destination; -1 with errno set if a pending write failed. */
 int output_close(struct output *o);
-
 
 #endif

@@ -3,7 +3,231 @@
 #include "escape.h"
 #include "output_format.h"
 
-static const char format_escapes[] = "seEwtpofdOriINPucKkyT%";
+/* The event being formatted, with its mount or superblock fields where it has them. */
+struct format_event {
+	const struct event *ev;
+	const struct ev_mount_fields *m;	/* NULL unless a mount record, not transient */
+	const struct ev_sb_fields *sb;		/* NULL unless a superblock record */
+	const char *timefmt;
+};
+
+/* One %-escape: its letter, what it needs and how it is written. */
+struct format_escape {
+	char c;
+	bool needs_who;		/* shows who made a mount change (looked up only if shown) */
+	void (*write)(struct buf *b, const struct format_event *x);
+};
+
+/* A string field where known; an unknown one prints nothing. */
+static void
+format_str(struct buf *b, const char *s)
+{
+	if (s)
+		escape_text(b, s);
+}
+
+static void
+format_source(struct buf *b, const struct format_event *x)
+{
+	buf_adds(b, event_type_name(x->ev->type));
+}
+
+static void
+format_event_name(struct buf *b, const struct format_event *x)
+{
+	buf_adds(b, event_name(x->ev));
+}
+
+static void
+format_watch_source(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x->ev->watch_source);
+}
+
+static void
+format_watch(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x->ev->watch);
+}
+
+static void
+format_tag(struct buf *b, const struct format_event *x)
+{
+	buf_addf(b, "%d", x->ev->tag);
+}
+
+static void
+format_path(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x->m ? x->m->path : x->sb ? x->sb->path : NULL);
+}
+
+/* The path a move came from, or the options a change replaced. */
+static void
+format_old(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		format_str(b, x->m->old_path ? x->m->old_path : x->m->old_options);
+}
+
+static void
+format_fstype(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x->m ? x->m->fstype : x->sb ? x->sb->fstype : NULL);
+}
+
+static void
+format_device(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x->m ? x->m->device : x->sb ? x->sb->device : NULL);
+}
+
+static void
+format_options(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		format_str(b, x->m->options);
+}
+
+/* ro or rw for a mount; a superblock has a read-only state only in its readonly record. */
+static void
+format_readonly(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		buf_adds(b, x->m->readonly ? "ro" : "rw");
+	else if (x->sb && x->ev->subtype == SB_READONLY)
+		buf_adds(b, event_sb_ro_name(x->sb->ro));
+}
+
+static void
+format_mount_id(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		buf_addf(b, "%llu", (unsigned long long)x->m->mount_id);
+}
+
+static void
+format_parent_id(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		buf_addf(b, "%llu", (unsigned long long)x->m->parent_id);
+}
+
+static void
+format_mnt_ns(struct buf *b, const struct format_event *x)
+{
+	if (x->ev->mnt_ns)
+		buf_addf(b, "%llu", (unsigned long long)x->ev->mnt_ns);
+}
+
+/* Who made a mount change: - where it is unknown; nothing for other records. */
+static void
+format_pid(struct buf *b, const struct format_event *x)
+{
+	if (x->m && x->m->by.pid)
+		buf_addf(b, "%ld", (long)x->m->by.pid);
+	else if (x->m)
+		buf_addc(b, '-');
+}
+
+static void
+format_uid(struct buf *b, const struct format_event *x)
+{
+	if (x->m && x->m->by.has_uid)
+		buf_addf(b, "%lu", (unsigned long)x->m->by.uid);
+	else if (x->m)
+		buf_addc(b, '-');
+}
+
+static void
+format_comm(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		escape_known(b, x->m->by.comm);
+}
+
+static void
+format_key(struct buf *b, const struct format_event *x)
+{
+	if (x->ev->type == EV_KEY)
+		buf_addf(b, "%d", (int)x->ev->u.key.key);
+}
+
+static void
+format_keyring(struct buf *b, const struct format_event *x)
+{
+	if (x->ev->type == EV_KEY && x->ev->u.key.keyring)
+		buf_addf(b, "%d", (int)x->ev->u.key.keyring);
+}
+
+/* TYPE:DESCRIPTION of a key whose type is known. */
+static void
+format_key_desc(struct buf *b, const struct format_event *x)
+{
+	const struct ev_key_fields *k = &x->ev->u.key;
+
+	if (x->ev->type != EV_KEY || k->type == NULL)
+		return;
+	format_str(b, k->type);
+	buf_addc(b, ':');
+	format_str(b, k->description ? k->description : "");
+}
+
+static void
+format_time(struct buf *b, const struct format_event *x)
+{
+	buf_addtime(b, &x->ev->time, x->timefmt);
+}
+
+static void
+format_percent(struct buf *b, const struct format_event *x)
+{
+	buf_addc(b, '%');
+}
+
+static const struct format_escape format_escapes[] = {
+	{ 's', false, format_source },
+	{ 'e', false, format_event_name },
+	{ 'E', false, format_watch_source },
+	{ 'w', false, format_watch },
+	{ 't', false, format_tag },
+	{ 'p', false, format_path },
+	{ 'o', false, format_old },
+	{ 'f', false, format_fstype },
+	{ 'd', false, format_device },
+	{ 'O', false, format_options },
+	{ 'r', false, format_readonly },
+	{ 'i', false, format_mount_id },
+	{ 'I', false, format_parent_id },
+	{ 'N', false, format_mnt_ns },
+	{ 'P', true, format_pid },
+	{ 'u', true, format_uid },
+	{ 'c', true, format_comm },
+	{ 'K', false, format_keyring },
+	{ 'k', false, format_key },
+	{ 'y', false, format_key_desc },
+	{ 'T', false, format_time },
+	{ '%', false, format_percent },
+};
+
+/* The escape %c, or NULL if there is none. */
+static const struct format_escape *
+format_escape_find(char c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(format_escapes) / sizeof(format_escapes[0]); i++)
+		if (format_escapes[i].c == c)
+			return &format_escapes[i];
+	return NULL;
+}
+
+/* The escape that starts at p, or NULL if p is not a '%' followed by a known escape letter. */
+static const struct format_escape *
+format_escape_at(const char *p)
+{
+	return p[0] == '%' && p[1] != '\0' ? format_escape_find(p[1]) : NULL;
+}
 
 int
 output_format_check(const char *fmt)
@@ -13,7 +237,7 @@ output_format_check(const char *fmt)
 	for (p = fmt; *p; p++) {
 		if (*p != '%')
 			continue;
-		if (p[1] == '\0' || strchr(format_escapes, p[1]) == NULL)
+		if (format_escape_at(p) == NULL)
 			return -1;
 		p++;
 	}
@@ -26,133 +250,47 @@ output_format_uses(const char *fmt, char c)
 	const char *p;
 
 	for (p = fmt; *p; p++)
-		if (*p == '%' && *++p == c)
+		if (format_escape_at(p) != NULL && *++p == c)
 			return true;
 	return false;
 }
 
-static void
-field(struct buf *b, const char *s)
+bool
+output_format_needs_who(const char *fmt)
 {
-	if (s)
-		escape_text(b, s);
-}
-
-void
-output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev)
-{
-	/* A transient record knows no mount's fields: its escapes print nothing. */
-	const struct ev_mount_fields *m = ev->type == EV_MOUNT && ev->subtype != MOUNT_TRANSIENT ? &ev->u.mount : NULL;
-	const struct ev_sb_fields *sb = ev->type == EV_SB ? &ev->u.sb : NULL;
+	const struct format_escape *e;
 	const char *p;
 
 	for (p = fmt; *p; p++) {
-		if (*p != '%' || p[1] == '\0') {
-			buf_addc(b, *p);
+		if ((e = format_escape_at(p)) == NULL)
 			continue;
-		}
-		switch (*++p) {
-		case 's':
-			buf_adds(b, event_type_name(ev->type));
-			break;
-		case 'e':
-			buf_adds(b, event_name(ev));
-			break;
-		case 'E':
-			field(b, ev->watch_source);
-			break;
-		case 'w':
-			field(b, ev->watch);
-			break;
-		case 't':
-			buf_addf(b, "%d", ev->tag);
-			break;
-		case 'p':
-			if (m)
-				field(b, m->path);
-			else if (sb)
-				field(b, sb->path);
-			break;
-		case 'o':
-			if (m)
-				field(b, m->old_path ? m->old_path : m->old_options);
-			break;
-		case 'f':
-			if (m)
-				field(b, m->fstype);
-			else if (sb)
-				field(b, sb->fstype);
-			break;
-		case 'd':
-			if (m)
-				field(b, m->device);
-			else if (sb)
-				field(b, sb->device);
-			break;
-		case 'O':
-			if (m)
-				field(b, m->options);
-			break;
-		case 'r':
-			if (m)
-				buf_adds(b, m->readonly ? "ro" : "rw");
-			else if (sb && ev->subtype == SB_READONLY)
-				buf_adds(b, event_sb_ro_name(sb->ro));
-			break;
-		case 'i':
-			if (m)
-				buf_addf(b, "%llu", (unsigned long long)m->mount_id);
-			break;
-		case 'I':
-			if (m)
-				buf_addf(b, "%llu", (unsigned long long)m->parent_id);
-			break;
-		case 'N':
-			if (ev->mnt_ns)
-				buf_addf(b, "%llu", (unsigned long long)ev->mnt_ns);
-			break;
-		case 'P':
-			if (m && m->by.pid)
-				buf_addf(b, "%ld", (long)m->by.pid);
-			else if (m)
-				buf_addc(b, '-');
-			break;
-		case 'u':
-			if (m && m->by.has_uid)
-				buf_addf(b, "%lu", (unsigned long)m->by.uid);
-			else if (m)
-				buf_addc(b, '-');
-			break;
-		case 'c':
-			if (m)
-				escape_known(b, m->by.comm);
-			break;
-		case 'k':
-			if (ev->type == EV_KEY)
-				buf_addf(b, "%d", (int)ev->u.key.key);
-			break;
-		case 'K':
-			if (ev->type == EV_KEY && ev->u.key.keyring)
-				buf_addf(b, "%d", (int)ev->u.key.keyring);
-			break;
-		case 'y':
-			if (ev->type == EV_KEY && ev->u.key.type) {
-				field(b, ev->u.key.type);
-				buf_addc(b, ':');
-				field(b, ev->u.key.description ? ev->u.key.description : "");
-			}
-			break;
-		case 'T':
-			buf_addtime(b, &ev->time, timefmt);
-			break;
-		case '%':
-			buf_addc(b, '%');
-			break;
-		default:
-			buf_addc(b, '%');
+		if (e->needs_who)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+void
+output_format(struct buf *b, const char *fmt, const char *timefmt, const struct event *ev,
+    enum output_end end)
+{
+	struct format_event x = { .ev = ev, .timefmt = timefmt };
+	const struct format_escape *e;
+	const char *p;
+
+	/* A transient record knows no mount's fields: its escapes print nothing. */
+	if (ev->type == EV_MOUNT && ev->subtype != MOUNT_TRANSIENT)
+		x.m = &ev->u.mount;
+	else if (ev->type == EV_SB)
+		x.sb = &ev->u.sb;
+	for (p = fmt; *p; p++) {
+		if ((e = format_escape_at(p)) != NULL) {
+			e->write(b, &x);
+			p++;
+		} else {
 			buf_addc(b, *p);
-			break;
 		}
 	}
-	buf_addc(b, '\n');
+	output_end(b, end);
 }

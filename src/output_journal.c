@@ -12,20 +12,21 @@
 #include <systemd/sd-journal.h>
 
 #include "buf.h"
-#include "fields.h"
+#include "output_fields.h"
 #include "output_journal.h"
 
 const char output_journal_socket[] = "/run/systemd/journal/socket";
 
-/* Items of an entry: MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and the WATCHQ_ fields (fewer than 40). */
+/* Room for the items of one entry: MESSAGE, PRIORITY, SYSLOG_IDENTIFIER and fewer than 40
+ * WATCHQ_ fields. */
 #define JOURNAL_MAX_ITEMS	64
 
-/* Priority by event: errors first, then what may need a look, then losses of events; others LOG_INFO. */
+/* The journal priority of each event that is not LOG_INFO. */
 static const struct {
 	enum ev_type type;
 	unsigned subtype;
 	int priority;
-} priorities[] = {
+} journal_priorities[] = {
 	{ EV_SB, SB_ERROR, LOG_ERR },
 	{ EV_SB, SB_READONLY, LOG_WARNING },
 	{ EV_SB, SB_EDQUOT, LOG_WARNING },
@@ -35,7 +36,7 @@ static const struct {
 };
 
 static int
-priority(const struct event *ev)
+journal_priority(const struct event *ev)
 {
 	size_t i;
 
@@ -43,22 +44,24 @@ priority(const struct event *ev)
 	if (ev->type == EV_SB && ((ev->subtype == SB_READONLY && ev->u.sb.ro == SB_RO_RW) ||
 	    (ev->subtype == SB_LOWSPACE && !ev->u.sb.low)))
 		return LOG_NOTICE;
-	for (i = 0; i < sizeof(priorities) / sizeof(priorities[0]); i++)
-		if (priorities[i].type == ev->type && priorities[i].subtype == ev->subtype)
-			return priorities[i].priority;
+	for (i = 0; i < sizeof(journal_priorities) / sizeof(journal_priorities[0]); i++)
+		if (journal_priorities[i].type == ev->type &&
+		    journal_priorities[i].subtype == ev->subtype)
+			return journal_priorities[i].priority;
 	return LOG_INFO;
 }
 
 /* The entry being built: "NAME=value" items back to back in b, item i ending at end[i]. */
-struct entry {
+struct journal_entry {
 	struct buf *b;
 	size_t end[JOURNAL_MAX_ITEMS];
 	size_t n;
 };
 
-/* The item just appended ends here; past the bound it is taken back (the walker never gets there). */
+/* Record where the item just appended ends. An item past JOURNAL_MAX_ITEMS is removed again; the
+ * field list never has that many. */
 static void
-entry_end(struct entry *e)
+journal_entry_end(struct journal_entry *e)
 {
 	if (e->n < JOURNAL_MAX_ITEMS)
 		e->end[e->n++] = e->b->len;
@@ -66,20 +69,21 @@ entry_end(struct entry *e)
 		e->b->data[e->b->len = e->end[e->n - 1]] = '\0';
 }
 
-/* WATCHQ_NAME=value; an unknown value (JSON's null) is no field at all: the journal has no null. */
+/* One field as WATCHQ_NAME=value. An unknown value (null in JSON) is left out: the journal has no
+ * null. */
 static void
-journal_field(void *ctx, const struct field *f)
+journal_field(void *ctx, const struct output_field *f)
 {
-	struct entry *e = ctx;
-	struct field one;
+	struct journal_entry *e = ctx;
+	struct output_field one;
 	const char *p;
 	size_t i;
 
-	if (f->kind == FIELD_NULL)
+	if (f->kind == OUTPUT_FIELD_NULL)
 		return;
 	/* A list is the same field once per element, as the journal allows. */
-	if (f->kind == FIELD_UINTS) {
-		one = (struct field){ .name = f->name, .kind = FIELD_UINT };
+	if (f->kind == OUTPUT_FIELD_UINTS) {
+		one = (struct output_field){ .name = f->name, .kind = OUTPUT_FIELD_UINT };
 		for (i = 0; i < f->v.list.n; i++) {
 			one.v.u = f->v.list.v[i];
 			journal_field(ctx, &one);
@@ -91,24 +95,24 @@ journal_field(void *ctx, const struct field *f)
 		buf_addc(e->b, (char)toupper((unsigned char)*p));
 	buf_addc(e->b, '=');
 	switch (f->kind) {
-	case FIELD_NULL:
+	case OUTPUT_FIELD_NULL:
 		break;
-	case FIELD_STR:
+	case OUTPUT_FIELD_STR:
 		buf_adds(e->b, f->v.s);
 		break;
-	case FIELD_INT:
+	case OUTPUT_FIELD_INT:
 		buf_addf(e->b, "%lld", f->v.i);
 		break;
-	case FIELD_UINT:
+	case OUTPUT_FIELD_UINT:
 		buf_addf(e->b, "%llu", f->v.u);
 		break;
-	case FIELD_BOOL:
+	case OUTPUT_FIELD_BOOL:
 		buf_adds(e->b, f->v.b ? "true" : "false");
 		break;
-	case FIELD_UINTS:
+	case OUTPUT_FIELD_UINTS:
 		break;
 	}
-	entry_end(e);
+	journal_entry_end(e);
 }
 
 int
@@ -130,25 +134,26 @@ output_journal_check(void)
 int
 output_journal_send(struct buf *b, const struct event *ev)
 {
-	struct entry e = { .b = b };
+	struct journal_entry e = { .b = b };
 	struct iovec iov[JOURNAL_MAX_ITEMS];
 	struct stat stb;
 	size_t i, start;
 	int r;
 
-	entry_end(&e);
-	buf_addf(b, "PRIORITY=%d", priority(ev));
-	entry_end(&e);
+	journal_entry_end(&e);
+	buf_addf(b, "PRIORITY=%d", journal_priority(ev));
+	journal_entry_end(&e);
 	buf_addf(b, "SYSLOG_IDENTIFIER=%s", program_invocation_short_name);
-	entry_end(&e);
-	fields_walk(ev, journal_field, &e);
+	journal_entry_end(&e);
+	output_fields_walk(ev, journal_field, &e);
 	for (i = 0, start = 0; i < e.n; start = e.end[i++])
 		iov[i] = (struct iovec){ b->data + start, e.end[i] - start };
 	if ((r = sd_journal_sendv(iov, (int)e.n)) < 0) {
 		errno = -r;
 		return -1;
 	}
-	/* libsystemd drops an entry without a word when the socket is missing: say so, if only after the fact. */
+	/* libsystemd drops an entry silently when the socket is missing: report that, even though
+	 * the entry is already lost. */
 	if (stat(output_journal_socket, &stb) < 0 && errno == ENOENT)
 		return -1;
 	return 0;

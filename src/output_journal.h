@@ -7,9 +7,11 @@
 /* Where journald takes native entries (sd_journal_send(3) writes there). */
 extern const char output_journal_socket[];
 
-/* 0 if journald listens on output_journal_socket, -1 with errno set (ENOENT, ECONNREFUSED: not running). */
+/* 0 if journald listens on output_journal_socket, -1 with errno set (ENOENT or ECONNREFUSED when
+ * it is not running). */
 int output_journal_check(void);
-/* Send ev as one journal entry; b holds its MESSAGE= item and takes the rest; 0 or -1 with errno set (ENOENT: journald's socket is gone). */
+/* Send ev as one journal entry, b holding its MESSAGE= item; 0, or -1 with errno set (ENOENT when
+ * journald's socket is gone). */
 int output_journal_send(struct buf *b, const struct event *ev);
 
 #endif

@@ -3,8 +3,9 @@
 
 #include "buf.h"
 #include "event.h"
+#include "output_end.h"
 
-/* Append one JSON object line (with newline) for ev. */
-void output_json(struct buf *b, const struct event *ev);
+/* Append one JSON object for ev, then end. */
+void output_json(struct buf *b, const struct event *ev, enum output_end end);
 
 #endif

@@ -4,17 +4,18 @@
 #include "output_text.h"
 #include "quota_nl.h"
 
+/* One column after a space: - where s is unknown or empty. */
 static void
-col(struct buf *b, const char *s)
+text_col(struct buf *b, const char *s)
 {
 	buf_addc(b, ' ');
 	escape_text(b, s && *s ? s : "-");
 }
 
 /*
- * Who made the change, last on the line: pid=N uid=N comm=NAME, - where
- * unknown. The name is any bytes but NUL: escaped, it is one word, and - alone
- * is always unknown (a name that is - is \x2d, an empty one nothing).
+ * Who made the change, last on the line: pid=N uid=N comm=NAME, each - where unknown. A process
+ * name may hold any byte but NUL. Escaped, it is one word, and - alone always means unknown: a
+ * name that is - prints as \x2d, an empty name prints nothing.
  */
 static void
 text_by(struct buf *b, const struct ev_who *by)
@@ -38,29 +39,29 @@ text_mount(struct buf *b, const struct event *ev)
 
 	switch (ev->subtype) {
 	case MOUNT_MOVE:
-		col(b, m->old_path);
+		text_col(b, m->old_path);
 		buf_adds(b, " ->");
-		col(b, m->path);
+		text_col(b, m->path);
 		text_by(b, &m->by);
 		break;
 	case MOUNT_READONLY:
-		col(b, m->path);
+		text_col(b, m->path);
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
 		break;
 	case MOUNT_SETATTR:
-		col(b, m->path);
-		col(b, m->options);
+		text_col(b, m->path);
+		text_col(b, m->options);
 		buf_adds(b, " (was");
-		col(b, m->old_options);
+		text_col(b, m->old_options);
 		buf_addc(b, ')');
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
 		break;
 	default:
-		col(b, m->path);
-		col(b, m->fstype);
-		col(b, m->device);
+		text_col(b, m->path);
+		text_col(b, m->fstype);
+		text_col(b, m->device);
 		if (ev->subtype != MOUNT_PRESENT)
 			text_by(b, &m->by);
 		break;
@@ -68,16 +69,16 @@ text_mount(struct buf *b, const struct event *ev)
 }
 
 /*
- * Every serial in decimal, as keyctl and JSON print them, so that ids paste
- * between the tools. The serial beside the description is always the key it
- * describes (keyctl show's pairing); the keyring of a link is labelled.
+ * Every serial in decimal, as keyctl and JSON print them, so that ids can be pasted from one
+ * tool to the other. The serial beside a description is always the key it describes, as in
+ * keyctl show; the keyring of a link or unlink is printed as keyring=N.
  */
 static void
 text_key(struct buf *b, const struct event *ev)
 {
 	const struct ev_key_fields *k = &ev->u.key;
 
-	col(b, ev->watch);
+	text_col(b, ev->watch);
 	buf_addf(b, " %d", (int)k->key);
 	if (ev->subtype == KEY_CLEARED)
 		return;
@@ -101,9 +102,9 @@ text_sb(struct buf *b, const struct event *ev)
 	const struct ev_sb_fields *s = &ev->u.sb;
 	const char *name;
 
-	col(b, s->path);
-	col(b, s->fstype);
-	col(b, s->device);
+	text_col(b, s->path);
+	text_col(b, s->fstype);
+	text_col(b, s->device);
 	switch (ev->subtype) {
 	case SB_ERROR:
 		name = strerrorname_np(s->error);
@@ -118,11 +119,13 @@ text_sb(struct buf *b, const struct event *ev)
 		break;
 	case SB_EDQUOT:
 		buf_addf(b, " %s %s %llu (by uid %llu)", s->warning ? s->warning : "unknown",
-		    quota_nl_type_name(s->quota_type), (unsigned long long)s->id, (unsigned long long)s->caused_id);
+		    quota_nl_type_name(s->quota_type), (unsigned long long)s->id,
+		    (unsigned long long)s->caused_id);
 		break;
 	case SB_LOWSPACE:
 		buf_addf(b, " %s avail=%llu size=%llu threshold=%llu", s->low ? "low" : "ok",
-		    (unsigned long long)s->avail, (unsigned long long)s->size, (unsigned long long)s->threshold);
+		    (unsigned long long)s->avail, (unsigned long long)s->size,
+		    (unsigned long long)s->threshold);
 		break;
 	}
 }
@@ -132,8 +135,8 @@ text_meta(struct buf *b, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
 
-	col(b, ev->watch_source);
-	col(b, ev->watch);
+	text_col(b, ev->watch_source);
+	text_col(b, ev->watch);
 	if (ev->subtype == META_LOSS) {
 		if (m->lost >= 0)
 			buf_addf(b, " %lld events lost, resynchronised", m->lost);
@@ -146,7 +149,8 @@ text_meta(struct buf *b, const struct event *ev)
 }
 
 void
-output_text(struct buf *b, const struct event *ev, const struct config *cfg)
+output_text(struct buf *b, const struct event *ev, const struct config *cfg,
+    enum output_end end)
 {
 	if (cfg->timestamps) {
 		buf_addtime(b, &ev->time, cfg->timefmt);
@@ -163,8 +167,8 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg)
 		text_sb(b, ev);
 	else if (ev->type == EV_META)
 		text_meta(b, ev);
-	/* With -N, which namespace: last on the line, after any other mark. */
+	/* With -N, the record's namespace comes last on the line, after everything else. */
 	if (cfg->nns > 0 && ev->mnt_ns)
 		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);
-	buf_addc(b, '\n');
+	output_end(b, end);
 }

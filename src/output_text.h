@@ -4,8 +4,10 @@
 #include "buf.h"
 #include "config.h"
 #include "event.h"
+#include "output_end.h"
 
-/* Append one text line (with newline) for ev: -T and --timefmt from cfg. */
-void output_text(struct buf *b, const struct event *ev, const struct config *cfg);
+/* Append one text record for ev, then end: -T and --timefmt from cfg. */
+void output_text(struct buf *b, const struct event *ev, const struct config *cfg,
+    enum output_end end);
 
 #endif

@@ -7,7 +7,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Whether b holds a C1 control or a bidi override/isolate (U+202A-U+202E, U+2066-U+2069) as raw UTF-8. */
+/* Whether b holds a C1 control or a bidi override or isolate (U+202A-U+202E, U+2066-U+2069)
+ * as raw UTF-8. */
 static int
 has_terminal_control(const struct buf *b)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer harness: --format strings, and every output format, over events with hostile strings. */
+/* libFuzzer harness: --format strings and every output format, on events with hostile strings. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,20 +83,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ev.u.meta.backend = "fanotify";
 		}
 		if (output_format_check(fmt) == 0) {
-			output_format(&b, fmt, cfg.timefmt, &ev);
+			output_format(&b, fmt, cfg.timefmt, &ev, OUTPUT_END_NEWLINE);
 			/* A newline the user wrote in the format is theirs, and so is one from
 			 * strftime's %n when the format is also the --timefmt; expansions add none. */
 			if (strchr(fmt, '\n') == NULL && cfg.timefmt != fmt)
 				one_line(&b);
 			buf_reset(&b);
 		}
-		output_text(&b, &ev, &cfg);
+		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 		if (cfg.timefmt != fmt) {
 			one_line(&b);
 			no_c1(&b);
 		}
 		buf_reset(&b);
-		output_json(&b, &ev);
+		output_json(&b, &ev, OUTPUT_END_NEWLINE);
 		one_line(&b);
 		no_c1(&b);
 		buf_reset(&b);

@@ -42,30 +42,30 @@ main(void)
 	setenv("TZ", "UTC", 1);
 
 	ev = mount_ev(MOUNT_UNMOUNT);
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/a";
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount move /srv/a -> /srv/b pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev.info = EV_INFO_MOVE_TO;
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount move_to /srv/a -> /srv/b pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_READONLY);
 	ev.u.mount.readonly = true;
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw)\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_SETATTR);
 	ev.u.mount.old_options = "rw";
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount setattr /srv/b rw,relatime (was rw)\n");
 
 	buf_reset(&b);
@@ -73,7 +73,7 @@ main(void)
 	ev.u.mount.device = "";
 	ev.u.mount.path = "/a b\n";
 	cfg.timestamps = true;
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs - pid=- uid=- comm=-\n");
 	cfg.timestamps = false;
 
@@ -81,21 +81,21 @@ main(void)
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_UNMOUNT);
 	cfg.nns = 1;
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=- ns=4026531840\n");
 
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_META, .subtype = META_LOSS, .watch = "/",
 		.watch_source = "mounts", .mnt_ns = 4026532841ULL, .u.meta = { .lost = 12, .backend = "fanotify" } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised ns=4026532841\n");
 	cfg.nns = 0;
 	buf_reset(&b);
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised\n");
 
 	buf_reset(&b);
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
 	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":4026532841,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
@@ -103,14 +103,14 @@ main(void)
 	buf_reset(&b);
 	ev.watch_source = "keys";
 	ev.mnt_ns = 0;
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
 	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":null,\"watch_source\":\"keys\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/\xff";
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
 	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
@@ -122,20 +122,33 @@ main(void)
 	for (i = 0; i < 3; i++) {
 		buf_reset(&b);
 		if (i == 0)
-			output_text(&b, &ev, &cfg);
+			output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 		else if (i == 1)
-			output_json(&b, &ev);
+			output_json(&b, &ev, OUTPUT_END_NEWLINE);
 		else
-			output_format(&b, "%e [%p] [%i] [%r] [%P] [%u] [%c]", "%Y", &ev);
+			output_format(&b, "%e [%p] [%i] [%r] [%P] [%u] [%c]", "%Y", &ev, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, transient_lines[i]);
 	}
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
-	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %N %T %%", "%Y", &ev);
+	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %N %T %%", "%Y", &ev,
+	    OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
 
-	/* Who made the change: in text last, each part - where unknown; the name escaped, - alone only unknown. */
+	/* A record ends as the caller says: NUL for -0, nothing for the journal's MESSAGE= item. */
+	buf_reset(&b);
+	output_format(&b, "%e", "%Y", &ev, OUTPUT_END_NUL);
+	CHECK(b.len == 6 && memcmp(b.data, "mount\0", 6) == 0, "format record ends with NUL");
+	buf_reset(&b);
+	output_json(&b, &ev, OUTPUT_END_NUL);
+	CHECK(b.len > 2 && memcmp(b.data + b.len - 2, "}\0", 2) == 0, "JSON record ends with NUL");
+	buf_reset(&b);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NONE);
+	CHECK_STR(b.data, "mount mount /srv/b tmpfs none pid=- uid=- comm=-");
+
+	/* Who made the change: last in text, each part - where unknown; the name escaped, so that
+	 * - alone only means unknown. */
 	{
 		static const struct {
 			struct ev_who by;
@@ -166,37 +179,37 @@ main(void)
 				ev.u.mount.old_path = marked[j] == MOUNT_MOVE ? "/srv/a" : NULL;
 				ev.u.mount.by = by[k].by;
 				buf_reset(&b);
-				output_text(&b, &ev, &cfg);
+				output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 				CHECK(b.len >= strlen(by[k].text) && strcmp(b.data + b.len - strlen(by[k].text), by[k].text) == 0,
 				    "%zu: %s", k, b.data);
 			}
 			buf_reset(&b);
-			output_json(&b, &ev);
+			output_json(&b, &ev, OUTPUT_END_NEWLINE);
 			tail = strstr(b.data, "\"pid\":");
 			CHECK(tail && strcmp(tail, by[k].json) == 0, "%zu: %s", k, b.data);
 			buf_reset(&b);
-			output_format(&b, "%P %u %c", "%Y", &ev);
+			output_format(&b, "%P %u %c", "%Y", &ev, OUTPUT_END_NEWLINE);
 			CHECK_STR(b.data, by[k].format);
 		}
 		/* Remounts and present mounts: nobody named, in JSON null; no mark in text. */
 		ev = mount_ev(MOUNT_READONLY);
 		buf_reset(&b);
-		output_text(&b, &ev, &cfg);
+		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, "mount readonly /srv/b rw (was ro)\n");
 		ev = mount_ev(MOUNT_PRESENT);
 		buf_reset(&b);
-		output_text(&b, &ev, &cfg);
+		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, "mount present /srv/b tmpfs none\n");
 		buf_reset(&b);
-		output_json(&b, &ev);
+		output_json(&b, &ev, OUTPUT_END_NEWLINE);
 		CHECK(strstr(b.data, "\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}") != NULL, "%s", b.data);
 		buf_reset(&b);
-		output_format(&b, "%P %u %c", "%Y", &ev);
+		output_format(&b, "%P %u %c", "%Y", &ev, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, "- - -\n");
 		/* Not a mount record: nothing, as for the other mount escapes. */
 		ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
 		buf_reset(&b);
-		output_format(&b, "[%P] [%u] [%c]", "%Y", &ev);
+		output_format(&b, "[%P] [%u] [%c]", "%Y", &ev, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, "[] [] []\n");
 	}
 
@@ -204,43 +217,43 @@ main(void)
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_LINKED, .watch = "@s", .tag = 1,
 		.u.key = { .key = 1035096409, .keyring = 0x2ffc2e5d, .aux = 1035096409,
 			.type = "user", .description = "to ken" } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	/* One base, keyctl's: the key beside its description, the keyring labelled. */
 	CHECK_STR(b.data, "key linked @s 1035096409 user:to\\x20ken keyring=805056093\n");
 	buf_reset(&b);
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"linked\","
 	    "\"watch\":\"@s\",\"tag\":1,\"keyring\":805056093,\"key\":1035096409,\"type\":\"user\","
 	    "\"description\":\"to ken\",\"aux\":1035096409}\n");
 	buf_reset(&b);
-	output_format(&b, "%k %K %y", "%Y", &ev);
+	output_format(&b, "%k %K %y", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "1035096409 805056093 user:to\\x20ken\n");
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key revoked 42 42 -\n");
 	buf_reset(&b);
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"revoked\","
 	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0}\n");
 	/* The watch as the user gave it, 0x and all; the serials decimal. */
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_UNLINKED, .watch = "0x2ffc2e5d",
 		.u.key = { .key = 1035096409, .keyring = 805056093, .aux = 1035096409 } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key unlinked 0x2ffc2e5d 1035096409 - keyring=805056093\n");
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_CLEARED, .watch = "@s",
 		.u.key = { .key = 805056093, .keyring = 805056093, .type = "keyring", .description = "_ses" } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key cleared @s 805056093\n");
 	buf_reset(&b);
-	output_format(&b, "%k %K", "%Y", &ev);
+	output_format(&b, "%k %K", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "805056093 805056093\n");
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_INSTANTIATED, .watch = "@s",
 		.u.key = { .key = 2147483647, .aux = -126, .type = "user", .description = "x" } };
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key instantiated @s 2147483647 user:x (error -126)\n");
 
 	CHECK(output_format_check("%e %w") == 0, "good format");
@@ -248,6 +261,8 @@ main(void)
 	CHECK(output_format_check("%") == -1, "trailing percent");
 	CHECK(output_format_check("100%%") == 0, "percent escape");
 	CHECK(output_format_uses("%e %T", 'T') && !output_format_uses("%e %%T", 'T'), "%%T used, %%%%T not");
+	CHECK(output_format_needs_who("%e %u") && output_format_needs_who("%c") && output_format_needs_who("%P") &&
+	    !output_format_needs_who("%e %%P %p %T"), "%%P, %%u, %%c need who; %%%%P does not");
 
 	/* A time format of any length; an empty expansion stays empty. */
 	{
@@ -274,13 +289,13 @@ main(void)
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
 	ev.u.mount.path = "/srv/\xc2\x9b" "31m";
-	output_text(&b, &ev, &cfg);
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK(strstr(b.data, "/srv/\\xc2\\x9b31m ") != NULL, "%s", b.data);
 	buf_reset(&b);
-	output_format(&b, "%p", "%Y", &ev);
+	output_format(&b, "%p", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "/srv/\\xc2\\x9b31m\n");
 	buf_reset(&b);
-	output_json(&b, &ev);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK(strstr(b.data, "\"path\":\"/srv/\\u009b31m\"") != NULL && strstr(b.data, "_b64") == NULL, "%s", b.data);
 	buf_free(&b);
 	return unit_done("test_output");

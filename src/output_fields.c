@@ -2,12 +2,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "fields.h"
+#include "output_fields.h"
 #include "quota_nl.h"
 
 /* The walk of one event: fields go to fn one at a time. */
 struct walk {
-	void (*fn)(void *ctx, const struct field *f);
+	void (*fn)(void *ctx, const struct output_field *f);
 	void *ctx;
 };
 
@@ -15,14 +15,15 @@ struct walk {
 static void
 put_str(struct walk *w, const char *name, const char *s)
 {
-	struct field f = { .name = name, .kind = s ? FIELD_STR : FIELD_NULL, .v.s = s };
+	struct output_field f = { .name = name, .kind = s ? OUTPUT_FIELD_STR : OUTPUT_FIELD_NULL,
+	    .v.s = s };
 
 	w->fn(w->ctx, &f);
 }
 
 /* A string field the record has only when s is set (old_path: moves only). */
 static void
-put_opt(struct walk *w, const char *name, const char *s)
+put_str_if_set(struct walk *w, const char *name, const char *s)
 {
 	if (s)
 		put_str(w, name, s);
@@ -31,7 +32,7 @@ put_opt(struct walk *w, const char *name, const char *s)
 static void
 put_int(struct walk *w, const char *name, long long i)
 {
-	struct field f = { .name = name, .kind = FIELD_INT, .v.i = i };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_INT, .v.i = i };
 
 	w->fn(w->ctx, &f);
 }
@@ -39,7 +40,7 @@ put_int(struct walk *w, const char *name, long long i)
 static void
 put_uint(struct walk *w, const char *name, unsigned long long u)
 {
-	struct field f = { .name = name, .kind = FIELD_UINT, .v.u = u };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_UINT, .v.u = u };
 
 	w->fn(w->ctx, &f);
 }
@@ -47,7 +48,7 @@ put_uint(struct walk *w, const char *name, unsigned long long u)
 static void
 put_bool(struct walk *w, const char *name, bool b)
 {
-	struct field f = { .name = name, .kind = FIELD_BOOL, .v.b = b };
+	struct output_field f = { .name = name, .kind = OUTPUT_FIELD_BOOL, .v.b = b };
 
 	w->fn(w->ctx, &f);
 }
@@ -97,9 +98,10 @@ put_time(struct walk *w, const struct timespec *ts)
 static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
-	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path", "fstype", "device",
-	    "options", "readonly", "pid", "comm", "uid" };
-	struct field f = { .name = "unique_ids", .kind = FIELD_UINTS, .v.list = { m->ids, m->count } };
+	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path",
+	    "fstype", "device", "options", "readonly", "pid", "comm", "uid" };
+	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
+	    .v.list = { m->ids, m->count } };
 	size_t i;
 
 	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
@@ -108,7 +110,7 @@ walk_transient(struct walk *w, const struct ev_mount_fields *m)
 	w->fn(w->ctx, &f);
 }
 
-/* Who made the change: each part null where the kernel does not say or watchq cannot be sure. */
+/* Who made the change: each part null where the kernel does not say or watchq is not sure. */
 static void
 walk_by(struct walk *w, const struct ev_who *by)
 {
@@ -127,12 +129,12 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_uint(w, "mount_id", m->mount_id);
 	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
 	put_uint(w, "parent_id", m->parent_id);
-	put_opt(w, "path", m->path);
-	put_opt(w, "old_path", m->old_path);
-	put_opt(w, "fstype", m->fstype);
-	put_opt(w, "device", m->device);
-	put_opt(w, "options", m->options);
-	put_opt(w, "old_options", m->old_options);
+	put_str_if_set(w, "path", m->path);
+	put_str_if_set(w, "old_path", m->old_path);
+	put_str_if_set(w, "fstype", m->fstype);
+	put_str_if_set(w, "device", m->device);
+	put_str_if_set(w, "options", m->options);
+	put_str_if_set(w, "old_options", m->old_options);
 	put_bool(w, "readonly", m->readonly);
 	walk_by(w, &m->by);
 }
@@ -150,9 +152,9 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 static void
 walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 {
-	put_opt(w, "path", s->path);
-	put_opt(w, "fstype", s->fstype);
-	put_opt(w, "device", s->device);
+	put_str_if_set(w, "path", s->path);
+	put_str_if_set(w, "fstype", s->fstype);
+	put_str_if_set(w, "device", s->device);
 	switch (subtype) {
 	case SB_ERROR:
 		put_int(w, "error", s->error);
@@ -184,26 +186,28 @@ walk_meta(struct walk *w, const struct event *ev)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
 
-	put_opt(w, "watch_source", ev->watch_source);
+	put_str_if_set(w, "watch_source", ev->watch_source);
 	if (ev->subtype == META_LOSS) {
 		put_int_known(w, "lost", m->lost >= 0, m->lost);
 	}
-	put_opt(w, "backend", m->backend);
-	put_opt(w, "what", m->what);
+	put_str_if_set(w, "backend", m->backend);
+	put_str_if_set(w, "what", m->what);
 }
 
 void
-fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct field *f), void *ctx)
+output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct output_field *f),
+    void *ctx)
 {
 	struct walk w = { fn, ctx };
 
 	put_time(&w, &ev->time);
-	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL + (unsigned long long)ev->time.tv_nsec / 1000);
+	put_uint(&w, "time_us", (unsigned long long)ev->time.tv_sec * 1000000ULL +
+	    (unsigned long long)ev->time.tv_nsec / 1000);
 	put_str(&w, "source", event_type_name(ev->type));
 	put_str(&w, "event", event_name(ev));
-	put_opt(&w, "watch", ev->watch);
+	put_str_if_set(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
-	/* Mount records, and meta records of a mounts watch: the namespace (-N) they are of. */
+	/* Mount records, and meta records (of a mounts watch), carry their namespace (-N). */
 	if (ev->type == EV_MOUNT || ev->type == EV_META) {
 		put_uint_known(&w, "mnt_ns", ev->mnt_ns != 0, ev->mnt_ns);
 	}
