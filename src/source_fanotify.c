@@ -82,10 +82,14 @@ struct fan {
 	struct timespec owed_since;
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
-	struct who who;			/* the process of the record being handled */
-	bool crediting;			/* while handling a record, changes of kind credit_kind are its own */
-	enum mounttab_change_kind credit_kind;
 	unsigned char buf[65536] __attribute__((aligned(8)));
+};
+
+/* The context of on_change(): the source, and the process a record credits with one kind of change. */
+struct fan_credit {
+	struct source *src;
+	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
+	enum mounttab_change_kind kind;	/* the change the record stands for: the only kind credited to who */
 };
 
 static long long
@@ -129,7 +133,8 @@ holds_watch(const struct source *src, const char *target)
 static void
 on_change(void *p, const struct mounttab_change *ch)
 {
-	struct source *src = p;
+	const struct fan_credit *cr = p;
+	struct source *src = cr->src;
 	struct fan *f = src->priv;
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
@@ -137,7 +142,7 @@ on_change(void *p, const struct mounttab_change *ch)
 	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
 	if ((went && holds_watch(src, ch->old->target)) || (came && holds_watch(src, ch->new->target)))
 		f->lost_mounts = true;
-	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
+	mount_events_change_by(src, ch, ch->kind == cr->kind ? cr->who : NULL);
 }
 
 static void
@@ -197,9 +202,9 @@ flush_transient(struct source *src)
 }
 
 static void
-on_attach(struct source *src, uint64_t id)
+on_attach(struct fan_credit *cr, uint64_t id)
 {
-	struct fan *f = src->priv;
+	struct fan *f = cr->src->priv;
 	struct mounttab_entry *new = statmount_one(&f->sm, id);
 	struct mounttab_change ch;
 
@@ -217,18 +222,18 @@ on_attach(struct source *src, uint64_t id)
 	}
 	if (mounttab_find(&f->tab, id) == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
-		on_change(src, &ch);
+		on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
 		return;
 	}
 	/* A move, or an attach the first read already saw: report what differs from what was reported. */
-	mounttab_update(&f->tab, new, on_change, src);
+	mounttab_update(&f->tab, new, on_change, cr);
 }
 
 static void
-on_detach(struct source *src, uint64_t id)
+on_detach(struct fan_credit *cr, uint64_t id)
 {
-	struct fan *f = src->priv;
+	struct fan *f = cr->src->priv;
 	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
 	struct mounttab_change ch = { MOUNTTAB_UNMOUNT, old, NULL };
 
@@ -238,8 +243,17 @@ on_detach(struct source *src, uint64_t id)
 			add_transient(f, id);
 		return;
 	}
-	on_change(src, &ch);
+	on_change(cr, &ch);
 	mounttab_entry_free(old);
+}
+
+/* The change a record stands for: a move has both bits. */
+static enum mounttab_change_kind
+record_kind(const struct fan_rec *r)
+{
+	if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
+		return MOUNTTAB_MOVE;
+	return r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
 }
 
 static void
@@ -247,26 +261,22 @@ on_record(void *p, const struct fan_rec *r)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
+	struct who who;
+	struct fan_credit cr = { src, &who, record_kind(r) };
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
-	who_init(&f->who, &f->proc, r->pid, r->pidfd);
+	who_init(&who, &f->proc, r->pid, r->pidfd);
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
 	if (r->has_id && !f->overflow) {
 		f->since_scan++;
-		f->crediting = true;
-		if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
-			f->credit_kind = MOUNTTAB_MOVE;
-		else
-			f->credit_kind = r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
 		if (r->mask & FAN_MNT_ATTACH)
-			on_attach(src, r->mnt_id);
+			on_attach(&cr, r->mnt_id);
 		else if (r->mask & FAN_MNT_DETACH)
-			on_detach(src, r->mnt_id);
-		f->crediting = false;
+			on_detach(&cr, r->mnt_id);
 	}
-	who_done(&f->who);
+	who_done(&who);
 }
 
 static bool
@@ -298,6 +308,7 @@ resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 
 	source_loss(src);
 	f->ntransient = 0;	/* the resync accounts for them */
@@ -306,7 +317,7 @@ resync(struct source *src)
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&f->tab, &fresh, on_change, src);
+	mounttab_diff(&f->tab, &fresh, on_change, &cr);
 	mounttab_clear(&f->tab);
 	f->tab = fresh;
 	f->overflow = false;
@@ -346,6 +357,7 @@ rescan(struct source *src)
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 	struct mounttab_entry *old, *new;
 	bool restarted = false;
 
@@ -368,7 +380,7 @@ rescan(struct source *src)
 		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
 			continue;
 		if ((new = statmount_one(&f->sm, ids[i])) != NULL)
-			mounttab_update(&f->tab, new, on_change, src);
+			mounttab_update(&f->tab, new, on_change, &cr);
 	}
 	free(ids);
 	f->since_scan = 0;
