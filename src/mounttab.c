@@ -65,7 +65,7 @@ append_tokens(char *o, const char *opts)
 static char *
 join_options(bool readonly, const char *vfs, const char *fs)
 {
-	char *out = xmalloc(strlen(vfs) + strlen(fs) + 4), *o;
+	char *out = xmalloc(strlen(vfs) + strlen(fs) + 5), *o;
 
 	memcpy(out, readonly ? "ro" : "rw", 2);
 	o = append_tokens(out + 2, vfs);
