@@ -27,34 +27,6 @@ wanted(const struct config *cfg, const struct mounttab_entry *e)
 	return true;
 }
 
-/* Whether two option strings differ in more than their ro/rw token. */
-static bool
-opts_differ_beyond_ro(const char *a, const char *b)
-{
-	for (;;) {
-		size_t na, nb;
-
-		while (!strncmp(a, "ro", 2) || !strncmp(a, "rw", 2)) {
-			if (a[2] != ',' && a[2] != '\0')
-				break;
-			a += a[2] ? 3 : 2;
-		}
-		while (!strncmp(b, "ro", 2) || !strncmp(b, "rw", 2)) {
-			if (b[2] != ',' && b[2] != '\0')
-				break;
-			b += b[2] ? 3 : 2;
-		}
-		if (*a == '\0' || *b == '\0')
-			return *a != *b;
-		na = strcspn(a, ",");
-		nb = strcspn(b, ",");
-		if (na != nb || strncmp(a, b, na) != 0)
-			return true;
-		a += na + (a[na] == ',');
-		b += nb + (b[nb] == ',');
-	}
-}
-
 static void
 fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mounttab_entry *e)
 {
@@ -112,7 +84,8 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 			fill(&ev, w, MOUNT_READONLY, ch->new);
 			sink->emit(sink, &ev);
 		}
-		if (opts_differ_beyond_ro(ch->old->options, ch->new->options)) {
+		/* Past "ro" or "rw", options hold no ro/rw token (mounttab.h). */
+		if (strcmp(ch->old->options + 2, ch->new->options + 2) != 0) {
 			fill(&ev, w, MOUNT_SETATTR, ch->new);
 			ev.u.mount.old_options = ch->old->options;
 			sink->emit(sink, &ev);

@@ -4,16 +4,36 @@
 #include "mounttab.h"
 #include "util.h"
 
+/*
+ * The token of a comma-separated list at *p (it may be empty) into *tok and *n, and *p past it
+ * and its comma; false at the end of the list.
+ */
+static bool
+next_token(const char **p, const char **tok, size_t *n)
+{
+	if (**p == '\0')
+		return false;
+	*tok = *p;
+	*n = strcspn(*p, ",");
+	*p += *n + ((*p)[*n] == ',');
+	return true;
+}
+
+static bool
+token_is(const char *tok, size_t n, const char *word)
+{
+	return n == strlen(word) && strncmp(tok, word, n) == 0;
+}
+
 bool
 mounttab_opts_has(const char *opts, const char *opt)
 {
-	size_t n, len = strlen(opt);
+	const char *tok;
+	size_t n;
 
-	for (; opts && *opts; opts += n + (opts[n] == ',')) {
-		n = strcspn(opts, ",");
-		if (n == len && strncmp(opts, opt, len) == 0)
+	while (opts && next_token(&opts, &tok, &n))
+		if (token_is(tok, n, opt))
 			return true;
-	}
 	return false;
 }
 
@@ -24,44 +44,34 @@ mounttab_opts_readonly(const char *opts)
 }
 
 /*
- * Tokens the joined options leave out: ro and rw, said once up front, and
+ * Tokens the joined options leave out: empty ones, ro and rw, said once up front, and
  * mand, which statmount(2) cannot report (its sb_flags carry only the
  * read-only, sync, dirsync and lazytime flags) and which has had no effect
  * since Linux 5.15; without it both backends give one option string.
  */
 static bool
-left_out(const char *p, size_t n)
+left_out(const char *tok, size_t n)
 {
-	static const char *const tokens[] = { "rw", "ro", "mand" };
-	size_t i;
-
-	for (i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
-		if (n == strlen(tokens[i]) && strncmp(p, tokens[i], n) == 0)
-			return true;
-	return false;
+	return n == 0 || token_is(tok, n, "rw") || token_is(tok, n, "ro") || token_is(tok, n, "mand");
 }
 
 static char *
 append_tokens(char *o, const char *opts)
 {
-	const char *p = opts;
+	const char *tok;
+	size_t n;
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n > 0 && !left_out(p, n)) {
-			*o++ = ',';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n;
-		if (*p == ',')
-			p++;
+	while (next_token(&opts, &tok, &n)) {
+		if (left_out(tok, n))
+			continue;
+		*o++ = ',';
+		memcpy(o, tok, n);
+		o += n;
 	}
 	return o;
 }
 
-/* The effective ro/rw first, then the per-mount and the superblock options without theirs. */
+/* The effective ro/rw, then ",TOKEN" for every other token of vfs and fs: see the options field. */
 static char *
 join_options(bool readonly, const char *vfs, const char *fs)
 {

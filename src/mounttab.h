@@ -14,7 +14,12 @@ struct mounttab_entry {
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
-	char *options;			/* effective ro/rw, then both lists */
+	/*
+	 * "ro" or "rw" (the effective state), then ",TOKEN" for each token of vfs_opts, then of
+	 * fs_opts, but for ro, rw, mand and empty ones: past its first two bytes, two entries'
+	 * options differ exactly where more than ro/rw differs.
+	 */
+	char *options;
 	bool readonly;			/* per-mount or superblock read-only */
 	bool mark;			/* scratch for mounttab_diff() */
 };

@@ -130,6 +130,12 @@ main(void)
 	sw[1].alive = false;
 	mounttab_update(&t, entry(12, 1, "/w/n", "X", "tmpfs"), record, &src);
 	CHECK_STR(log.s, "0:readonly:/w/n;0:setattr:/w/n;");
+
+	/* A flip of ro alone is no setattr, wherever the ro token stands. */
+	log.s[0] = '\0';
+	a = mounttab_entry_new(12, 1, 12, "/w/n", "X", "tmpfs", "/", "relatime,ro", "rw");
+	mounttab_update(&t, a, record, &src);
+	CHECK_STR(log.s, "0:readonly:/w/n;");
 	mounttab_clear(&t);
 	return unit_done("test_mount_events");
 }
