@@ -235,6 +235,14 @@ mounttab_has_target(const struct mounttab *t, const char *target)
 	return false;
 }
 
+int
+mounttab_cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static size_t
 depth(const char *path)
 {
@@ -253,7 +261,7 @@ cmp_shallow(const void *a, const void *b)
 
 	if (dx != dy)
 		return dx < dy ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return mounttab_cmp_id(&x->id, &y->id);
 }
 
 static int

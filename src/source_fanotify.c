@@ -176,14 +176,6 @@ take_unseen(struct fan *f, uint64_t id)
 	return false;
 }
 
-static int
-cmp_id(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One transient record for the drain: each id once (its attach and its detach both named it). */
 static void
 flush_transient(struct source *src)
@@ -193,7 +185,7 @@ flush_transient(struct source *src)
 
 	if (f->ntransient == 0)
 		return;
-	qsort(f->transient, f->ntransient, sizeof(*f->transient), cmp_id);
+	qsort(f->transient, f->ntransient, sizeof(*f->transient), mounttab_cmp_id);
 	for (i = 0; i < f->ntransient; i++)
 		if (n == 0 || f->transient[n - 1] != f->transient[i])
 			f->transient[n++] = f->transient[i];
@@ -339,12 +331,6 @@ signal_up(struct fan *f)
 	return p.revents & (POLLPRI | POLLERR);
 }
 
-static int
-cmp_id_newest(const void *a, const void *b)
-{
-	return cmp_id(b, a);
-}
-
 /*
  * Re-statmount every cached mount in a watched subtree and report what
  * changed since it was last reported. Newest first (unique ids only grow):
@@ -356,7 +342,7 @@ rescan(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
-	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
+	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids)), id;
 	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 	struct mounttab_entry *old, *new;
 	bool restarted = false;
@@ -364,7 +350,7 @@ rescan(struct source *src)
 	for (i = 0; i < f->tab.cap; i++)
 		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
 			ids[cnt++] = f->tab.slot[i]->id;
-	qsort(ids, cnt, sizeof(*ids), cmp_id_newest);
+	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * A change while a prompt re-scan runs: start again from the
@@ -376,10 +362,11 @@ rescan(struct source *src)
 			restarted = true;
 			i = 0;
 		}
+		id = ids[cnt - 1 - i];
 		/* Gone: its detach record is on the way. */
-		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
+		if ((old = mounttab_find(&f->tab, id)) == NULL || statmount_same_options(&f->sm, old) != 0)
 			continue;
-		if ((new = statmount_one(&f->sm, ids[i])) != NULL)
+		if ((new = statmount_one(&f->sm, id)) != NULL)
 			mounttab_update(&f->tab, new, on_change, &cr);
 	}
 	free(ids);
