@@ -170,18 +170,19 @@ pid_arg(const char *arg)
 	return (pid_t)atoi(arg);
 }
 
-int
-mntns_open(struct mntns *ns, const char *arg)
+/*
+ * Open the nsfs file arg names (a PID: its /proc/PID/ns/mnt) and read the namespace's identity
+ * into ns: the PID arg names (0: none), or -1 with errno set.
+ */
+static pid_t
+mntns_open_nsfs(struct mntns *ns, const char *arg)
 {
 	char file[64];
 	const char *path = arg;
 	struct stat st;
 	pid_t pid = pid_arg(arg);
-	int n = 0, tries;
+	int n = 0;
 
-	memset(ns, 0, sizeof(*ns));
-	ns->arg = arg;
-	ns->pidfd = ns->nsfd = ns->rootfd = -1;
 	if (pid >= 0) {
 		snprintf(file, sizeof(file), "/proc/%d/ns/mnt", (int)pid);
 		path = file;
@@ -203,6 +204,20 @@ mntns_open(struct mntns *ns, const char *arg)
 	ns->ino = st.st_ino;
 	if (ioctl(ns->nsfd, KAPI_NS_GET_MNTNS_ID, &ns->id) < 0)
 		ns->id = 0;
+	return pid > 0 ? pid : 0;
+}
+
+int
+mntns_open(struct mntns *ns, const char *arg)
+{
+	pid_t pid;
+	int tries;
+
+	memset(ns, 0, sizeof(*ns));
+	ns->arg = arg;
+	ns->pidfd = ns->nsfd = ns->rootfd = -1;
+	if ((pid = mntns_open_nsfs(ns, arg)) < 0)
+		return -1;
 	/* The process named, or (a file named the namespace, or the process has just gone) another in it. */
 	if (pid > 0) {
 		if (start(ns, pid) == 0)

@@ -548,14 +548,67 @@ unavailable(struct source *src)
 	return -1;
 }
 
+/*
+ * Open the fanotify group and mark the namespace: ours by its /proc file, another by the nsfs
+ * file -N opened; -1 with errno set. A pidfd per record names its process for sure; without them
+ * (they need CAP_SYS_ADMIN) records still carry pids, where the kernel shows them. Each costs the
+ * kernel a file and us a close: none is asked for where the output shows nobody (state waits,
+ * -qq, a --format without %P, %u or %c).
+ */
+static int
+fan_open_group(struct source *src)
+{
+	struct fan *f = src->priv;
+	bool who = src->cfg->who;
+	int fd = -1;
+
+	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
+	if (who)
+		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
+		    O_RDONLY);
+	if (fd >= 0) {
+		who_proc_open(&f->proc);
+	} else if (!who || errno == EINVAL || errno == EPERM) {
+		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+		f->read_size = sizeof(f->buf);
+	}
+	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
+	if (fd < 0)
+		return -1;
+	return fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
+	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt");
+}
+
+/* Whether a condition waits for a read-only flip, which only the mountinfo signal shows. */
+static bool
+waits_for_flip(const struct config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nconds; i++)
+		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
+			return true;
+	return false;
+}
+
+/* Open the mountinfo signal where remounts or attribute changes are wanted; -1 with errno set. */
+static int
+fan_open_signal(struct source *src)
+{
+	struct fan *f = src->priv;
+
+	f->want_attrs = wants_attrs(src->cfg);
+	if (!f->want_attrs && !waits_for_flip(src->cfg))
+		return 0;
+	f->signal_fd = mntns_mountinfo(src->ns);
+	src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
+	return f->signal_fd < 0 ? -1 : 0;
+}
+
 static int
 fan_open(struct source *src)
 {
 	struct fan *f = xcalloc(1, sizeof(*f));
-	const struct config *cfg = src->cfg;
-	bool need_signal = false;
-	size_t i;
-	int fd;
 
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
@@ -568,28 +621,7 @@ fan_open(struct source *src)
 		errno = ENOSYS;
 		return unavailable(src);
 	}
-	/*
-	 * A pidfd per record names its process for sure; without them (they
-	 * need CAP_SYS_ADMIN) records still carry pids, where the kernel shows
-	 * them. Each costs the kernel a file and us a close: none is asked for
-	 * where the output shows nobody (state waits, -qq, a --format without
-	 * %P, %u or %c).
-	 */
-	fd = cfg->who ? fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
-	    O_RDONLY) : -1;
-	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
-	if (fd >= 0) {
-		who_proc_open(&f->proc);
-	} else if (!cfg->who || errno == EINVAL || errno == EPERM) {
-		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
-		f->read_size = sizeof(f->buf);
-	}
-	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
-	if (fd < 0)
-		return unavailable(src);
-	/* Ours by its /proc file, another by the nsfs file -N opened. */
-	if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
-	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt") < 0)
+	if (fan_open_group(src) < 0)
 		return unavailable(src);
 	if (src->ns) {
 		f->sm.ns_id = src->ns->id;
@@ -598,17 +630,9 @@ fan_open(struct source *src)
 	src->pfd[FD_TIMER] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
-	/* Remounts and attribute changes show only here; open it before the first read. */
-	f->want_attrs = wants_attrs(cfg);
-	for (i = 0; i < cfg->nconds; i++)
-		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
-			need_signal = true;
-	if (f->want_attrs || need_signal) {
-		f->signal_fd = mntns_mountinfo(src->ns);
-		src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
-		if (f->signal_fd < 0)
-			return -1;
-	}
+	/* Remounts and attribute changes show only on the signal: open it before the first read. */
+	if (fan_open_signal(src) < 0)
+		return -1;
 	/* The mark is in place: whatever changes from here on is queued. */
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
