@@ -19,7 +19,5 @@ void mount_events_present(struct source *src, const struct mounttab *t);
 void mount_events_removals(struct source *src);
 /* The process the source of a -N namespace follows has exited: follow another, or (no process is left in the namespace) report each watch of src removed and say true. */
 bool mount_events_ns_exited(struct source *src);
-/* Whether mount condition c holds in mount namespace ns (NULL: ours), whose table is t (an enum wait_state; WAIT_GONE once ns is). */
-int mount_events_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c);
 
 #endif

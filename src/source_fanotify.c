@@ -43,6 +43,7 @@
 #include "fan_decode.h"
 #include "mntns.h"
 #include "mount_events.h"
+#include "mount_wait.h"
 #include "path.h"
 #include "source.h"
 #include "statmount.h"
@@ -678,7 +679,7 @@ fan_check(struct source *src, const struct cond *c)
 {
 	struct fan *f = src->priv;
 
-	return mount_events_check(src->ns, &f->tab, c);
+	return mount_wait_check(src->ns, &f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {

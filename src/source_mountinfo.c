@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "mntns.h"
 #include "mount_events.h"
+#include "mount_wait.h"
 #include "source.h"
 #include "util.h"
 
@@ -197,7 +198,7 @@ mi_check(struct source *src, const struct cond *c)
 {
 	struct mountinfo *mi = src->priv;
 
-	return mount_events_check(src->ns, &mi->tab, c);
+	return mount_wait_check(src->ns, &mi->tab, c);
 }
 
 const struct source_ops source_mountinfo_ops = {
