@@ -41,7 +41,7 @@
 
 /* Whether pid's mount namespace is ns now. */
 static bool
-in_ns(pid_t pid, const struct mntns *ns)
+mntns_has_member(const struct mntns *ns, pid_t pid)
 {
 	char p[64];
 	struct stat st;
@@ -52,7 +52,7 @@ in_ns(pid_t pid, const struct mntns *ns)
 
 /* Whether the process followed has exited. */
 static bool
-exited(const struct mntns *ns)
+mntns_followed_exited(const struct mntns *ns)
 {
 	struct pollfd p = { ns->pidfd, POLLIN, 0 };
 
@@ -73,13 +73,13 @@ close_fd(int *fd)
 
 /* Follow pid: its pidfd first, then the check that it is in ns (a pid reused before the pidfd fails it). */
 static int
-take(struct mntns *ns, pid_t pid)
+mntns_follow_pid(struct mntns *ns, pid_t pid)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	if (fd < 0 && errno != ENOSYS)
 		return -1;
-	if (!in_ns(pid, ns)) {
+	if (!mntns_has_member(ns, pid)) {
 		if (fd >= 0)
 			close(fd);
 		errno = ESRCH;
@@ -93,7 +93,7 @@ take(struct mntns *ns, pid_t pid)
 
 /* The lowest-numbered process in ns, 0 if none (that we may look at). */
 static pid_t
-find_member(const struct mntns *ns)
+mntns_find_member(const struct mntns *ns)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -105,7 +105,7 @@ find_member(const struct mntns *ns)
 		char *end;
 		long n = strtol(de->d_name, &end, 10);
 
-		if (*end == '\0' && n > 0 && n <= INT_MAX && in_ns((pid_t)n, ns))
+		if (*end == '\0' && n > 0 && n <= INT_MAX && mntns_has_member(ns, (pid_t)n))
 			pid = (pid_t)n;
 	}
 	closedir(d);
@@ -131,23 +131,23 @@ fd_path(int fd)
 }
 
 /*
- * Follow pid and take its root. readlink(2) of that root names it in the
+ * Follow pid, the first process followed, and take its root. readlink(2) of that root names it in the
  * same terms as statmount(2) names mount points of another namespace (from
  * the top of its tree, where neither is reachable from our root: verified on
  * 6.18 for a chrooted process and one that pivot_root(2)ed), and as
  * /proc/self/fd does any path looked up from it.
  */
 static int
-start(struct mntns *ns, pid_t pid)
+mntns_follow_first(struct mntns *ns, pid_t pid)
 {
 	char p[64];
 
-	if (take(ns, pid) < 0)
+	if (mntns_follow_pid(ns, pid) < 0)
 		return -1;
 	snprintf(p, sizeof(p), "/proc/%d/root", (int)pid);
 	if ((ns->rootfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' || exited(ns)) {
+	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' || mntns_followed_exited(ns)) {
 		close_fd(&ns->rootfd);
 		free(ns->root);
 		ns->root = NULL;
@@ -220,15 +220,15 @@ mntns_open(struct mntns *ns, const char *arg)
 		return -1;
 	/* The process named, or (a file named the namespace, or the process has just gone) another in it. */
 	if (pid > 0) {
-		if (start(ns, pid) == 0)
+		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
 		if (errno == EACCES || errno == EPERM)
 			return -1;
 	}
 	for (tries = 0; tries < FOLLOW_TRIES; tries++) {
-		if ((pid = find_member(ns)) == 0)
+		if ((pid = mntns_find_member(ns)) == 0)
 			break;
-		if (start(ns, pid) == 0)
+		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
 		if (errno == EACCES || errno == EPERM)
 			return -1;
@@ -253,8 +253,8 @@ mntns_follow(struct mntns *ns)
 	pid_t pid;
 	int tries;
 
-	for (tries = 0; tries < FOLLOW_TRIES && (pid = find_member(ns)) != 0; tries++)
-		if (take(ns, pid) == 0 && !exited(ns))
+	for (tries = 0; tries < FOLLOW_TRIES && (pid = mntns_find_member(ns)) != 0; tries++)
+		if (mntns_follow_pid(ns, pid) == 0 && !mntns_followed_exited(ns))
 			return true;
 	ns->gone = true;
 	close_fd(&ns->pidfd);
@@ -274,7 +274,7 @@ mntns_mountinfo(struct mntns *ns)
 	/* The file binds the namespace of the process when it is opened: that must still be ours to follow. */
 	while (!ns->gone) {
 		snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)ns->pid);
-		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !exited(ns))
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !mntns_followed_exited(ns))
 			return fd;
 		if (fd >= 0)
 			close(fd);
@@ -288,7 +288,7 @@ mntns_mountinfo(struct mntns *ns)
 
 /* An O_PATH fd of the absolute path in ns, looked up from its root, the last symlink followed. */
 static int
-lookup(const struct mntns *ns, const char *path)
+mntns_lookup(const struct mntns *ns, const char *path)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC,
@@ -319,7 +319,7 @@ mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 
 	if (ns == NULL)
 		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, stx);
-	if ((fd = lookup(ns, path)) < 0)
+	if ((fd = mntns_lookup(ns, path)) < 0)
 		return -1;
 	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
 	close(fd);
@@ -328,14 +328,14 @@ mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 
 /* The canonical path of path in ns (it must exist): where the kernel placed it, less the root's own place. */
 static char *
-resolve(void *ctx, const char *path)
+mntns_resolve(void *ctx, const char *path)
 {
 	const struct mntns *ns = ctx;
 	size_t n = strlen(ns->root);
 	char *full, *rel;
 	int fd;
 
-	if ((fd = lookup(ns, path)) < 0)
+	if ((fd = mntns_lookup(ns, path)) < 0)
 		return NULL;
 	full = fd_path(fd);
 	close(fd);
@@ -356,7 +356,7 @@ mntns_canon(const struct mntns *ns, const char *path, bool lenient)
 {
 	if (ns == NULL)
 		return lenient ? path_canon_lenient(path) : path_canon(path);
-	return lenient ? path_canon_lenient_by(path, resolve, (void *)ns) : resolve((void *)ns, path);
+	return lenient ? path_canon_lenient_by(path, mntns_resolve, (void *)ns) : mntns_resolve((void *)ns, path);
 }
 
 char *

@@ -7,7 +7,7 @@
 #include "srcmatch.h"
 
 static bool
-wanted(const struct config *cfg, const struct mounttab_entry *e)
+passes_filters(const struct config *cfg, const struct mounttab_entry *e)
 {
 	char **t;
 	bool listed = false;
@@ -58,7 +58,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MOUNTTAB_UNMOUNT: {
 		const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
 
-		if (!path_within(w->path, e->target) || !wanted(cfg, e))
+		if (!path_within(w->path, e->target) || !passes_filters(cfg, e))
 			return;
 		fill(&ev, w, ch->kind == MOUNTTAB_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
 		emit_by(sink, &ev, who);
@@ -67,7 +67,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MOUNTTAB_MOVE:
 		in_old = path_within(w->path, ch->old->target);
 		in_new = path_within(w->path, ch->new->target);
-		if ((!in_old && !in_new) || !wanted(cfg, ch->new))
+		if ((!in_old && !in_new) || !passes_filters(cfg, ch->new))
 			return;
 		fill(&ev, w, MOUNT_MOVE, ch->new);
 		ev.u.mount.old_path = ch->old->target;
@@ -75,7 +75,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		emit_by(sink, &ev, who);
 		return;
 	case MOUNTTAB_REMOUNT:
-		if (!path_within(w->path, ch->new->target) || !wanted(cfg, ch->new))
+		if (!path_within(w->path, ch->new->target) || !passes_filters(cfg, ch->new))
 			return;
 		if (ch->old->readonly != ch->new->readonly) {
 			fill(&ev, w, MOUNT_READONLY, ch->new);
@@ -135,7 +135,7 @@ present_one(void *p, const struct mounttab_entry *e)
 	for (i = 0; i < src->nwatches; i++) {
 		const struct watch *w = src->watches[i].w;
 
-		if (!src->watches[i].alive || !path_within(w->path, e->target) || !wanted(src->cfg, e))
+		if (!src->watches[i].alive || !path_within(w->path, e->target) || !passes_filters(src->cfg, e))
 			continue;
 		fill(&ev, w, MOUNT_PRESENT, e);
 		src->sink->emit(src->sink, &ev);

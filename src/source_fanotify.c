@@ -9,7 +9,7 @@
  * fanotify says nothing of remounts and attribute changes, but every change
  * of the table raises POLLPRI on /proc/self/mountinfo, so a signal may stand
  * for one. When the watched subtrees hold at most PROMPT_MAX mounts, a
- * signal that no record explains (see on_wake) re-statmounts them at once.
+ * signal that no record explains (see fan_on_wake()) re-statmounts them at once.
  * Any other signal makes a re-scan owed, paid when the source has been idle
  * for IDLE, or once RATIO times as many events have gone by as the last
  * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
@@ -71,7 +71,7 @@ struct fan {
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool owed;			/* a re-scan is owed */
-	bool lost_mounts;		/* since the last removal check, a mount holding a watched directory went or moved, or one came over it */
+	bool recheck_dirs;		/* since the last removal check, a mount holding a watched directory went or moved, or one came over it */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
@@ -86,7 +86,7 @@ struct fan {
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
-/* The context of on_change(): the source, and the process a record credits with one kind of change. */
+/* The context of fan_on_change(): the source, and the process a record credits with one kind of change. */
 struct fan_credit {
 	struct source *src;
 	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
@@ -94,7 +94,7 @@ struct fan_credit {
 };
 
 static long long
-ns_since(const struct timespec *t)
+nsec_since(const struct timespec *t)
 {
 	struct timespec now;
 
@@ -103,7 +103,7 @@ ns_since(const struct timespec *t)
 }
 
 static void
-arm(struct source *src, long long ns)
+fan_arm_timer(struct source *src, long long ns)
 {
 	struct itimerspec its = { { 0, 0 }, { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
 
@@ -114,25 +114,36 @@ arm(struct source *src, long long ns)
 
 /* Whether the watched subtrees are small enough to re-scan at once (as the last re-scan counted them). */
 static bool
-prompt(const struct fan *f)
+fan_small(const struct fan *f)
 {
 	return f->scan_cost <= PROMPT_MAX;
 }
 
-/* Whether the mount at target holds a live watch's directory (the directory or one above it is its root). */
+/* Where a path lies from a watched directory. */
+enum fan_place {
+	FAN_IN_WATCH,		/* at or below it: in the watched subtree */
+	FAN_HOLDS_WATCH,	/* at or above it: a mount there holds the directory */
+};
+
+/* Whether path lies at place from some live watch's directory. */
 static bool
-holds_watch(const struct source *src, const char *target)
+fan_watched(const struct source *src, const char *path, enum fan_place place)
 {
+	const char *dir;
 	size_t i;
 
-	for (i = 0; i < src->nwatches; i++)
-		if (src->watches[i].alive && path_within(target, src->watches[i].w->path))
+	for (i = 0; i < src->nwatches; i++) {
+		if (!src->watches[i].alive)
+			continue;
+		dir = src->watches[i].w->path;
+		if (place == FAN_IN_WATCH ? path_within(dir, path) : path_within(path, dir))
 			return true;
+	}
 	return false;
 }
 
 static void
-on_change(void *p, const struct mounttab_change *ch)
+fan_on_change(void *p, const struct mounttab_change *ch)
 {
 	const struct fan_credit *cr = p;
 	struct source *src = cr->src;
@@ -141,8 +152,9 @@ on_change(void *p, const struct mounttab_change *ch)
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
 	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
-	if ((went && holds_watch(src, ch->old->target)) || (came && holds_watch(src, ch->new->target)))
-		f->lost_mounts = true;
+	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
+	    (came && fan_watched(src, ch->new->target, FAN_HOLDS_WATCH)))
+		f->recheck_dirs = true;
 	mount_events_change_by(src, ch, ch->kind == cr->kind ? cr->who : NULL);
 }
 
@@ -157,14 +169,14 @@ push_id(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
 }
 
 static void
-add_transient(struct fan *f, uint64_t id)
+fan_add_transient(struct fan *f, uint64_t id)
 {
 	push_id(&f->transient, &f->ntransient, &f->transient_cap, id);
 }
 
 /* Whether id's attach was already counted as transient (forgetting it: its detach comes once). */
 static bool
-take_unseen(struct fan *f, uint64_t id)
+fan_take_unseen(struct fan *f, uint64_t id)
 {
 	size_t i;
 
@@ -179,7 +191,7 @@ take_unseen(struct fan *f, uint64_t id)
 
 /* One transient record for the drain: each id once (its attach and its detach both named it). */
 static void
-flush_transient(struct source *src)
+fan_flush_transient(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, n = 0;
@@ -195,7 +207,7 @@ flush_transient(struct source *src)
 }
 
 static void
-on_attach(struct fan_credit *cr, uint64_t id)
+fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
 	struct fan *f = cr->src->priv;
 	struct mounttab_entry *new = statmount_one(&f->sm, id);
@@ -208,23 +220,23 @@ on_attach(struct fan_credit *cr, uint64_t id)
 		 * cache has it; an unknown one is transient.
 		 */
 		if (mounttab_find(&f->tab, id) == NULL) {
-			add_transient(f, id);
+			fan_add_transient(f, id);
 			push_id(&f->unseen, &f->nunseen, &f->unseen_cap, id);
 		}
 		return;
 	}
 	if (mounttab_find(&f->tab, id) == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
-		on_change(cr, &ch);
+		fan_on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
 		return;
 	}
 	/* A move, or an attach the first read already saw: report what differs from what was reported. */
-	mounttab_update(&f->tab, new, on_change, cr);
+	mounttab_update(&f->tab, new, fan_on_change, cr);
 }
 
 static void
-on_detach(struct fan_credit *cr, uint64_t id)
+fan_on_detach(struct fan_credit *cr, uint64_t id)
 {
 	struct fan *f = cr->src->priv;
 	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
@@ -232,17 +244,17 @@ on_detach(struct fan_credit *cr, uint64_t id)
 
 	if (old == NULL) {
 		/* Its attach may have been counted in an earlier drain's transient record. */
-		if (!take_unseen(f, id))
-			add_transient(f, id);
+		if (!fan_take_unseen(f, id))
+			fan_add_transient(f, id);
 		return;
 	}
-	on_change(cr, &ch);
+	fan_on_change(cr, &ch);
 	mounttab_entry_free(old);
 }
 
 /* The change a record stands for: a move has both bits. */
 static enum mounttab_change_kind
-record_kind(const struct fan_rec *r)
+fan_record_kind(const struct fan_rec *r)
 {
 	if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
 		return MOUNTTAB_MOVE;
@@ -250,12 +262,12 @@ record_kind(const struct fan_rec *r)
 }
 
 static void
-on_record(void *p, const struct fan_rec *r)
+fan_on_record(void *p, const struct fan_rec *r)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
 	struct who who;
-	struct fan_credit cr = { src, &who, record_kind(r) };
+	struct fan_credit cr = { src, &who, fan_record_kind(r) };
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
 	who_init(&who, &f->proc, r->pid, r->pidfd);
@@ -265,39 +277,28 @@ on_record(void *p, const struct fan_rec *r)
 	if (r->has_id && !f->overflow) {
 		f->since_scan++;
 		if (r->mask & FAN_MNT_ATTACH)
-			on_attach(&cr, r->mnt_id);
+			fan_on_attach(&cr, r->mnt_id);
 		else if (r->mask & FAN_MNT_DETACH)
-			on_detach(&cr, r->mnt_id);
+			fan_on_detach(&cr, r->mnt_id);
 	}
 	who_done(&who);
 }
 
-static bool
-watched(const struct source *src, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < src->nwatches; i++)
-		if (src->watches[i].alive && path_within(src->watches[i].w->path, path))
-			return true;
-	return false;
-}
-
 /* How many cached mounts lie in a watched subtree. */
 static size_t
-count_watched(const struct source *src)
+fan_count_watched(const struct source *src)
 {
 	const struct fan *f = src->priv;
 	size_t i, n = 0;
 
 	for (i = 0; i < f->tab.cap; i++)
-		n += f->tab.slot[i] && watched(src, f->tab.slot[i]->target);
+		n += f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH);
 	return n;
 }
 
 /* After lost events: say so, then report the difference between the cache and a fresh table. */
 static int
-resync(struct source *src)
+fan_resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
@@ -310,18 +311,18 @@ resync(struct source *src)
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&f->tab, &fresh, on_change, &cr);
+	mounttab_diff(&f->tab, &fresh, fan_on_change, &cr);
 	mounttab_clear(&f->tab);
 	f->tab = fresh;
 	f->overflow = false;
-	f->lost_mounts = true;
-	f->scan_cost = count_watched(src);
+	f->recheck_dirs = true;
+	f->scan_cost = fan_count_watched(src);
 	return 0;
 }
 
 /* Whether the mountinfo signal has been raised since it was last consumed (consuming it). */
 static bool
-signal_up(struct fan *f)
+fan_signal_consume(struct fan *f)
 {
 	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
 
@@ -339,7 +340,7 @@ signal_up(struct fan *f)
  * unmounted at once, and only a look before the unmount can see the flip.
  */
 static void
-rescan(struct source *src)
+fan_rescan(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
@@ -349,7 +350,7 @@ rescan(struct source *src)
 	bool restarted = false;
 
 	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
+		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	for (i = 0; i < cnt; i++) {
@@ -359,7 +360,7 @@ rescan(struct source *src)
 		 * a stream of changes cannot keep the oldest from being looked
 		 * at; a later change raises the signal for the next wake.
 		 */
-		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX && signal_up(f)) {
+		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX && fan_signal_consume(f)) {
 			restarted = true;
 			i = 0;
 		}
@@ -368,7 +369,7 @@ rescan(struct source *src)
 		if ((old = mounttab_find(&f->tab, id)) == NULL || statmount_same_options(&f->sm, old) != 0)
 			continue;
 		if ((new = statmount_one(&f->sm, id)) != NULL)
-			mounttab_update(&f->tab, new, on_change, &cr);
+			mounttab_update(&f->tab, new, fan_on_change, &cr);
 	}
 	free(ids);
 	f->since_scan = 0;
@@ -377,16 +378,16 @@ rescan(struct source *src)
 
 /* Re-scan now; the signal is polled again and consumed first, so a change after that raises it anew. */
 static void
-pay(struct source *src)
+fan_rescan_now(struct source *src)
 {
 	struct fan *f = src->priv;
 
 	if (f->owed) {
 		f->owed = false;
 		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
-		(void)signal_up(f);
+		(void)fan_signal_consume(f);
 	}
-	rescan(src);
+	fan_rescan(src);
 }
 
 /*
@@ -395,19 +396,19 @@ pay(struct source *src)
  * here; false while it is not polled.
  */
 static bool
-signalled(struct source *src, size_t i)
+fan_signal_for_attrs(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
 	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
-	return i == FD_MOUNTINFO || signal_up(f);
+	return i == FD_MOUNTINFO || fan_signal_consume(f);
 }
 
 static int
-decode(void *ctx, const void *buf, size_t n)
+fan_decode_records(void *ctx, const void *buf, size_t n)
 {
-	return fan_decode(buf, n, on_record, ctx);
+	return fan_decode(buf, n, fan_on_record, ctx);
 }
 
 /*
@@ -422,14 +423,14 @@ decode(void *ctx, const void *buf, size_t n)
  * read the queue leaves that signal unexplained: re-read, at most for nothing.
  */
 static int
-on_wake(struct source *src, size_t i)
+fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	bool signal = signalled(src, i), explained, small;
+	bool signal = fan_signal_for_attrs(src, i), explained, small;
 	unsigned long long before = f->since_scan;
 
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD, decode, src)) {
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD, fan_decode_records, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -438,32 +439,32 @@ on_wake(struct source *src, size_t i)
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	if (f->overflow) {
-		if (resync(src) < 0)
+		if (fan_resync(src) < 0)
 			return -1;
 	} else {
-		flush_transient(src);
+		fan_flush_transient(src);
 	}
 	explained = f->since_scan != before;
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
-	small = prompt(f);
+	small = fan_small(f);
 	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
-		pay(src);
+		fan_rescan_now(src);
 	} else if (!f->owed) {
 		/* Small subtrees keep the signal polled: a change no record explains is still re-read at once. */
 		f->owed = true;
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
 			src->pfd[FD_MOUNTINFO].fd = -1;
-		arm(src, IDLE_NS);
+		fan_arm_timer(src, IDLE_NS);
 	}
 	return 0;
 }
 
 static void
-on_timer(struct source *src)
+fan_on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
@@ -477,17 +478,17 @@ on_timer(struct source *src)
 	 * Mounts coming and going without a pause must not hold off a small
 	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
 	 */
-	idle = ns_since(&f->last_event);
-	left = prompt(f) ? OWED_MAX_NS - ns_since(&f->owed_since) : IDLE_NS;
+	idle = nsec_since(&f->last_event);
+	left = fan_small(f) ? OWED_MAX_NS - nsec_since(&f->owed_since) : IDLE_NS;
 	if (idle >= IDLE_NS || left <= 0)
-		pay(src);
+		fan_rescan_now(src);
 	else
-		arm(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
+		fan_arm_timer(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
 }
 
 /* The namespace is gone: stop polling, and let go of it (the mountinfo fd would keep it and its mounts). */
 static void
-stop(struct source *src)
+fan_ns_gone(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i;
@@ -510,19 +511,19 @@ fan_drain(struct source *src, size_t i)
 
 	if (i == FD_NS) {
 		if (mount_events_ns_exited(src))
-			stop(src);
+			fan_ns_gone(src);
 		else
 			src->pfd[FD_NS].fd = src->ns->pidfd;
 		return 0;
 	}
 	if (i == FD_TIMER)
-		on_timer(src);
-	else if (on_wake(src, i) < 0)
+		fan_on_timer(src);
+	else if (fan_on_wake(src, i) < 0)
 		return -1;
 	/* A watched directory vanishes only with a mount that held it going or moving, or one coming over it or above. */
-	if (f->lost_mounts)
+	if (f->recheck_dirs)
 		mount_events_removals(src);
-	f->lost_mounts = false;
+	f->recheck_dirs = false;
 	return 0;
 }
 
@@ -540,7 +541,7 @@ wants_attrs(const struct config *cfg)
 
 /* Kernels without the calls, or without the mark, or without our privilege there: another backend serves. */
 static int
-unavailable(struct source *src)
+fan_unavailable(struct source *src)
 {
 	if (errno != EINVAL && errno != EPERM && errno != ENOSYS && errno != EACCES)
 		return -1;
@@ -616,14 +617,14 @@ fan_open(struct source *src)
 	f->signal_fd = -1;
 	f->proc.dirfd = -1;
 	if (statmount_probe() < 0)
-		return unavailable(src);
+		return fan_unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */
 	if (src->ns && src->ns->id == 0) {
 		errno = ENOSYS;
-		return unavailable(src);
+		return fan_unavailable(src);
 	}
 	if (fan_open_group(src) < 0)
-		return unavailable(src);
+		return fan_unavailable(src);
 	if (src->ns) {
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
@@ -637,7 +638,7 @@ fan_open(struct source *src)
 	/* The mark is in place: whatever changes from here on is queued. */
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
-	f->scan_cost = count_watched(src);
+	f->scan_cost = fan_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	return 0;

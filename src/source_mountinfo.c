@@ -34,7 +34,7 @@ struct mountinfo {
 
 /* Parse the whole mountinfo file fd (from its start) into tb; -1 with errno set. */
 static int
-parse(int fd, struct libmnt_table *tb)
+mi_parse(int fd, struct libmnt_table *tb)
 {
 	FILE *f;
 	int r, dup_fd;
@@ -55,7 +55,7 @@ parse(int fd, struct libmnt_table *tb)
 }
 
 static int
-read_table(int fd, struct mounttab *t)
+mi_read_table(int fd, struct mounttab *t)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
@@ -67,7 +67,7 @@ read_table(int fd, struct mounttab *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	r = parse(fd, tb);
+	r = mi_parse(fd, tb);
 	if (r < 0)
 		goto out;
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
@@ -89,7 +89,7 @@ out:
 
 /* Whether the table changed since the last poll of fd (consumes the signal). */
 static bool
-changed(int fd)
+mi_changed(int fd)
 {
 	struct pollfd p = { fd, POLLPRI, 0 };
 	int r;
@@ -104,22 +104,22 @@ changed(int fd)
  * Such a change also raises POLLPRI, so read again until a read saw no change.
  */
 static int
-read_stable(int fd, struct mounttab *t)
+mi_read_stable(int fd, struct mounttab *t)
 {
 	int i;
 
 	for (i = 0; i < MAX_REREADS; i++) {
 		mounttab_clear(t);
-		if (read_table(fd, t) < 0)
+		if (mi_read_table(fd, t) < 0)
 			return -1;
-		if (!changed(fd))
+		if (!mi_changed(fd))
 			break;
 	}
 	return 0;
 }
 
 static void
-on_change(void *p, const struct mounttab_change *ch)
+mi_on_change(void *p, const struct mounttab_change *ch)
 {
 	mount_events_change(p, ch);
 }
@@ -136,7 +136,7 @@ mi_open(struct source *src)
 	src->nfds = 2;
 	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
-	if (read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
+	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
 		return -1;
 	if (src->ns)
 		src->pfd[FD_NS].fd = src->ns->pidfd;
@@ -159,11 +159,11 @@ mi_drain(struct source *src, size_t i)
 		return 0;
 	}
 
-	if (read_stable(src->pfd[i].fd, &fresh) < 0) {
+	if (mi_read_stable(src->pfd[i].fd, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&mi->tab, &fresh, on_change, src);
+	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
 	mount_events_removals(src);
