@@ -6,7 +6,7 @@
 #include "compat.h"
 #include "fan_decode.h"
 
-/* Copy the first size bytes of an info record of len bytes at p into dst; false if it is shorter. */
+/* Copy the first size bytes of the info record of len bytes at p into dst; false if shorter. */
 static bool
 fan_copy_info(void *dst, size_t size, const unsigned char *p, size_t len)
 {
@@ -18,7 +18,8 @@ fan_copy_info(void *dst, size_t size, const unsigned char *p, size_t len)
 
 /* The info record at p, of hdr->len bytes, into r; -1 if it is too short for its type. */
 static int
-fan_decode_info(const unsigned char *p, const struct fanotify_event_info_header *hdr, struct fan_rec *r)
+fan_decode_info(const unsigned char *p, const struct fanotify_event_info_header *hdr,
+    struct fan_rec *r)
 {
 	struct kapi_fan_info_mnt mi;
 	struct fanotify_event_info_pidfd pi;
@@ -57,7 +58,8 @@ fan_decode_info(const unsigned char *p, const struct fanotify_event_info_header 
 
 /* The event at p, whose metadata md is checked to lie in the buffer, into r; -1 if malformed. */
 static int
-fan_decode_event(const unsigned char *p, const struct fanotify_event_metadata *md, struct fan_rec *r)
+fan_decode_event(const unsigned char *p, const struct fanotify_event_metadata *md,
+    struct fan_rec *r)
 {
 	struct fanotify_event_info_header hdr;
 	size_t off;

@@ -1,20 +1,18 @@
 /*
- * Another mount namespace, seen through a process in it. Its nsfs file gives
- * its identity (inode number, and the id statmount(2) takes); the process
- * gives its root, its /proc/PID/mountinfo and a pidfd.
+ * Another mount namespace, seen through a process in it. Its nsfs file gives its identity (inode
+ * number, and the id statmount(2) takes); the process gives its root, its /proc/PID/mountinfo and
+ * a pidfd.
  *
- * A namespace lives as long as anything holds it. fanotify does tell of its
- * end (on 6.18: a detach record for each of its mounts, after which
- * listmount(2) by its id fails with ENOENT), but only once nothing holds it,
- * and the mountinfo fd that carries remounts, like any nsfs or mountinfo fd,
- * holds it. So "gone" is decided by its members: when the process followed
- * exits, its pidfd turns readable (exit_notify(), after exit_task_namespaces()
- * has taken it out of its namespaces), and /proc is searched for another
- * process whose ns/mnt is the namespace; none left is gone, and every fd
- * watchq holds on it is closed, so that the kernel can free it and unmount
- * its mounts. A namespace kept by a bind-mounted nsfs file is gone all the
- * same; a process that leaves with setns(2) or unshare(2) instead of exiting
- * is noticed when it exits.
+ * A namespace lives as long as anything holds it. fanotify does tell of its end (on 6.18: a detach
+ * record for each of its mounts, after which listmount(2) by its id fails with ENOENT), but only
+ * once nothing holds it, and every nsfs or mountinfo fd holds it, such as the one that carries
+ * remounts. So whether it is gone is decided by its members. When the process followed exits,
+ * its pidfd turns readable (exit_notify(), after exit_task_namespaces() has taken it out of its
+ * namespaces), and /proc is searched for another process whose ns/mnt is the namespace. With none
+ * left the namespace is gone, and watchq closes every fd it holds on it, so that the kernel can
+ * free it and unmount its mounts. A namespace kept by a bind-mounted nsfs file is gone all the
+ * same; a process that leaves with setns(2) or unshare(2) instead of exiting is noticed when it
+ * exits.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -71,7 +69,10 @@ close_fd(int *fd)
 	*fd = -1;
 }
 
-/* Follow pid: its pidfd first, then the check that it is in ns (a pid reused before the pidfd fails it). */
+/*
+ * Follow pid: its pidfd first, then the check that it is in ns, which a pid reused before the
+ * pidfd was opened fails.
+ */
 static int
 mntns_follow_pid(struct mntns *ns, pid_t pid)
 {
@@ -131,11 +132,10 @@ fd_path(int fd)
 }
 
 /*
- * Follow pid, the first process followed, and take its root. readlink(2) of that root names it in the
- * same terms as statmount(2) names mount points of another namespace (from
- * the top of its tree, where neither is reachable from our root: verified on
- * 6.18 for a chrooted process and one that pivot_root(2)ed), and as
- * /proc/self/fd does any path looked up from it.
+ * Follow pid, the first process followed, and take its root. readlink(2) of that root names it as
+ * statmount(2) names the mount points of another namespace (from the top of its tree, which is not
+ * reachable from our root: checked on 6.18 for a chrooted process and for one that called
+ * pivot_root(2)), and as /proc/self/fd names any path looked up from it.
  */
 static int
 mntns_follow_first(struct mntns *ns, pid_t pid)
@@ -147,7 +147,8 @@ mntns_follow_first(struct mntns *ns, pid_t pid)
 	snprintf(p, sizeof(p), "/proc/%d/root", (int)pid);
 	if ((ns->rootfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' || mntns_followed_exited(ns)) {
+	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' ||
+	    mntns_followed_exited(ns)) {
 		close_fd(&ns->rootfd);
 		free(ns->root);
 		ns->root = NULL;
@@ -218,7 +219,7 @@ mntns_open(struct mntns *ns, const char *arg)
 	ns->pidfd = ns->nsfd = ns->rootfd = -1;
 	if ((pid = mntns_open_nsfs(ns, arg)) < 0)
 		return -1;
-	/* The process named, or (a file named the namespace, or the process has just gone) another in it. */
+	/* The process named; else (a file named the namespace, or that process is gone) another. */
 	if (pid > 0) {
 		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
@@ -271,7 +272,7 @@ mntns_mountinfo(struct mntns *ns)
 
 	if (ns == NULL)
 		return open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC);
-	/* The file binds the namespace of the process when it is opened: that must still be ours to follow. */
+	/* Opening the file binds the process's namespace: the process must not have exited. */
 	while (!ns->gone) {
 		snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)ns->pid);
 		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !mntns_followed_exited(ns))
@@ -292,7 +293,7 @@ mntns_lookup(const struct mntns *ns, const char *path)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC,
-		/* Absolute symlinks and ".." stay inside; /proc's magic links would lead anywhere. */
+		/* Absolute symlinks and ".." stay inside; /proc's magic links lead anywhere. */
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	struct buf b = { 0 };
@@ -305,7 +306,10 @@ mntns_lookup(const struct mntns *ns, const char *path)
 	fd = (int)syscall(SYS_openat2, ns->rootfd, path, &how, sizeof(how));
 	if (fd >= 0 || errno != ENOSYS)
 		return fd;
-	/* Before Linux 5.6: through the root's fd; an absolute symlink on the way then leads into our namespace. */
+	/*
+	 * Before Linux 5.6: through the root's fd. An absolute symlink on the way then leads into
+	 * our own namespace.
+	 */
 	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, path);
 	fd = open(b.data, O_PATH | O_CLOEXEC);
 	buf_free(&b);
@@ -326,7 +330,10 @@ mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 	return r;
 }
 
-/* The canonical path of path in ns (it must exist): where the kernel placed it, less the root's own place. */
+/*
+ * The canonical path of path in ns (it must exist): where the kernel placed it, without the part
+ * that leads to the root.
+ */
 static char *
 mntns_resolve(void *ctx, const char *path)
 {
@@ -356,7 +363,9 @@ mntns_canon(const struct mntns *ns, const char *path, bool lenient)
 {
 	if (ns == NULL)
 		return lenient ? path_canon_lenient(path) : path_canon(path);
-	return lenient ? path_canon_lenient_by(path, mntns_resolve, (void *)ns) : mntns_resolve((void *)ns, path);
+	if (lenient)
+		return path_canon_lenient_by(path, mntns_resolve, (void *)ns);
+	return mntns_resolve((void *)ns, path);
 }
 
 char *

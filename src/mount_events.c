@@ -19,7 +19,8 @@ passes_filters(const struct config *cfg, const struct mounttab_entry *e)
 		if (listed == cfg->fstypes_negated)
 			return false;
 	}
-	if (cfg->source_dev && !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
+	if (cfg->source_dev &&
+	    !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
 		return false;
 	return true;
 }
@@ -135,7 +136,8 @@ present_one(void *p, const struct mounttab_entry *e)
 	for (i = 0; i < src->nwatches; i++) {
 		const struct watch *w = src->watches[i].w;
 
-		if (!src->watches[i].alive || !path_within(w->path, e->target) || !passes_filters(src->cfg, e))
+		if (!src->watches[i].alive || !path_within(w->path, e->target) ||
+		    !passes_filters(src->cfg, e))
 			continue;
 		fill(&ev, w, MOUNT_PRESENT, e);
 		src->sink->emit(src->sink, &ev);
@@ -157,7 +159,8 @@ mount_events_removals(struct source *src)
 	for (i = 0; i < src->nwatches; i++) {
 		if (!src->watches[i].alive)
 			continue;
-		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 && S_ISDIR(stx.stx_mode))
+		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 &&
+		    S_ISDIR(stx.stx_mode))
 			continue;
 		source_gone(src, &src->watches[i], "watched directory is gone");
 	}
@@ -171,6 +174,7 @@ mount_events_ns_exited(struct source *src)
 	if (mntns_follow(src->ns))
 		return false;
 	for (i = 0; i < src->nwatches; i++)
-		source_gone(src, &src->watches[i], "mount namespace is gone: no process is left in it");
+		source_gone(src, &src->watches[i],
+		    "mount namespace is gone: no process is left in it");
 	return true;
 }

@@ -44,15 +44,16 @@ mounttab_opts_readonly(const char *opts)
 }
 
 /*
- * Tokens the joined options leave out: empty ones, ro and rw, said once up front, and
- * mand, which statmount(2) cannot report (its sb_flags carry only the
- * read-only, sync, dirsync and lazytime flags) and which has had no effect
- * since Linux 5.15; without it both backends give one option string.
+ * Tokens the joined options leave out: empty ones; ro and rw, said once up front; and mand, which
+ * statmount(2) cannot report (its sb_flags carry only the read-only, sync, dirsync and lazytime
+ * flags) and which has had no effect since Linux 5.15. Leaving it out, both backends give the
+ * same option string.
  */
 static bool
 left_out(const char *tok, size_t n)
 {
-	return n == 0 || token_is(tok, n, "rw") || token_is(tok, n, "ro") || token_is(tok, n, "mand");
+	return n == 0 || token_is(tok, n, "rw") || token_is(tok, n, "ro") ||
+	    token_is(tok, n, "mand");
 }
 
 static char *
@@ -71,7 +72,11 @@ append_tokens(char *o, const char *opts)
 	return o;
 }
 
-/* The effective ro/rw, then ",TOKEN" for every other token of vfs and fs: see the options field. */
+/*
+ * "ro" or "rw" as readonly says, then ",TOKEN" for each token of vfs, then of fs, that left_out()
+ * keeps. Past its first two bytes the result holds no ro or rw token, so two results differ there
+ * exactly where more than ro/rw differs.
+ */
 static char *
 join_options(bool readonly, const char *vfs, const char *fs)
 {
@@ -86,7 +91,8 @@ join_options(bool readonly, const char *vfs, const char *fs)
 
 struct mounttab_entry *
 mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
-    const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts)
+    const char *source, const char *fstype, const char *root, const char *vfs_opts,
+    const char *fs_opts)
 {
 	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
@@ -122,8 +128,8 @@ mounttab_entry_free(struct mounttab_entry *e)
 struct mounttab_entry *
 mounttab_entry_at(const struct mounttab_entry *e, const char *target)
 {
-	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target, e->source, e->fstype,
-	    e->root, e->vfs_opts, e->fs_opts);
+	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target,
+	    e->source, e->fstype, e->root, e->vfs_opts, e->fs_opts);
 
 	c->mount_id = e->mount_id;
 	c->parent_mount_id = e->parent_mount_id;
@@ -256,7 +262,8 @@ depth(const char *path)
 static int
 cmp_shallow(const void *a, const void *b)
 {
-	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a, *y = *(struct mounttab_entry *const *)b;
+	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a;
+	const struct mounttab_entry *y = *(struct mounttab_entry *const *)b;
 	size_t dx = depth(x->target), dy = depth(y->target);
 
 	if (dx != dy)
@@ -291,7 +298,7 @@ opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
 }
 
-/* Whether e lies below the mount with id top, by parent ids (a cycle or a missing parent ends the walk). */
+/* Whether e lies below the mount with id top, by parent ids; a cycle or missing parent ends it. */
 static bool
 below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
 {
@@ -333,8 +340,8 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 		old = mounttab_find(t, ids[i]);
 		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
 		strcpy(target, top->target);
-		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ? old->target + n + 1 :
-		    old->target + n);
+		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ?
+		    old->target + n + 1 : old->target + n);
 		new = mounttab_entry_at(old, target);
 		free(target);
 		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, new };
@@ -365,7 +372,8 @@ mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn
 }
 
 void
-mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
+    void *ctx)
 {
 	size_t n, i;
 	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);

@@ -1,11 +1,10 @@
 /*
- * A watched directory or file can go with no mount change at all (rmdir,
- * rename, a rename of a directory above it), and then nothing else would
- * wake watchq. inotify tells of the inode itself (IN_DELETE_SELF once the
- * last link and dentry are gone, IN_MOVE_SELF, IN_UNMOUNT when its
- * filesystem goes) and of each directory above it (IN_MOVE_SELF); each
- * source then re-checks its paths. Re-arming before that re-check leaves no
- * gap: a change after the re-arm wakes the loop again.
+ * A watched directory or file can go with no mount change at all (rmdir, rename, a rename of a
+ * directory above it), and then nothing else would wake watchq. inotify tells of the inode itself
+ * (IN_DELETE_SELF once the last link and dentry are gone, IN_MOVE_SELF, IN_UNMOUNT when its
+ * filesystem goes) and of each directory above it (IN_MOVE_SELF); each source then checks its
+ * paths again. Re-arming before that check leaves no gap: a change after the re-arm wakes the
+ * loop again.
  */
 #include <errno.h>
 #include <limits.h>

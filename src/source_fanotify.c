@@ -1,34 +1,13 @@
 /*
- * Mount source for Linux 6.15+: fanotify mount-namespace events
- * (FAN_MNT_ATTACH/DETACH; a move is one record with both bits) name each
- * mount by its 64-bit unique id; statmount(2) describes an attached mount,
- * the cache describes a detached one. Cost per event is O(1) in the size of
- * the table. A mount that is gone before statmount(2) could read it is known
- * by its id alone: it is counted in a transient record, never placed at a path.
+ * Mount source for Linux 6.15+: fanotify mount-namespace records (FAN_MNT_ATTACH, FAN_MNT_DETACH;
+ * a move is one record with both bits) name each mount by its 64-bit unique id. statmount(2)
+ * describes an attached mount, the cache a detached one, so an event costs O(1) in the size of
+ * the table. A mount that is gone before statmount(2) could read it is known by its id alone: it
+ * is counted in a transient record, never placed at a path.
  *
- * fanotify says nothing of remounts and attribute changes, but every change
- * of the table raises POLLPRI on /proc/self/mountinfo, so a signal may stand
- * for one. When the watched subtrees hold at most PROMPT_MAX mounts, a
- * signal that no record explains (see fan_on_wake()) re-statmounts them at once.
- * Any other signal makes a re-scan owed, paid when the source has been idle
- * for IDLE, or once RATIO times as many events have gone by as the last
- * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
- * statmount per event, whatever the size of the table. At most PROMPT_MAX
- * mounts are also re-scanned once a re-scan has been owed for OWED_MAX.
- * Above PROMPT_MAX the signal is not polled while a re-scan is owed: it
- * could say nothing new, and each change then wakes watchq once. A remount of a mount that is
- * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
- * it, and its unmount reports the options watchq last reported.
- *
- * With -N the mark is on that namespace's nsfs file, statmount(2) reads it by
- * its id, the signal is /proc/PID/mountinfo of the process followed there,
- * and that process's pidfd tells when the namespace may be gone (mntns.c).
- *
- * Each record names the process behind it. A change is credited to it only
- * when it is the change the record stands for: an attach that shows as a
- * mount, a detach as an unmount, a move as a move (of the mount and its
- * submounts); what a record only reveals (a move found on an attach, a
- * remount) came from someone else, unknown.
+ * With -N the mark is on that namespace's nsfs file, statmount(2) reads the namespace by its id,
+ * the signal is /proc/PID/mountinfo of the process followed there, and that process's pidfd
+ * tells when the namespace may be gone (mntns.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,18 +29,31 @@
 #include "util.h"
 #include "who.h"
 
+/*
+ * fanotify says nothing of remounts and attribute changes, but every change of the table raises
+ * POLLPRI on /proc/self/mountinfo (the signal), so a signal may stand for one; a re-scan reads
+ * the options of every watched mount again. When the watched subtrees hold at most PROMPT_MAX
+ * mounts, a signal that no record explains (see fan_on_wake()) is re-scanned at once. Any other
+ * signal makes a re-scan owed. It is paid once the source has been idle for IDLE_NS, or once RATIO
+ * times as many events have gone by as the last re-scan cost statmounts, so that re-scans add at
+ * most 1/RATIO statmount per event whatever the size of the table; at most PROMPT_MAX mounts are
+ * also re-scanned once the re-scan has been owed for OWED_MAX_NS. Above PROMPT_MAX the signal is
+ * not polled while a re-scan is owed: it could say nothing new, and each change would wake watchq.
+ * A remount of a mount that is unmounted before the re-scan is not seen: statmount(2) no longer
+ * finds it, and its unmount reports the options watchq last reported.
+ */
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
-#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of at most PROMPT_MAX mounts waits for quiet */
-#define RESTART_STEP	32		/* mounts between looks at the signal during a prompt re-scan */
-#define PIDFD_BATCH	128		/* records read at once with a pidfd each: fds held at once */
+#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of few mounts waits for quiet */
+#define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
+#define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
+#define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 
 /*
- * The loop drains in this order: the signal first, so that a wake-up for
- * both reads the records with the signal they come with (FD_NS: -N, the
- * pidfd of the process followed).
+ * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
+ * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
  */
 enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS };
 
@@ -71,13 +63,17 @@ struct fan {
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool owed;			/* a re-scan is owed */
-	bool recheck_dirs;		/* since the last removal check, a mount holding a watched directory went or moved, or one came over it */
+	/*
+	 * Since the last removal check, a mount that held a watched directory went or moved, or one
+	 * came over it: the watched directories are checked again.
+	 */
+	bool recheck_dirs;
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
-	uint64_t *transient;		/* ids of this drain's mounts gone before they could be read */
+	uint64_t *transient;		/* this drain's mounts gone before they could be read */
 	size_t ntransient, transient_cap;
-	uint64_t *unseen;		/* ids reported transient at their attach: their detach is owed, not news */
+	uint64_t *unseen;		/* transient at their attach: their detach is no news */
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	struct timespec owed_since;
@@ -86,11 +82,16 @@ struct fan {
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
-/* The context of fan_on_change(): the source, and the process a record credits with one kind of change. */
+/*
+ * The context of fan_on_change(). Each record names the process behind it. A change is credited
+ * to that process only when it is the change the record stands for: an attach that shows as a
+ * mount, a detach as an unmount, a move as a move (of the mount and its submounts). What a record
+ * only reveals (a move found on an attach, a remount) was made by someone else, unknown.
+ */
 struct fan_credit {
 	struct source *src;
 	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
-	enum mounttab_change_kind kind;	/* the change the record stands for: the only kind credited to who */
+	enum mounttab_change_kind kind;	/* the change the record stands for */
 };
 
 static long long
@@ -105,14 +106,15 @@ nsec_since(const struct timespec *t)
 static void
 fan_arm_timer(struct source *src, long long ns)
 {
-	struct itimerspec its = { { 0, 0 }, { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
+	struct itimerspec its = { { 0, 0 },
+	    { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
 
 	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
 		its.it_value.tv_nsec = 1;
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
-/* Whether the watched subtrees are small enough to re-scan at once (as the last re-scan counted them). */
+/* Whether the watched subtrees are small enough to re-scan at once, as the last re-scan counted. */
 static bool
 fan_small(const struct fan *f)
 {
@@ -151,7 +153,7 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
-	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
+	/* A watched directory goes with a mount that held it, or under one mounted over it. */
 	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
 	    (came && fan_watched(src, ch->new->target, FAN_HOLDS_WATCH)))
 		f->recheck_dirs = true;
@@ -174,7 +176,7 @@ fan_add_transient(struct fan *f, uint64_t id)
 	push_id(&f->transient, &f->ntransient, &f->transient_cap, id);
 }
 
-/* Whether id's attach was already counted as transient (forgetting it: its detach comes once). */
+/* Whether id's attach was counted as transient; if so, forget it (its detach comes only once). */
 static bool
 fan_take_unseen(struct fan *f, uint64_t id)
 {
@@ -231,7 +233,7 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		mounttab_insert(&f->tab, new);
 		return;
 	}
-	/* A move, or an attach the first read already saw: report what differs from what was reported. */
+	/* A move, or an attach the first read saw: report what differs from the last report. */
 	mounttab_update(&f->tab, new, fan_on_change, cr);
 }
 
@@ -320,7 +322,7 @@ fan_resync(struct source *src)
 	return 0;
 }
 
-/* Whether the mountinfo signal has been raised since it was last consumed (consuming it). */
+/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
 static bool
 fan_signal_consume(struct fan *f)
 {
@@ -334,10 +336,9 @@ fan_signal_consume(struct fan *f)
 }
 
 /*
- * Re-statmount every cached mount in a watched subtree and report what
- * changed since it was last reported. Newest first (unique ids only grow):
- * a mount just made is the one most likely to be remounted and then
- * unmounted at once, and only a look before the unmount can see the flip.
+ * Read the options of every cached mount in a watched subtree again, and report what changed
+ * since the last report. Newest first (unique ids only grow): a mount just made is the one most
+ * likely to be remounted and then unmounted at once, and only a look before the unmount sees it.
  */
 static void
 fan_rescan(struct source *src)
@@ -355,18 +356,19 @@ fan_rescan(struct source *src)
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	for (i = 0; i < cnt; i++) {
 		/*
-		 * A change while a prompt re-scan runs: start again from the
-		 * newest, at once, instead of after the rest. Once per pass, so
-		 * a stream of changes cannot keep the oldest from being looked
-		 * at; a later change raises the signal for the next wake.
+		 * On a change during a prompt re-scan, start again from the newest at once, not
+		 * after the rest. Only once per pass, so that a stream of changes cannot keep the
+		 * oldest from being looked at; a later change raises the signal for the next wake.
 		 */
-		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX && fan_signal_consume(f)) {
+		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX &&
+		    fan_signal_consume(f)) {
 			restarted = true;
 			i = 0;
 		}
 		id = ids[cnt - 1 - i];
 		/* Gone: its detach record is on the way. */
-		if ((old = mounttab_find(&f->tab, id)) == NULL || statmount_same_options(&f->sm, old) != 0)
+		if ((old = mounttab_find(&f->tab, id)) == NULL ||
+		    statmount_same_options(&f->sm, old) != 0)
 			continue;
 		if ((new = statmount_one(&f->sm, id)) != NULL)
 			mounttab_update(&f->tab, new, fan_on_change, &cr);
@@ -376,7 +378,10 @@ fan_rescan(struct source *src)
 	f->scan_cost = cnt;
 }
 
-/* Re-scan now; the signal is polled again and consumed first, so a change after that raises it anew. */
+/*
+ * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
+ * it again.
+ */
 static void
 fan_rescan_now(struct source *src)
 {
@@ -391,9 +396,8 @@ fan_rescan_now(struct source *src)
 }
 
 /*
- * Whether the mountinfo signal is up for readonly or setattr. Polling
- * consumes it: the loop's poll did when it woke us for fd i, our own does
- * here; false while it is not polled.
+ * Whether the mountinfo signal is up, for readonly or setattr events; false while it is not
+ * polled. A poll consumes it: the loop's poll did if it woke us for fd i, else ours does here.
  */
 static bool
 fan_signal_for_attrs(struct source *src, size_t i)
@@ -412,15 +416,14 @@ fan_decode_records(void *ctx, const void *buf, size_t n)
 }
 
 /*
- * Whichever fd woke us, take both the signal and the records: one wake-up
- * per change. The signal is consumed first: a change after that raises it
- * anew. Every mount, unmount and move raises it too, with a record queued
- * just after; a signal that comes with records is explained by them, as far
- * as anyone can tell (it is one bit), and a re-scan is only owed. One that
- * comes alone is a remount or an attribute change (or another change
- * without a record, such as propagation), and small subtrees are re-read at
- * once. A record the kernel queues after watchq has consumed its signal and
- * read the queue leaves that signal unexplained: re-read, at most for nothing.
+ * Whichever fd woke us, read both the signal and the records, so that one change wakes watchq
+ * once. The signal is consumed first, so that a change after that raises it again. Every mount,
+ * unmount and move raises it too, with a record queued just after. A signal that comes with
+ * records is taken to be theirs (it is one bit) and only makes a re-scan owed. A signal that comes
+ * alone stands for a remount or an attribute change (or another change without a record, such as
+ * propagation), and small subtrees are re-read at once. A record queued after watchq consumed its
+ * signal and read the queue leaves that signal unexplained: small subtrees are then re-read for
+ * nothing.
  */
 static int
 fan_on_wake(struct source *src, size_t i)
@@ -430,7 +433,8 @@ fan_on_wake(struct source *src, size_t i)
 	unsigned long long before = f->since_scan;
 
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD, fan_decode_records, src)) {
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
+	    fan_decode_records, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -453,7 +457,7 @@ fan_on_wake(struct source *src, size_t i)
 	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
 		fan_rescan_now(src);
 	} else if (!f->owed) {
-		/* Small subtrees keep the signal polled: a change no record explains is still re-read at once. */
+		/* Small subtrees keep the signal polled, for what no record explains. */
 		f->owed = true;
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
@@ -486,7 +490,7 @@ fan_on_timer(struct source *src)
 		fan_arm_timer(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
 }
 
-/* The namespace is gone: stop polling, and let go of it (the mountinfo fd would keep it and its mounts). */
+/* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */
 static void
 fan_ns_gone(struct source *src)
 {
@@ -520,7 +524,7 @@ fan_drain(struct source *src, size_t i)
 		fan_on_timer(src);
 	else if (fan_on_wake(src, i) < 0)
 		return -1;
-	/* A watched directory vanishes only with a mount that held it going or moving, or one coming over it or above. */
+	/* Only a mount change that took a watched directory away or covered it can remove it. */
 	if (f->recheck_dirs)
 		mount_events_removals(src);
 	f->recheck_dirs = false;
@@ -539,7 +543,10 @@ wants_attrs(const struct config *cfg)
 	return filter_match(&cfg->filter, &rec);
 }
 
-/* Kernels without the calls, or without the mark, or without our privilege there: another backend serves. */
+/*
+ * A kernel without the calls or the mark, or without our privilege there: another backend serves,
+ * and src->cause says why.
+ */
 static int
 fan_unavailable(struct source *src)
 {
@@ -566,12 +573,11 @@ fan_open_group(struct source *src)
 
 	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
 	if (who)
-		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
-		    O_RDONLY);
+		fd = fanotify_init(GROUP_FLAGS | FAN_REPORT_PIDFD, O_RDONLY);
 	if (fd >= 0) {
 		who_proc_open(&f->proc);
 	} else if (!who || errno == EINVAL || errno == EPERM) {
-		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
+		fd = fanotify_init(GROUP_FLAGS, O_RDONLY);
 		f->read_size = sizeof(f->buf);
 	}
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
@@ -629,7 +635,8 @@ fan_open(struct source *src)
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
 	}
-	src->pfd[FD_TIMER] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
+	src->pfd[FD_TIMER] = (struct pollfd){ 
+	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
 	/* Remounts and attribute changes show only on the signal: open it before the first read. */

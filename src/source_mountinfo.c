@@ -75,10 +75,10 @@ mi_read_table(int fd, struct mounttab *t)
 
 		if (id < 0)
 			continue;
-		mounttab_insert(t, mounttab_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
-		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
-		    mnt_fs_get_fs_options(fs)));
+		mounttab_insert(t, mounttab_entry_new((uint64_t)id,
+		    parent < 0 ? 0 : (uint64_t)parent, mnt_fs_get_devno(fs),
+		    mnt_fs_get_target(fs), mnt_fs_get_source(fs), mnt_fs_get_fstype(fs),
+		    mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), mnt_fs_get_fs_options(fs)));
 	}
 	r = 0;
 out:
@@ -150,7 +150,7 @@ mi_drain(struct source *src, size_t i)
 	struct mounttab fresh = { 0 };
 
 	if (i == FD_NS) {
-		/* The namespace is gone: let go of it (the table's fd would keep it and its mounts). */
+		/* The namespace is gone: close the table's fd, which would keep it alive. */
 		if (mount_events_ns_exited(src)) {
 			close(src->pfd[FD_TABLE].fd);
 			src->pfd[FD_TABLE].fd = -1;

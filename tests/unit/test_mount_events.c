@@ -6,7 +6,7 @@
 #include "unit.h"
 
 struct log {
-	struct sink sink;	/* first: the sink is the log */
+	struct sink sink;	/* first member, so that a struct sink * is the struct log * */
 	char s[2048];
 };
 
