@@ -7,9 +7,11 @@
 
 /* One fanotify event of a mount-namespace or filesystem-error group, checked and decoded. */
 struct fan_rec {
-	uint64_t mask;		/* FAN_MNT_ATTACH, FAN_MNT_DETACH (both: a move), FAN_FS_ERROR, FAN_Q_OVERFLOW */
+	/* FAN_MNT_ATTACH, FAN_MNT_DETACH (both: a move), FAN_FS_ERROR, FAN_Q_OVERFLOW */
+	uint64_t mask;
 	int32_t pid;		/* the process that caused it; 0: hidden from this group */
-	int32_t pidfd;		/* with FAN_REPORT_PIDFD: a new fd for that process, else negative (FAN_NOPIDFD: gone) */
+	/* With FAN_REPORT_PIDFD, a new fd for that process; else negative (FAN_NOPIDFD: gone). */
+	int32_t pidfd;
 	uint64_t mnt_id;	/* 64-bit unique mount id, when has_id */
 	bool has_id;
 	int32_t fsid[2];	/* filesystem id (statfs f_fsid), when has_fsid */
@@ -21,7 +23,8 @@ struct fan_rec {
 
 typedef void fan_rec_fn(void *ctx, const struct fan_rec *r);
 
-/* Decode every event of a read(2) buffer in order, calling fn for each; -1 with errno EPROTO at the first malformed one (those before it were delivered; pidfds from it on stay open). */
+/* Decode every event of a read(2) buffer in order, calling fn for each; -1 with errno EPROTO at
+ * the first malformed one (those before it were delivered; pidfds from it on stay open). */
 int fan_decode(const void *buf, size_t len, fan_rec_fn *fn, void *ctx);
 
 #endif

@@ -1,20 +1,18 @@
 /*
- * Another mount namespace, seen through a process in it. Its nsfs file gives
- * its identity (inode number, and the id statmount(2) takes); the process
- * gives its root, its /proc/PID/mountinfo and a pidfd.
+ * Another mount namespace, seen through a process in it. Its nsfs file gives its identity (inode
+ * number, and the id statmount(2) takes); the process gives its root, its /proc/PID/mountinfo and
+ * a pidfd.
  *
- * A namespace lives as long as anything holds it. fanotify does tell of its
- * end (on 6.18: a detach record for each of its mounts, after which
- * listmount(2) by its id fails with ENOENT), but only once nothing holds it,
- * and the mountinfo fd that carries remounts, like any nsfs or mountinfo fd,
- * holds it. So "gone" is decided by its members: when the process followed
- * exits, its pidfd turns readable (exit_notify(), after exit_task_namespaces()
- * has taken it out of its namespaces), and /proc is searched for another
- * process whose ns/mnt is the namespace; none left is gone, and every fd
- * watchq holds on it is closed, so that the kernel can free it and unmount
- * its mounts. A namespace kept by a bind-mounted nsfs file is gone all the
- * same; a process that leaves with setns(2) or unshare(2) instead of exiting
- * is noticed when it exits.
+ * A namespace lives as long as anything holds it. fanotify does tell of its end (on 6.18: a detach
+ * record for each of its mounts, after which listmount(2) by its id fails with ENOENT), but only
+ * once nothing holds it, and every nsfs or mountinfo fd holds it, such as the one that carries
+ * remounts. So whether it is gone is decided by its members. When the process followed exits,
+ * its pidfd turns readable (exit_notify(), after exit_task_namespaces() has taken it out of its
+ * namespaces), and /proc is searched for another process whose ns/mnt is the namespace. With none
+ * left the namespace is gone, and watchq closes every fd it holds on it, so that the kernel can
+ * free it and unmount its mounts. A namespace kept by a bind-mounted nsfs file is gone all the
+ * same; a process that leaves with setns(2) or unshare(2) instead of exiting is noticed when it
+ * exits.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -41,7 +39,7 @@
 
 /* Whether pid's mount namespace is ns now. */
 static bool
-in_ns(pid_t pid, const struct mntns *ns)
+mntns_has_member(const struct mntns *ns, pid_t pid)
 {
 	char p[64];
 	struct stat st;
@@ -52,7 +50,7 @@ in_ns(pid_t pid, const struct mntns *ns)
 
 /* Whether the process followed has exited. */
 static bool
-exited(const struct mntns *ns)
+mntns_followed_exited(const struct mntns *ns)
 {
 	struct pollfd p = { ns->pidfd, POLLIN, 0 };
 
@@ -71,15 +69,18 @@ close_fd(int *fd)
 	*fd = -1;
 }
 
-/* Follow pid: its pidfd first, then the check that it is in ns (a pid reused before the pidfd fails it). */
+/*
+ * Follow pid: its pidfd first, then the check that it is in ns, which a pid reused before the
+ * pidfd was opened fails.
+ */
 static int
-take(struct mntns *ns, pid_t pid)
+mntns_follow_pid(struct mntns *ns, pid_t pid)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	if (fd < 0 && errno != ENOSYS)
 		return -1;
-	if (!in_ns(pid, ns)) {
+	if (!mntns_has_member(ns, pid)) {
 		if (fd >= 0)
 			close(fd);
 		errno = ESRCH;
@@ -93,7 +94,7 @@ take(struct mntns *ns, pid_t pid)
 
 /* The lowest-numbered process in ns, 0 if none (that we may look at). */
 static pid_t
-find_member(const struct mntns *ns)
+mntns_find_member(const struct mntns *ns)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -105,7 +106,7 @@ find_member(const struct mntns *ns)
 		char *end;
 		long n = strtol(de->d_name, &end, 10);
 
-		if (*end == '\0' && n > 0 && n <= INT_MAX && in_ns((pid_t)n, ns))
+		if (*end == '\0' && n > 0 && n <= INT_MAX && mntns_has_member(ns, (pid_t)n))
 			pid = (pid_t)n;
 	}
 	closedir(d);
@@ -131,23 +132,23 @@ fd_path(int fd)
 }
 
 /*
- * Follow pid and take its root. readlink(2) of that root names it in the
- * same terms as statmount(2) names mount points of another namespace (from
- * the top of its tree, where neither is reachable from our root: verified on
- * 6.18 for a chrooted process and one that pivot_root(2)ed), and as
- * /proc/self/fd does any path looked up from it.
+ * Follow pid, the first process followed, and take its root. readlink(2) of that root names it as
+ * statmount(2) names the mount points of another namespace (from the top of its tree, which is not
+ * reachable from our root: checked on 6.18 for a chrooted process and for one that called
+ * pivot_root(2)), and as /proc/self/fd names any path looked up from it.
  */
 static int
-start(struct mntns *ns, pid_t pid)
+mntns_follow_first(struct mntns *ns, pid_t pid)
 {
 	char p[64];
 
-	if (take(ns, pid) < 0)
+	if (mntns_follow_pid(ns, pid) < 0)
 		return -1;
 	snprintf(p, sizeof(p), "/proc/%d/root", (int)pid);
 	if ((ns->rootfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' || exited(ns)) {
+	if ((ns->root = fd_path(ns->rootfd)) == NULL || ns->root[0] != '/' ||
+	    mntns_followed_exited(ns)) {
 		close_fd(&ns->rootfd);
 		free(ns->root);
 		ns->root = NULL;
@@ -170,18 +171,19 @@ pid_arg(const char *arg)
 	return (pid_t)atoi(arg);
 }
 
-int
-mntns_open(struct mntns *ns, const char *arg)
+/*
+ * Open the nsfs file arg names (a PID: its /proc/PID/ns/mnt) and read the namespace's identity
+ * into ns: the PID arg names (0: none), or -1 with errno set.
+ */
+static pid_t
+mntns_open_nsfs(struct mntns *ns, const char *arg)
 {
 	char file[64];
 	const char *path = arg;
 	struct stat st;
 	pid_t pid = pid_arg(arg);
-	int n = 0, tries;
+	int n = 0;
 
-	memset(ns, 0, sizeof(*ns));
-	ns->arg = arg;
-	ns->pidfd = ns->nsfd = ns->rootfd = -1;
 	if (pid >= 0) {
 		snprintf(file, sizeof(file), "/proc/%d/ns/mnt", (int)pid);
 		path = file;
@@ -203,17 +205,31 @@ mntns_open(struct mntns *ns, const char *arg)
 	ns->ino = st.st_ino;
 	if (ioctl(ns->nsfd, KAPI_NS_GET_MNTNS_ID, &ns->id) < 0)
 		ns->id = 0;
-	/* The process named, or (a file named the namespace, or the process has just gone) another in it. */
+	return pid > 0 ? pid : 0;
+}
+
+int
+mntns_open(struct mntns *ns, const char *arg)
+{
+	pid_t pid;
+	int tries;
+
+	memset(ns, 0, sizeof(*ns));
+	ns->arg = arg;
+	ns->pidfd = ns->nsfd = ns->rootfd = -1;
+	if ((pid = mntns_open_nsfs(ns, arg)) < 0)
+		return -1;
+	/* The process named; else (a file named the namespace, or that process is gone) another. */
 	if (pid > 0) {
-		if (start(ns, pid) == 0)
+		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
 		if (errno == EACCES || errno == EPERM)
 			return -1;
 	}
 	for (tries = 0; tries < FOLLOW_TRIES; tries++) {
-		if ((pid = find_member(ns)) == 0)
+		if ((pid = mntns_find_member(ns)) == 0)
 			break;
-		if (start(ns, pid) == 0)
+		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
 		if (errno == EACCES || errno == EPERM)
 			return -1;
@@ -238,8 +254,8 @@ mntns_follow(struct mntns *ns)
 	pid_t pid;
 	int tries;
 
-	for (tries = 0; tries < FOLLOW_TRIES && (pid = find_member(ns)) != 0; tries++)
-		if (take(ns, pid) == 0 && !exited(ns))
+	for (tries = 0; tries < FOLLOW_TRIES && (pid = mntns_find_member(ns)) != 0; tries++)
+		if (mntns_follow_pid(ns, pid) == 0 && !mntns_followed_exited(ns))
 			return true;
 	ns->gone = true;
 	close_fd(&ns->pidfd);
@@ -256,10 +272,10 @@ mntns_mountinfo(struct mntns *ns)
 
 	if (ns == NULL)
 		return open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC);
-	/* The file binds the namespace of the process when it is opened: that must still be ours to follow. */
+	/* Opening the file binds the process's namespace: the process must not have exited. */
 	while (!ns->gone) {
 		snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)ns->pid);
-		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !exited(ns))
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !mntns_followed_exited(ns))
 			return fd;
 		if (fd >= 0)
 			close(fd);
@@ -273,11 +289,11 @@ mntns_mountinfo(struct mntns *ns)
 
 /* An O_PATH fd of the absolute path in ns, looked up from its root, the last symlink followed. */
 static int
-lookup(const struct mntns *ns, const char *path)
+mntns_lookup(const struct mntns *ns, const char *path)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC,
-		/* Absolute symlinks and ".." stay inside; /proc's magic links would lead anywhere. */
+		/* Absolute symlinks and ".." stay inside; /proc's magic links lead anywhere. */
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	struct buf b = { 0 };
@@ -290,7 +306,10 @@ lookup(const struct mntns *ns, const char *path)
 	fd = (int)syscall(SYS_openat2, ns->rootfd, path, &how, sizeof(how));
 	if (fd >= 0 || errno != ENOSYS)
 		return fd;
-	/* Before Linux 5.6: through the root's fd; an absolute symlink on the way then leads into our namespace. */
+	/*
+	 * Before Linux 5.6: through the root's fd. An absolute symlink on the way then leads into
+	 * our own namespace.
+	 */
 	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, path);
 	fd = open(b.data, O_PATH | O_CLOEXEC);
 	buf_free(&b);
@@ -304,23 +323,26 @@ mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 
 	if (ns == NULL)
 		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, stx);
-	if ((fd = lookup(ns, path)) < 0)
+	if ((fd = mntns_lookup(ns, path)) < 0)
 		return -1;
 	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
 	close(fd);
 	return r;
 }
 
-/* The canonical path of path in ns (it must exist): where the kernel placed it, less the root's own place. */
+/*
+ * The canonical path of path in ns (it must exist): where the kernel placed it, without the part
+ * that leads to the root.
+ */
 static char *
-resolve(void *ctx, const char *path)
+mntns_resolve(void *ctx, const char *path)
 {
 	const struct mntns *ns = ctx;
 	size_t n = strlen(ns->root);
 	char *full, *rel;
 	int fd;
 
-	if ((fd = lookup(ns, path)) < 0)
+	if ((fd = mntns_lookup(ns, path)) < 0)
 		return NULL;
 	full = fd_path(fd);
 	close(fd);
@@ -341,7 +363,9 @@ mntns_canon(const struct mntns *ns, const char *path, bool lenient)
 {
 	if (ns == NULL)
 		return lenient ? path_canon_lenient(path) : path_canon(path);
-	return lenient ? path_canon_lenient_by(path, resolve, (void *)ns) : resolve((void *)ns, path);
+	if (lenient)
+		return path_canon_lenient_by(path, mntns_resolve, (void *)ns);
+	return mntns_resolve((void *)ns, path);
 }
 
 char *

@@ -15,30 +15,38 @@
  */
 struct mntns {
 	const char *arg;	/* -N as given */
-	uint64_t ino;		/* the nsfs inode number, as lsns and readlink /proc/PID/ns/mnt show it */
+	uint64_t ino;		/* the nsfs inode number, as lsns and /proc/PID/ns/mnt show it */
 	dev_t dev;
-	uint64_t id;		/* its id for listmount(2) and statmount(2) (Linux 6.11), 0 where the kernel has none */
+	uint64_t id;		/* its id for statmount(2) and listmount(2); 0 before Linux 6.11 */
 	pid_t pid;		/* the process followed, one in the namespace */
-	int pidfd;		/* readable once pid has exited; -1 where pidfd_open(2) is missing (Linux 5.3) */
+	int pidfd;		/* readable once pid exits; -1 before pidfd_open(2) (Linux 5.3) */
 	int nsfd;		/* the nsfs file, for fanotify_mark(2) */
-	int rootfd;		/* the root of the first process followed (O_PATH): paths are looked up from it */
-	char *root;		/* where that root lies in the namespace, as statmount(2) names mount points: "/" unless chrooted */
+	int rootfd;		/* the first followed process's root (O_PATH): lookups start here */
+	/* Where that root lies in the namespace, as statmount(2) names mount points ("/" unless
+	 * chrooted). */
+	char *root;
 	bool gone;		/* no process is left in it: every fd above is closed */
 };
 
-/* Resolve arg (a PID, or an nsfs file such as /proc/PID/ns/mnt) and follow a process in its mount namespace; -1 with errno set: ESRCH no such process, EINVAL not a mount namespace, EACCES or EPERM not ours to watch, ENXIO no process in it, ENOENT and others from open(2). */
+/* Follow a process in the mount namespace of arg, a PID or an nsfs file; -1 with errno set: ESRCH
+ * no such process, EINVAL no mount namespace, EACCES/EPERM not ours, ENXIO no process in it. */
 int mntns_open(struct mntns *ns, const char *arg);
 /* Release every fd and the root path (a zeroed or released ns is fine). */
 void mntns_close(struct mntns *ns);
-/* The process followed has exited: follow another process of the namespace (true), or mark it gone and release its fds (false). */
+/* The process followed has exited: follow another process of the namespace (true), or mark the
+ * namespace gone and release its fds (false). */
 bool mntns_follow(struct mntns *ns);
-/* Open the mount table of ns (/proc/PID/mountinfo, ours: /proc/self/mountinfo) for reading and POLLPRI; -1 with errno set. */
+/* Open the mount table of ns (/proc/PID/mountinfo; ours: /proc/self/mountinfo) for reading and
+ * POLLPRI; -1 with errno set. */
 int mntns_mountinfo(struct mntns *ns);
-/* statx(2) of the absolute path as the namespace's process sees it (the last symlink followed, no automount), into stx with at least STATX_TYPE; -1 with errno set. */
+/* statx(2) of the absolute path as the namespace's process sees it (the last symlink followed, no
+ * automount) into stx, with at least STATX_TYPE; -1 with errno set. */
 int mntns_statx(const struct mntns *ns, const char *path, struct statx *stx);
-/* The canonical form of the absolute path in the namespace (lenient: the missing rest appended lexically, as path_canon_lenient()); NULL with errno set. */
+/* The canonical form of the absolute path in the namespace (lenient: a missing rest appended as
+ * path_canon_lenient() does); NULL with errno set. */
 char *mntns_canon(const struct mntns *ns, const char *path, bool lenient);
-/* A path of ours that leads to the absolute path in the namespace (through its root's fd), for inotify(7); allocated. */
+/* A path of ours that leads to the absolute path in the namespace (through its root's fd), for
+ * inotify(7); allocated. */
 char *mntns_reach(const struct mntns *ns, const char *path);
 /* The inode number of our own mount namespace, 0 if /proc cannot say. */
 uint64_t mntns_self_ino(void);

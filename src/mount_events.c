@@ -1,6 +1,3 @@
-#include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -10,7 +7,7 @@
 #include "srcmatch.h"
 
 static bool
-wanted(const struct config *cfg, const struct mounttab_entry *e)
+passes_filters(const struct config *cfg, const struct mounttab_entry *e)
 {
 	char **t;
 	bool listed = false;
@@ -22,37 +19,10 @@ wanted(const struct config *cfg, const struct mounttab_entry *e)
 		if (listed == cfg->fstypes_negated)
 			return false;
 	}
-	if (cfg->source_dev && !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
+	if (cfg->source_dev &&
+	    !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
 		return false;
 	return true;
-}
-
-/* Whether two option strings differ in more than their ro/rw token. */
-static bool
-opts_differ_beyond_ro(const char *a, const char *b)
-{
-	for (;;) {
-		size_t na, nb;
-
-		while (!strncmp(a, "ro", 2) || !strncmp(a, "rw", 2)) {
-			if (a[2] != ',' && a[2] != '\0')
-				break;
-			a += a[2] ? 3 : 2;
-		}
-		while (!strncmp(b, "ro", 2) || !strncmp(b, "rw", 2)) {
-			if (b[2] != ',' && b[2] != '\0')
-				break;
-			b += b[2] ? 3 : 2;
-		}
-		if (*a == '\0' || *b == '\0')
-			return *a != *b;
-		na = strcspn(a, ",");
-		nb = strcspn(b, ",");
-		if (na != nb || strncmp(a, b, na) != 0)
-			return true;
-		a += na + (a[na] == ',');
-		b += nb + (b[nb] == ',');
-	}
 }
 
 static void
@@ -89,7 +59,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MOUNTTAB_UNMOUNT: {
 		const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
 
-		if (!path_within(w->path, e->target) || !wanted(cfg, e))
+		if (!path_within(w->path, e->target) || !passes_filters(cfg, e))
 			return;
 		fill(&ev, w, ch->kind == MOUNTTAB_MOUNT ? MOUNT_MOUNT : MOUNT_UNMOUNT, e);
 		emit_by(sink, &ev, who);
@@ -98,7 +68,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	case MOUNTTAB_MOVE:
 		in_old = path_within(w->path, ch->old->target);
 		in_new = path_within(w->path, ch->new->target);
-		if ((!in_old && !in_new) || !wanted(cfg, ch->new))
+		if ((!in_old && !in_new) || !passes_filters(cfg, ch->new))
 			return;
 		fill(&ev, w, MOUNT_MOVE, ch->new);
 		ev.u.mount.old_path = ch->old->target;
@@ -106,13 +76,14 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		emit_by(sink, &ev, who);
 		return;
 	case MOUNTTAB_REMOUNT:
-		if (!path_within(w->path, ch->new->target) || !wanted(cfg, ch->new))
+		if (!path_within(w->path, ch->new->target) || !passes_filters(cfg, ch->new))
 			return;
 		if (ch->old->readonly != ch->new->readonly) {
 			fill(&ev, w, MOUNT_READONLY, ch->new);
 			sink->emit(sink, &ev);
 		}
-		if (opts_differ_beyond_ro(ch->old->options, ch->new->options)) {
+		/* Past "ro" or "rw", options hold no ro/rw token (mounttab.h). */
+		if (strcmp(ch->old->options + 2, ch->new->options + 2) != 0) {
 			fill(&ev, w, MOUNT_SETATTR, ch->new);
 			ev.u.mount.old_options = ch->old->options;
 			sink->emit(sink, &ev);
@@ -165,7 +136,8 @@ present_one(void *p, const struct mounttab_entry *e)
 	for (i = 0; i < src->nwatches; i++) {
 		const struct watch *w = src->watches[i].w;
 
-		if (!src->watches[i].alive || !path_within(w->path, e->target) || !wanted(src->cfg, e))
+		if (!src->watches[i].alive || !path_within(w->path, e->target) ||
+		    !passes_filters(src->cfg, e))
 			continue;
 		fill(&ev, w, MOUNT_PRESENT, e);
 		src->sink->emit(src->sink, &ev);
@@ -187,7 +159,8 @@ mount_events_removals(struct source *src)
 	for (i = 0; i < src->nwatches; i++) {
 		if (!src->watches[i].alive)
 			continue;
-		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 && S_ISDIR(stx.stx_mode))
+		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 &&
+		    S_ISDIR(stx.stx_mode))
 			continue;
 		source_gone(src, &src->watches[i], "watched directory is gone");
 	}
@@ -201,45 +174,7 @@ mount_events_ns_exited(struct source *src)
 	if (mntns_follow(src->ns))
 		return false;
 	for (i = 0; i < src->nwatches; i++)
-		source_gone(src, &src->watches[i], "mount namespace is gone: no process is left in it");
+		source_gone(src, &src->watches[i],
+		    "mount namespace is gone: no process is left in it");
 	return true;
-}
-
-/*
- * Whether path, resolved now as the kernel resolves it, is the root of a
- * mount (what mountpoint(1) answers): a symlink retargeted, a path hidden by a
- * mount over a directory above it or one that names no directory all count.
- * A path that resolves to nothing (missing, a file on the way, a symlink
- * loop, too long) is no mount's root. -1 where statx(2) cannot say (no
- * permission, a kernel before 5.8).
- */
-static int
-is_mount_root(const struct mntns *ns, const char *path)
-{
-	struct statx stx;
-
-	if (mntns_statx(ns, path, &stx) < 0)
-		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == ENAMETOOLONG ? 0 : -1;
-	if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
-		return -1;
-	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
-}
-
-int
-mount_events_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c)
-{
-	char *path;
-	int root;
-
-	if (c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
-		return WAIT_PENDING;
-	if (ns && ns->gone)
-		return WAIT_GONE;
-	/* The path as given, now; the table where the kernel cannot say (with -N, the path as it resolves now there). */
-	if ((root = is_mount_root(ns, c->arg)) < 0) {
-		path = ns ? mntns_canon(ns, c->arg, true) : NULL;
-		root = mounttab_has_target(t, ns ? (path ? path : "") : c->path);
-		free(path);
-	}
-	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
 }

@@ -7,19 +7,20 @@
 #include "source.h"
 #include "who.h"
 
-/* Turn one table change into events for every live watch of the mount source src it concerns (subtree, --fstype, --source). */
+/* Turn one table change into events for every live watch of the mount source src it concerns
+ * (by subtree, --fstype and --source). */
 void mount_events_change(struct source *src, const struct mounttab_change *ch);
-/* As mount_events_change(), saying who made the change (asked of who only if an event is reported). */
+/* As mount_events_change(), saying who made the change (who is read only if an event is made). */
 void mount_events_change_by(struct source *src, const struct mounttab_change *ch, struct who *who);
-/* Report n mounts known only by their unique ids (they came and went before they could be read) to every live watch of src: where they were is unknown, so no watch and no filter can rule them out. */
+/* Report n mounts known only by their unique ids (gone before they could be read) to every live
+ * watch of src: where they were is unknown, so no watch and no filter can rule them out. */
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
 /* Emit present records for every mount of t that src's watches cover. */
 void mount_events_present(struct source *src, const struct mounttab *t);
 /* Report each live watch of src whose directory no longer exists (in its namespace) as removed. */
 void mount_events_removals(struct source *src);
-/* The process the source of a -N namespace follows has exited: follow another, or (no process is left in the namespace) report each watch of src removed and say true. */
+/* The process src follows in a -N namespace has exited: follow another and say false, or, with
+ * no process left in the namespace, report each watch of src removed and say true. */
 bool mount_events_ns_exited(struct source *src);
-/* Whether mount condition c holds in mount namespace ns (NULL: ours), whose table is t (an enum wait_state; WAIT_GONE once ns is). */
-int mount_events_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c);
 
 #endif

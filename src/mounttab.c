@@ -4,16 +4,36 @@
 #include "mounttab.h"
 #include "xalloc.h"
 
+/*
+ * The token of a comma-separated list at *p (it may be empty) into *tok and *n, and *p past it
+ * and its comma; false at the end of the list.
+ */
+static bool
+next_token(const char **p, const char **tok, size_t *n)
+{
+	if (**p == '\0')
+		return false;
+	*tok = *p;
+	*n = strcspn(*p, ",");
+	*p += *n + ((*p)[*n] == ',');
+	return true;
+}
+
+static bool
+token_is(const char *tok, size_t n, const char *word)
+{
+	return n == strlen(word) && strncmp(tok, word, n) == 0;
+}
+
 bool
 mounttab_opts_has(const char *opts, const char *opt)
 {
-	size_t n, len = strlen(opt);
+	const char *tok;
+	size_t n;
 
-	for (; opts && *opts; opts += n + (opts[n] == ',')) {
-		n = strcspn(opts, ",");
-		if (n == len && strncmp(opts, opt, len) == 0)
+	while (opts && next_token(&opts, &tok, &n))
+		if (token_is(tok, n, opt))
 			return true;
-	}
 	return false;
 }
 
@@ -24,48 +44,43 @@ mounttab_opts_readonly(const char *opts)
 }
 
 /*
- * Tokens the joined options leave out: ro and rw, said once up front, and
- * mand, which statmount(2) cannot report (its sb_flags carry only the
- * read-only, sync, dirsync and lazytime flags) and which has had no effect
- * since Linux 5.15; without it both backends give one option string.
+ * Tokens the joined options leave out: empty ones; ro and rw, said once up front; and mand, which
+ * statmount(2) cannot report (its sb_flags carry only the read-only, sync, dirsync and lazytime
+ * flags) and which has had no effect since Linux 5.15. Leaving it out, both backends give the
+ * same option string.
  */
 static bool
-left_out(const char *p, size_t n)
+left_out(const char *tok, size_t n)
 {
-	static const char *const tokens[] = { "rw", "ro", "mand" };
-	size_t i;
-
-	for (i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++)
-		if (n == strlen(tokens[i]) && strncmp(p, tokens[i], n) == 0)
-			return true;
-	return false;
+	return n == 0 || token_is(tok, n, "rw") || token_is(tok, n, "ro") ||
+	    token_is(tok, n, "mand");
 }
 
 static char *
 append_tokens(char *o, const char *opts)
 {
-	const char *p = opts;
+	const char *tok;
+	size_t n;
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n > 0 && !left_out(p, n)) {
-			*o++ = ',';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n;
-		if (*p == ',')
-			p++;
+	while (next_token(&opts, &tok, &n)) {
+		if (left_out(tok, n))
+			continue;
+		*o++ = ',';
+		memcpy(o, tok, n);
+		o += n;
 	}
 	return o;
 }
 
-/* The effective ro/rw first, then the per-mount and the superblock options without theirs. */
+/*
+ * "ro" or "rw" as readonly says, then ",TOKEN" for each token of vfs, then of fs, that left_out()
+ * keeps. Past its first two bytes the result holds no ro or rw token, so two results differ there
+ * exactly where more than ro/rw differs.
+ */
 static char *
 join_options(bool readonly, const char *vfs, const char *fs)
 {
-	char *out = xmalloc(strlen(vfs) + strlen(fs) + 4), *o;
+	char *out = xmalloc(strlen(vfs) + strlen(fs) + 5), *o;
 
 	memcpy(out, readonly ? "ro" : "rw", 2);
 	o = append_tokens(out + 2, vfs);
@@ -76,7 +91,8 @@ join_options(bool readonly, const char *vfs, const char *fs)
 
 struct mounttab_entry *
 mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
-    const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts)
+    const char *source, const char *fstype, const char *root, const char *vfs_opts,
+    const char *fs_opts)
 {
 	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
@@ -112,8 +128,8 @@ mounttab_entry_free(struct mounttab_entry *e)
 struct mounttab_entry *
 mounttab_entry_at(const struct mounttab_entry *e, const char *target)
 {
-	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target, e->source, e->fstype,
-	    e->root, e->vfs_opts, e->fs_opts);
+	struct mounttab_entry *c = mounttab_entry_new(e->id, e->parent_id, e->dev, target,
+	    e->source, e->fstype, e->root, e->vfs_opts, e->fs_opts);
 
 	c->mount_id = e->mount_id;
 	c->parent_mount_id = e->parent_mount_id;
@@ -225,6 +241,14 @@ mounttab_has_target(const struct mounttab *t, const char *target)
 	return false;
 }
 
+int
+mounttab_cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static size_t
 depth(const char *path)
 {
@@ -238,12 +262,13 @@ depth(const char *path)
 static int
 cmp_shallow(const void *a, const void *b)
 {
-	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a, *y = *(struct mounttab_entry *const *)b;
+	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a;
+	const struct mounttab_entry *y = *(struct mounttab_entry *const *)b;
 	size_t dx = depth(x->target), dy = depth(y->target);
 
 	if (dx != dy)
 		return dx < dy ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return mounttab_cmp_id(&x->id, &y->id);
 }
 
 static int
@@ -273,7 +298,7 @@ opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
 }
 
-/* Whether e lies below the mount with id top, by parent ids (a cycle or a missing parent ends the walk). */
+/* Whether e lies below the mount with id top, by parent ids; a cycle or missing parent ends it. */
 static bool
 below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
 {
@@ -315,8 +340,8 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 		old = mounttab_find(t, ids[i]);
 		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
 		strcpy(target, top->target);
-		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ? old->target + n + 1 :
-		    old->target + n);
+		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ?
+		    old->target + n + 1 : old->target + n);
 		new = mounttab_entry_at(old, target);
 		free(target);
 		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, new };
@@ -347,7 +372,8 @@ mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn
 }
 
 void
-mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx)
+mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
+    void *ctx)
 {
 	size_t n, i;
 	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);

@@ -8,13 +8,18 @@
 
 /* One mount as the cache knows it; every string is owned and non-NULL. */
 struct mounttab_entry {
-	uint64_t id, parent_id;		/* the cache's keys: 64-bit unique ids where the backend has them */
+	uint64_t id, parent_id;		/* the keys: 64-bit unique ids where the backend has them */
 	uint64_t mount_id, parent_mount_id;	/* the reusable ids of mountinfo and findmnt */
 	uint64_t unique_id;		/* the 64-bit unique id, 0 where unknown */
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
-	char *options;			/* effective ro/rw, then both lists */
+	/*
+	 * "ro" or "rw" (the effective state), then ",TOKEN" for each token of vfs_opts, then of
+	 * fs_opts, except ro, rw, mand and empty tokens. So past their first two bytes, the options
+	 * of two entries differ exactly where more than ro/rw differs.
+	 */
+	char *options;
 	bool readonly;			/* per-mount or superblock read-only */
 	bool mark;			/* scratch for mounttab_diff() */
 };
@@ -39,9 +44,11 @@ struct mounttab_change {
 
 typedef void mounttab_change_fn(void *ctx, const struct mounttab_change *ch);
 
-/* Build an entry from its fields (strings copied; NULL becomes ""); derives options and readonly; mount_id and parent_mount_id start as id and parent_id. */
-struct mounttab_entry *mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *target,
-    const char *source, const char *fstype, const char *root, const char *vfs_opts, const char *fs_opts);
+/* Build an entry from its fields (strings copied; NULL becomes ""), with readonly and options
+ * derived; mount_id and parent_mount_id start as id and parent_id. */
+struct mounttab_entry *mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev,
+    const char *target, const char *source, const char *fstype, const char *root,
+    const char *vfs_opts, const char *fs_opts);
 /* Free an entry. */
 void mounttab_entry_free(struct mounttab_entry *e);
 /* A copy of e mounted at target instead. */
@@ -61,11 +68,17 @@ void mounttab_insert(struct mounttab *t, struct mounttab_entry *e);
 struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 /* Whether some mount has exactly this target. */
 bool mounttab_has_target(const struct mounttab *t, const char *target);
+/* qsort(3) comparison of two uint64_t mount ids, lowest first (unique ids: oldest first). */
+int mounttab_cmp_id(const void *a, const void *b);
 /* Call fn for each entry, parents before children (by path depth, then id). */
-void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e), void *ctx);
-/* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose submounts (by parent id, never by path) move along, and an option change. */
-void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn, void *ctx);
-/* Report how old became new, in the order unmounts (deepest first), moves, remounts, mounts (shallowest first). */
+void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
+    void *ctx);
+/* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose
+ * submounts (by parent id, never by path) move along, and an option change. */
+void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn,
+    void *ctx);
+/* Report how old became new, in this order: unmounts (deepest first), moves, remounts, mounts
+ * (shallowest first). */
 void mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx);
 
 #endif

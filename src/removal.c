@@ -1,11 +1,10 @@
 /*
- * A watched directory or file can go with no mount change at all (rmdir,
- * rename, a rename of a directory above it), and then nothing else would
- * wake watchq. inotify tells of the inode itself (IN_DELETE_SELF once the
- * last link and dentry are gone, IN_MOVE_SELF, IN_UNMOUNT when its
- * filesystem goes) and of each directory above it (IN_MOVE_SELF); each
- * source then re-checks its paths. Re-arming before that re-check leaves no
- * gap: a change after the re-arm wakes the loop again.
+ * A watched directory or file can go with no mount change at all (rmdir, rename, a rename of a
+ * directory above it), and then nothing else would wake watchq. inotify tells of the inode itself
+ * (IN_DELETE_SELF once the last link and dentry are gone, IN_MOVE_SELF, IN_UNMOUNT when its
+ * filesystem goes) and of each directory above it (IN_MOVE_SELF); each source then checks its
+ * paths again. Re-arming before that check leaves no gap: a change after the re-arm wakes the
+ * loop again.
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +27,7 @@ removal_open(struct removal *r)
 }
 
 static bool
-has(const int *wds, size_t n, int wd)
+has_wd(const int *wds, size_t n, int wd)
 {
 	size_t i;
 
@@ -47,7 +46,7 @@ arm_path(struct removal *r, const char *path, int **wds, size_t *n)
 
 	for (;;) {
 		wd = inotify_add_watch(r->fd, *p ? p : "/", REMOVAL_MASK);
-		if (wd >= 0 && !has(*wds, *n, wd)) {
+		if (wd >= 0 && !has_wd(*wds, *n, wd)) {
 			*wds = xreallocarray(*wds, *n + 1, sizeof(**wds));
 			(*wds)[(*n)++] = wd;
 		}
@@ -68,7 +67,7 @@ removal_arm(struct removal *r, const char *const *paths, size_t n)
 		arm_path(r, paths[i], &wds, &nwds);
 	/* A descriptor no path needs any more: its IN_IGNORED is not a removal. */
 	for (i = 0; i < r->nwds; i++)
-		if (!has(wds, nwds, r->wds[i]))
+		if (!has_wd(wds, nwds, r->wds[i]))
 			(void)inotify_rm_watch(r->fd, r->wds[i]);
 	free(r->wds);
 	r->wds = wds;
@@ -92,7 +91,7 @@ removal_drain(struct removal *r)
 			return any;
 		for (off = 0; off + sizeof(ev) <= (size_t)n; off += sizeof(ev) + ev.len) {
 			memcpy(&ev, buf + off, sizeof(ev));
-			if ((ev.mask & IN_Q_OVERFLOW) || has(r->wds, r->nwds, ev.wd))
+			if ((ev.mask & IN_Q_OVERFLOW) || has_wd(r->wds, r->nwds, ev.wd))
 				any = true;
 		}
 		if (off != (size_t)n)

@@ -1,34 +1,13 @@
 /*
- * Mount source for Linux 6.15+: fanotify mount-namespace events
- * (FAN_MNT_ATTACH/DETACH; a move is one record with both bits) name each
- * mount by its 64-bit unique id; statmount(2) describes an attached mount,
- * the cache describes a detached one. Cost per event is O(1) in the size of
- * the table. A mount that is gone before statmount(2) could read it is known
- * by its id alone: it is counted in a transient record, never placed at a path.
+ * Mount source for Linux 6.15+: fanotify mount-namespace records (FAN_MNT_ATTACH, FAN_MNT_DETACH;
+ * a move is one record with both bits) name each mount by its 64-bit unique id. statmount(2)
+ * describes an attached mount, the cache a detached one, so an event costs O(1) in the size of
+ * the table. A mount that is gone before statmount(2) could read it is known by its id alone: it
+ * is counted in a transient record, never placed at a path.
  *
- * fanotify says nothing of remounts and attribute changes, but every change
- * of the table raises POLLPRI on /proc/self/mountinfo, so a signal may stand
- * for one. When the watched subtrees hold at most PROMPT_MAX mounts, a
- * signal that no record explains (see on_wake) re-statmounts them at once.
- * Any other signal makes a re-scan owed, paid when the source has been idle
- * for IDLE, or once RATIO times as many events have gone by as the last
- * re-scan cost statmounts: amortised, a re-scan adds at most 1/RATIO
- * statmount per event, whatever the size of the table. At most PROMPT_MAX
- * mounts are also re-scanned once a re-scan has been owed for OWED_MAX.
- * Above PROMPT_MAX the signal is not polled while a re-scan is owed: it
- * could say nothing new, and each change then wakes watchq once. A remount of a mount that is
- * unmounted before the re-scan cannot be seen: statmount(2) no longer finds
- * it, and its unmount reports the options watchq last reported.
- *
- * With -N the mark is on that namespace's nsfs file, statmount(2) reads it by
- * its id, the signal is /proc/PID/mountinfo of the process followed there,
- * and that process's pidfd tells when the namespace may be gone (mntns.c).
- *
- * Each record names the process behind it. A change is credited to it only
- * when it is the change the record stands for: an attach that shows as a
- * mount, a detach as an unmount, a move as a move (of the mount and its
- * submounts); what a record only reveals (a move found on an attach, a
- * remount) came from someone else, unknown.
+ * With -N the mark is on that namespace's nsfs file, statmount(2) reads the namespace by its id,
+ * the signal is /proc/PID/mountinfo of the process followed there, and that process's pidfd
+ * tells when the namespace may be gone (mntns.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,24 +22,38 @@
 #include "fan_decode.h"
 #include "mntns.h"
 #include "mount_events.h"
+#include "mount_wait.h"
 #include "path.h"
 #include "source.h"
 #include "statmount.h"
 #include "xalloc.h"
 #include "who.h"
 
+/*
+ * fanotify says nothing of remounts and attribute changes, but every change of the table raises
+ * POLLPRI on /proc/self/mountinfo (the signal), so a signal may stand for one; a re-scan reads
+ * the options of every watched mount again. When the watched subtrees hold at most PROMPT_MAX
+ * mounts, a signal that no record explains (see fan_on_wake()) is re-scanned at once. Any other
+ * signal makes a re-scan owed. It is paid once the source has been idle for IDLE_NS, or once RATIO
+ * times as many events have gone by as the last re-scan cost statmounts, so that re-scans add at
+ * most 1/RATIO statmount per event whatever the size of the table; at most PROMPT_MAX mounts are
+ * also re-scanned once the re-scan has been owed for OWED_MAX_NS. Above PROMPT_MAX the signal is
+ * not polled while a re-scan is owed: it could say nothing new, and each change would wake watchq.
+ * A remount of a mount that is unmounted before the re-scan is not seen: statmount(2) no longer
+ * finds it, and its unmount reports the options watchq last reported.
+ */
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
-#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of at most PROMPT_MAX mounts waits for quiet */
-#define RESTART_STEP	32		/* mounts between looks at the signal during a prompt re-scan */
-#define PIDFD_BATCH	128		/* records read at once with a pidfd each: fds held at once */
+#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of few mounts waits for quiet */
+#define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
+#define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
+#define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 
 /*
- * The loop drains in this order: the signal first, so that a wake-up for
- * both reads the records with the signal they come with (FD_NS: -N, the
- * pidfd of the process followed).
+ * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
+ * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
  */
 enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS };
 
@@ -70,26 +63,39 @@ struct fan {
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool owed;			/* a re-scan is owed */
-	bool lost_mounts;		/* since the last removal check, a mount holding a watched directory went or moved, or one came over it */
+	/*
+	 * Since the last removal check, a mount that held a watched directory went or moved, or one
+	 * came over it: the watched directories are checked again.
+	 */
+	bool recheck_dirs;
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
-	uint64_t *transient;		/* ids of this drain's mounts gone before they could be read */
+	uint64_t *transient;		/* this drain's mounts gone before they could be read */
 	size_t ntransient, transient_cap;
-	uint64_t *unseen;		/* ids reported transient at their attach: their detach is owed, not news */
+	uint64_t *unseen;		/* transient at their attach: their detach is no news */
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	struct timespec owed_since;
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
-	struct who who;			/* the process of the record being handled */
-	bool crediting;			/* while handling a record, changes of kind credit_kind are its own */
-	enum mounttab_change_kind credit_kind;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
+/*
+ * The context of fan_on_change(). Each record names the process behind it. A change is credited
+ * to that process only when it is the change the record stands for: an attach that shows as a
+ * mount, a detach as an unmount, a move as a move (of the mount and its submounts). What a record
+ * only reveals (a move found on an attach, a remount) was made by someone else, unknown.
+ */
+struct fan_credit {
+	struct source *src;
+	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
+	enum mounttab_change_kind kind;	/* the change the record stands for */
+};
+
 static long long
-ns_since(const struct timespec *t)
+nsec_since(const struct timespec *t)
 {
 	struct timespec now;
 
@@ -98,46 +104,60 @@ ns_since(const struct timespec *t)
 }
 
 static void
-arm(struct source *src, long long ns)
+fan_arm_timer(struct source *src, long long ns)
 {
-	struct itimerspec its = { { 0, 0 }, { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
+	struct itimerspec its = { { 0, 0 },
+	    { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
 
 	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
 		its.it_value.tv_nsec = 1;
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
-/* Whether the watched subtrees are small enough to re-scan at once (as the last re-scan counted them). */
+/* Whether the watched subtrees are small enough to re-scan at once, as the last re-scan counted. */
 static bool
-prompt(const struct fan *f)
+fan_small(const struct fan *f)
 {
 	return f->scan_cost <= PROMPT_MAX;
 }
 
-/* Whether the mount at target holds a live watch's directory (the directory or one above it is its root). */
+/* Where a path lies from a watched directory. */
+enum fan_place {
+	FAN_IN_WATCH,		/* at or below it: in the watched subtree */
+	FAN_HOLDS_WATCH,	/* at or above it: a mount there holds the directory */
+};
+
+/* Whether path lies at place from some live watch's directory. */
 static bool
-holds_watch(const struct source *src, const char *target)
+fan_watched(const struct source *src, const char *path, enum fan_place place)
 {
+	const char *dir;
 	size_t i;
 
-	for (i = 0; i < src->nwatches; i++)
-		if (src->watches[i].alive && path_within(target, src->watches[i].w->path))
+	for (i = 0; i < src->nwatches; i++) {
+		if (!src->watches[i].alive)
+			continue;
+		dir = src->watches[i].w->path;
+		if (place == FAN_IN_WATCH ? path_within(dir, path) : path_within(path, dir))
 			return true;
+	}
 	return false;
 }
 
 static void
-on_change(void *p, const struct mounttab_change *ch)
+fan_on_change(void *p, const struct mounttab_change *ch)
 {
-	struct source *src = p;
+	const struct fan_credit *cr = p;
+	struct source *src = cr->src;
 	struct fan *f = src->priv;
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
-	/* A watched directory goes with a mount that held it, or under one mounted (or moved) over it or above it. */
-	if ((went && holds_watch(src, ch->old->target)) || (came && holds_watch(src, ch->new->target)))
-		f->lost_mounts = true;
-	mount_events_change_by(src, ch, f->crediting && ch->kind == f->credit_kind ? &f->who : NULL);
+	/* A watched directory goes with a mount that held it, or under one mounted over it. */
+	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
+	    (came && fan_watched(src, ch->new->target, FAN_HOLDS_WATCH)))
+		f->recheck_dirs = true;
+	mount_events_change_by(src, ch, ch->kind == cr->kind ? cr->who : NULL);
 }
 
 static void
@@ -151,14 +171,14 @@ push_id(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
 }
 
 static void
-add_transient(struct fan *f, uint64_t id)
+fan_add_transient(struct fan *f, uint64_t id)
 {
 	push_id(&f->transient, &f->ntransient, &f->transient_cap, id);
 }
 
-/* Whether id's attach was already counted as transient (forgetting it: its detach comes once). */
+/* Whether id's attach was counted as transient; if so, forget it (its detach comes only once). */
 static bool
-take_unseen(struct fan *f, uint64_t id)
+fan_take_unseen(struct fan *f, uint64_t id)
 {
 	size_t i;
 
@@ -171,24 +191,16 @@ take_unseen(struct fan *f, uint64_t id)
 	return false;
 }
 
-static int
-cmp_id(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One transient record for the drain: each id once (its attach and its detach both named it). */
 static void
-flush_transient(struct source *src)
+fan_flush_transient(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, n = 0;
 
 	if (f->ntransient == 0)
 		return;
-	qsort(f->transient, f->ntransient, sizeof(*f->transient), cmp_id);
+	qsort(f->transient, f->ntransient, sizeof(*f->transient), mounttab_cmp_id);
 	for (i = 0; i < f->ntransient; i++)
 		if (n == 0 || f->transient[n - 1] != f->transient[i])
 			f->transient[n++] = f->transient[i];
@@ -197,9 +209,9 @@ flush_transient(struct source *src)
 }
 
 static void
-on_attach(struct source *src, uint64_t id)
+fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
-	struct fan *f = src->priv;
+	struct fan *f = cr->src->priv;
 	struct mounttab_entry *new = statmount_one(&f->sm, id);
 	struct mounttab_change ch;
 
@@ -210,94 +222,89 @@ on_attach(struct source *src, uint64_t id)
 		 * cache has it; an unknown one is transient.
 		 */
 		if (mounttab_find(&f->tab, id) == NULL) {
-			add_transient(f, id);
+			fan_add_transient(f, id);
 			push_id(&f->unseen, &f->nunseen, &f->unseen_cap, id);
 		}
 		return;
 	}
 	if (mounttab_find(&f->tab, id) == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
-		on_change(src, &ch);
+		fan_on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
 		return;
 	}
-	/* A move, or an attach the first read already saw: report what differs from what was reported. */
-	mounttab_update(&f->tab, new, on_change, src);
+	/* A move, or an attach the first read saw: report what differs from the last report. */
+	mounttab_update(&f->tab, new, fan_on_change, cr);
 }
 
 static void
-on_detach(struct source *src, uint64_t id)
+fan_on_detach(struct fan_credit *cr, uint64_t id)
 {
-	struct fan *f = src->priv;
+	struct fan *f = cr->src->priv;
 	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
 	struct mounttab_change ch = { MOUNTTAB_UNMOUNT, old, NULL };
 
 	if (old == NULL) {
 		/* Its attach may have been counted in an earlier drain's transient record. */
-		if (!take_unseen(f, id))
-			add_transient(f, id);
+		if (!fan_take_unseen(f, id))
+			fan_add_transient(f, id);
 		return;
 	}
-	on_change(src, &ch);
+	fan_on_change(cr, &ch);
 	mounttab_entry_free(old);
 }
 
+/* The change a record stands for: a move has both bits. */
+static enum mounttab_change_kind
+fan_record_kind(const struct fan_rec *r)
+{
+	if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
+		return MOUNTTAB_MOVE;
+	return r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
+}
+
 static void
-on_record(void *p, const struct fan_rec *r)
+fan_on_record(void *p, const struct fan_rec *r)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
+	struct who who;
+	struct fan_credit cr = { src, &who, fan_record_kind(r) };
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
-	who_init(&f->who, &f->proc, r->pid, r->pidfd);
+	who_init(&who, &f->proc, r->pid, r->pidfd);
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
 	if (r->has_id && !f->overflow) {
 		f->since_scan++;
-		f->crediting = true;
-		if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
-			f->credit_kind = MOUNTTAB_MOVE;
-		else
-			f->credit_kind = r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
 		if (r->mask & FAN_MNT_ATTACH)
-			on_attach(src, r->mnt_id);
+			fan_on_attach(&cr, r->mnt_id);
 		else if (r->mask & FAN_MNT_DETACH)
-			on_detach(src, r->mnt_id);
-		f->crediting = false;
+			fan_on_detach(&cr, r->mnt_id);
 	}
-	who_done(&f->who);
-}
-
-static bool
-watched(const struct source *src, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < src->nwatches; i++)
-		if (src->watches[i].alive && path_within(src->watches[i].w->path, path))
-			return true;
-	return false;
+	who_done(&who);
 }
 
 /* How many cached mounts lie in a watched subtree. */
 static size_t
-count_watched(const struct source *src)
+fan_count_watched(const struct source *src)
 {
 	const struct fan *f = src->priv;
 	size_t i, n = 0;
 
 	for (i = 0; i < f->tab.cap; i++)
-		n += f->tab.slot[i] && watched(src, f->tab.slot[i]->target);
+		n += f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH);
 	return n;
 }
 
 /* After lost events: say so, then report the difference between the cache and a fresh table. */
 static int
-resync(struct source *src)
+fan_resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 
 	source_loss(src);
 	f->ntransient = 0;	/* the resync accounts for them */
@@ -306,18 +313,18 @@ resync(struct source *src)
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&f->tab, &fresh, on_change, src);
+	mounttab_diff(&f->tab, &fresh, fan_on_change, &cr);
 	mounttab_clear(&f->tab);
 	f->tab = fresh;
 	f->overflow = false;
-	f->lost_mounts = true;
-	f->scan_cost = count_watched(src);
+	f->recheck_dirs = true;
+	f->scan_cost = fan_count_watched(src);
 	return 0;
 }
 
-/* Whether the mountinfo signal has been raised since it was last consumed (consuming it). */
+/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
 static bool
-signal_up(struct fan *f)
+fan_signal_consume(struct fan *f)
 {
 	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
 
@@ -328,108 +335,106 @@ signal_up(struct fan *f)
 	return p.revents & (POLLPRI | POLLERR);
 }
 
-static int
-cmp_id_newest(const void *a, const void *b)
-{
-	return cmp_id(b, a);
-}
-
 /*
- * Re-statmount every cached mount in a watched subtree and report what
- * changed since it was last reported. Newest first (unique ids only grow):
- * a mount just made is the one most likely to be remounted and then
- * unmounted at once, and only a look before the unmount can see the flip.
+ * Read the options of every cached mount in a watched subtree again, and report what changed
+ * since the last report. Newest first (unique ids only grow): a mount just made is the one most
+ * likely to be remounted and then unmounted at once, and only a look before the unmount sees it.
  */
 static void
-rescan(struct source *src)
+fan_rescan(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
-	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids));
+	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids)), id;
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 	struct mounttab_entry *old, *new;
 	bool restarted = false;
 
 	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && watched(src, f->tab.slot[i]->target))
+		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
 			ids[cnt++] = f->tab.slot[i]->id;
-	qsort(ids, cnt, sizeof(*ids), cmp_id_newest);
+	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	for (i = 0; i < cnt; i++) {
 		/*
-		 * A change while a prompt re-scan runs: start again from the
-		 * newest, at once, instead of after the rest. Once per pass, so
-		 * a stream of changes cannot keep the oldest from being looked
-		 * at; a later change raises the signal for the next wake.
+		 * On a change during a prompt re-scan, start again from the newest at once, not
+		 * after the rest. Only once per pass, so that a stream of changes cannot keep the
+		 * oldest from being looked at; a later change raises the signal for the next wake.
 		 */
-		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX && signal_up(f)) {
+		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX &&
+		    fan_signal_consume(f)) {
 			restarted = true;
 			i = 0;
 		}
+		id = ids[cnt - 1 - i];
 		/* Gone: its detach record is on the way. */
-		if ((old = mounttab_find(&f->tab, ids[i])) == NULL || statmount_same_options(&f->sm, old) != 0)
+		if ((old = mounttab_find(&f->tab, id)) == NULL ||
+		    statmount_same_options(&f->sm, old) != 0)
 			continue;
-		if ((new = statmount_one(&f->sm, ids[i])) != NULL)
-			mounttab_update(&f->tab, new, on_change, src);
+		if ((new = statmount_one(&f->sm, id)) != NULL)
+			mounttab_update(&f->tab, new, fan_on_change, &cr);
 	}
 	free(ids);
 	f->since_scan = 0;
 	f->scan_cost = cnt;
 }
 
-/* Re-scan now; the signal is polled again and consumed first, so a change after that raises it anew. */
+/*
+ * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
+ * it again.
+ */
 static void
-pay(struct source *src)
+fan_rescan_now(struct source *src)
 {
 	struct fan *f = src->priv;
 
 	if (f->owed) {
 		f->owed = false;
 		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
-		(void)signal_up(f);
+		(void)fan_signal_consume(f);
 	}
-	rescan(src);
+	fan_rescan(src);
 }
 
 /*
- * Whether the mountinfo signal is up for readonly or setattr. Polling
- * consumes it: the loop's poll did when it woke us for fd i, our own does
- * here; false while it is not polled.
+ * Whether the mountinfo signal is up, for readonly or setattr events; false while it is not
+ * polled. A poll consumes it: the loop's poll did if it woke us for fd i, else ours does here.
  */
 static bool
-signalled(struct source *src, size_t i)
+fan_signal_for_attrs(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
 	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
-	return i == FD_MOUNTINFO || signal_up(f);
+	return i == FD_MOUNTINFO || fan_signal_consume(f);
 }
 
 static int
-decode(void *ctx, const void *buf, size_t n)
+fan_decode_records(void *ctx, const void *buf, size_t n)
 {
-	return fan_decode(buf, n, on_record, ctx);
+	return fan_decode(buf, n, fan_on_record, ctx);
 }
 
 /*
- * Whichever fd woke us, take both the signal and the records: one wake-up
- * per change. The signal is consumed first: a change after that raises it
- * anew. Every mount, unmount and move raises it too, with a record queued
- * just after; a signal that comes with records is explained by them, as far
- * as anyone can tell (it is one bit), and a re-scan is only owed. One that
- * comes alone is a remount or an attribute change (or another change
- * without a record, such as propagation), and small subtrees are re-read at
- * once. A record the kernel queues after watchq has consumed its signal and
- * read the queue leaves that signal unexplained: re-read, at most for nothing.
+ * Whichever fd woke us, read both the signal and the records, so that one change wakes watchq
+ * once. The signal is consumed first, so that a change after that raises it again. Every mount,
+ * unmount and move raises it too, with a record queued just after. A signal that comes with
+ * records is taken to be theirs (it is one bit) and only makes a re-scan owed. A signal that comes
+ * alone stands for a remount or an attribute change (or another change without a record, such as
+ * propagation), and small subtrees are re-read at once. A record queued after watchq consumed its
+ * signal and read the queue leaves that signal unexplained: small subtrees are then re-read for
+ * nothing.
  */
 static int
-on_wake(struct source *src, size_t i)
+fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	bool signal = signalled(src, i), explained, small;
+	bool signal = fan_signal_for_attrs(src, i), explained, small;
 	unsigned long long before = f->since_scan;
 
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD, decode, src)) {
+	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
+	    fan_decode_records, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -438,32 +443,32 @@ on_wake(struct source *src, size_t i)
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	if (f->overflow) {
-		if (resync(src) < 0)
+		if (fan_resync(src) < 0)
 			return -1;
 	} else {
-		flush_transient(src);
+		fan_flush_transient(src);
 	}
 	explained = f->since_scan != before;
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
-	small = prompt(f);
+	small = fan_small(f);
 	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
-		pay(src);
+		fan_rescan_now(src);
 	} else if (!f->owed) {
-		/* Small subtrees keep the signal polled: a change no record explains is still re-read at once. */
+		/* Small subtrees keep the signal polled, for what no record explains. */
 		f->owed = true;
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
 			src->pfd[FD_MOUNTINFO].fd = -1;
-		arm(src, IDLE_NS);
+		fan_arm_timer(src, IDLE_NS);
 	}
 	return 0;
 }
 
 static void
-on_timer(struct source *src)
+fan_on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
@@ -477,17 +482,17 @@ on_timer(struct source *src)
 	 * Mounts coming and going without a pause must not hold off a small
 	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
 	 */
-	idle = ns_since(&f->last_event);
-	left = prompt(f) ? OWED_MAX_NS - ns_since(&f->owed_since) : IDLE_NS;
+	idle = nsec_since(&f->last_event);
+	left = fan_small(f) ? OWED_MAX_NS - nsec_since(&f->owed_since) : IDLE_NS;
 	if (idle >= IDLE_NS || left <= 0)
-		pay(src);
+		fan_rescan_now(src);
 	else
-		arm(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
+		fan_arm_timer(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
 }
 
-/* The namespace is gone: stop polling, and let go of it (the mountinfo fd would keep it and its mounts). */
+/* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */
 static void
-stop(struct source *src)
+fan_ns_gone(struct source *src)
 {
 	struct fan *f = src->priv;
 	size_t i;
@@ -510,19 +515,19 @@ fan_drain(struct source *src, size_t i)
 
 	if (i == FD_NS) {
 		if (mount_events_ns_exited(src))
-			stop(src);
+			fan_ns_gone(src);
 		else
 			src->pfd[FD_NS].fd = src->ns->pidfd;
 		return 0;
 	}
 	if (i == FD_TIMER)
-		on_timer(src);
-	else if (on_wake(src, i) < 0)
+		fan_on_timer(src);
+	else if (fan_on_wake(src, i) < 0)
 		return -1;
-	/* A watched directory vanishes only with a mount that held it going or moving, or one coming over it or above. */
-	if (f->lost_mounts)
+	/* Only a mount change that took a watched directory away or covered it can remove it. */
+	if (f->recheck_dirs)
 		mount_events_removals(src);
-	f->lost_mounts = false;
+	f->recheck_dirs = false;
 	return 0;
 }
 
@@ -538,9 +543,12 @@ wants_attrs(const struct config *cfg)
 	return filter_match(&cfg->filter, &rec);
 }
 
-/* Kernels without the calls, or without the mark, or without our privilege there: another backend serves. */
+/*
+ * A kernel without the calls or the mark, or without our privilege there: another backend serves,
+ * and src->cause says why.
+ */
 static int
-unavailable(struct source *src)
+fan_unavailable(struct source *src)
 {
 	if (errno != EINVAL && errno != EPERM && errno != ENOSYS && errno != EACCES)
 		return -1;
@@ -549,71 +557,95 @@ unavailable(struct source *src)
 	return -1;
 }
 
+/*
+ * Open the fanotify group and mark the namespace: ours by its /proc file, another by the nsfs
+ * file -N opened; -1 with errno set. A pidfd per record names its process for sure; without them
+ * (they need CAP_SYS_ADMIN) records still carry pids, where the kernel shows them. Each costs the
+ * kernel a file and us a close: none is asked for where the output shows nobody (state waits,
+ * -qq, a --format without %P, %u or %c).
+ */
+static int
+fan_open_group(struct source *src)
+{
+	struct fan *f = src->priv;
+	bool who = src->cfg->show_who;
+	int fd = -1;
+
+	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
+	if (who)
+		fd = fanotify_init(GROUP_FLAGS | FAN_REPORT_PIDFD, O_RDONLY);
+	if (fd >= 0) {
+		who_proc_open(&f->proc);
+	} else if (!who || errno == EINVAL || errno == EPERM) {
+		fd = fanotify_init(GROUP_FLAGS, O_RDONLY);
+		f->read_size = sizeof(f->buf);
+	}
+	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
+	if (fd < 0)
+		return -1;
+	return fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
+	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt");
+}
+
+/* Whether a condition waits for a read-only flip, which only the mountinfo signal shows. */
+static bool
+waits_for_flip(const struct config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nconds; i++)
+		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
+			return true;
+	return false;
+}
+
+/* Open the mountinfo signal where remounts or attribute changes are wanted; -1 with errno set. */
+static int
+fan_open_signal(struct source *src)
+{
+	struct fan *f = src->priv;
+
+	f->want_attrs = wants_attrs(src->cfg);
+	if (!f->want_attrs && !waits_for_flip(src->cfg))
+		return 0;
+	f->signal_fd = mntns_mountinfo(src->ns);
+	src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
+	return f->signal_fd < 0 ? -1 : 0;
+}
+
 static int
 fan_open(struct source *src)
 {
 	struct fan *f = xcalloc(1, sizeof(*f));
-	const struct config *cfg = src->cfg;
-	bool need_signal = false;
-	size_t i;
-	int fd;
 
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
 	f->proc.dirfd = -1;
 	if (statmount_probe() < 0)
-		return unavailable(src);
+		return fan_unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */
 	if (src->ns && src->ns->id == 0) {
 		errno = ENOSYS;
-		return unavailable(src);
+		return fan_unavailable(src);
 	}
-	/*
-	 * A pidfd per record names its process for sure; without them (they
-	 * need CAP_SYS_ADMIN) records still carry pids, where the kernel shows
-	 * them. Each costs the kernel a file and us a close: none is asked for
-	 * where the output shows nobody (state waits, -qq, a --format without
-	 * %P, %u or %c).
-	 */
-	fd = cfg->show_who ? fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_REPORT_PIDFD | FAN_CLOEXEC | FAN_NONBLOCK,
-	    O_RDONLY) : -1;
-	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
-	if (fd >= 0) {
-		who_proc_open(&f->proc);
-	} else if (!cfg->show_who || errno == EINVAL || errno == EPERM) {
-		fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY);
-		f->read_size = sizeof(f->buf);
-	}
-	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
-	if (fd < 0)
-		return unavailable(src);
-	/* Ours by its /proc file, another by the nsfs file -N opened. */
-	if (fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
-	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt") < 0)
-		return unavailable(src);
+	if (fan_open_group(src) < 0)
+		return fan_unavailable(src);
 	if (src->ns) {
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
 	}
-	src->pfd[FD_TIMER] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
+	src->pfd[FD_TIMER] = (struct pollfd){ 
+	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
-	/* Remounts and attribute changes show only here; open it before the first read. */
-	f->want_attrs = wants_attrs(cfg);
-	for (i = 0; i < cfg->nconds; i++)
-		if (cfg->conds[i].kind == COND_READONLY || cfg->conds[i].kind == COND_WRITABLE)
-			need_signal = true;
-	if (f->want_attrs || need_signal) {
-		f->signal_fd = mntns_mountinfo(src->ns);
-		src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
-		if (f->signal_fd < 0)
-			return -1;
-	}
+	/* Remounts and attribute changes show only on the signal: open it before the first read. */
+	if (fan_open_signal(src) < 0)
+		return -1;
 	/* The mark is in place: whatever changes from here on is queued. */
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
-	f->scan_cost = count_watched(src);
+	f->scan_cost = fan_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	return 0;
@@ -655,7 +687,7 @@ fan_check(struct source *src, const struct cond *c)
 {
 	struct fan *f = src->priv;
 
-	return mount_events_check(src->ns, &f->tab, c);
+	return mount_wait_check(src->ns, &f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {

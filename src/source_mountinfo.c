@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "mntns.h"
 #include "mount_events.h"
+#include "mount_wait.h"
 #include "source.h"
 #include "xalloc.h"
 
@@ -33,7 +34,7 @@ struct mountinfo {
 
 /* Parse the whole mountinfo file fd (from its start) into tb; -1 with errno set. */
 static int
-parse(int fd, struct libmnt_table *tb)
+mi_parse(int fd, struct libmnt_table *tb)
 {
 	FILE *f;
 	int r, dup_fd;
@@ -54,7 +55,7 @@ parse(int fd, struct libmnt_table *tb)
 }
 
 static int
-read_table(int fd, struct mounttab *t)
+mi_read_table(int fd, struct mounttab *t)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
@@ -66,7 +67,7 @@ read_table(int fd, struct mounttab *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	r = parse(fd, tb);
+	r = mi_parse(fd, tb);
 	if (r < 0)
 		goto out;
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
@@ -74,10 +75,10 @@ read_table(int fd, struct mounttab *t)
 
 		if (id < 0)
 			continue;
-		mounttab_insert(t, mounttab_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
-		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
-		    mnt_fs_get_fs_options(fs)));
+		mounttab_insert(t, mounttab_entry_new((uint64_t)id,
+		    parent < 0 ? 0 : (uint64_t)parent, mnt_fs_get_devno(fs),
+		    mnt_fs_get_target(fs), mnt_fs_get_source(fs), mnt_fs_get_fstype(fs),
+		    mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), mnt_fs_get_fs_options(fs)));
 	}
 	r = 0;
 out:
@@ -88,7 +89,7 @@ out:
 
 /* Whether the table changed since the last poll of fd (consumes the signal). */
 static bool
-changed(int fd)
+mi_changed(int fd)
 {
 	struct pollfd p = { fd, POLLPRI, 0 };
 	int r;
@@ -103,22 +104,22 @@ changed(int fd)
  * Such a change also raises POLLPRI, so read again until a read saw no change.
  */
 static int
-read_stable(int fd, struct mounttab *t)
+mi_read_stable(int fd, struct mounttab *t)
 {
 	int i;
 
 	for (i = 0; i < MAX_REREADS; i++) {
 		mounttab_clear(t);
-		if (read_table(fd, t) < 0)
+		if (mi_read_table(fd, t) < 0)
 			return -1;
-		if (!changed(fd))
+		if (!mi_changed(fd))
 			break;
 	}
 	return 0;
 }
 
 static void
-on_change(void *p, const struct mounttab_change *ch)
+mi_on_change(void *p, const struct mounttab_change *ch)
 {
 	mount_events_change(p, ch);
 }
@@ -135,7 +136,7 @@ mi_open(struct source *src)
 	src->nfds = 2;
 	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
-	if (read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
+	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
 		return -1;
 	if (src->ns)
 		src->pfd[FD_NS].fd = src->ns->pidfd;
@@ -149,7 +150,7 @@ mi_drain(struct source *src, size_t i)
 	struct mounttab fresh = { 0 };
 
 	if (i == FD_NS) {
-		/* The namespace is gone: let go of it (the table's fd would keep it and its mounts). */
+		/* The namespace is gone: close the table's fd, which would keep it alive. */
 		if (mount_events_ns_exited(src)) {
 			close(src->pfd[FD_TABLE].fd);
 			src->pfd[FD_TABLE].fd = -1;
@@ -158,11 +159,11 @@ mi_drain(struct source *src, size_t i)
 		return 0;
 	}
 
-	if (read_stable(src->pfd[i].fd, &fresh) < 0) {
+	if (mi_read_stable(src->pfd[i].fd, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
-	mounttab_diff(&mi->tab, &fresh, on_change, src);
+	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
 	mount_events_removals(src);
@@ -197,7 +198,7 @@ mi_check(struct source *src, const struct cond *c)
 {
 	struct mountinfo *mi = src->priv;
 
-	return mount_events_check(src->ns, &mi->tab, c);
+	return mount_wait_check(src->ns, &mi->tab, c);
 }
 
 const struct source_ops source_mountinfo_ops = {

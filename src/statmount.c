@@ -1,14 +1,12 @@
 /*
- * listmount(2) and statmount(2) (Linux 6.8): the mount table by 64-bit unique
- * mount id, one mount at a time, without reading /proc/self/mountinfo.
+ * listmount(2) and statmount(2) (Linux 6.8): the mount table by 64-bit unique mount id, one mount
+ * at a time, without reading /proc/self/mountinfo.
  *
- * Another namespace's mounts (6.11: the request's mnt_ns_id) are named from
- * the root of that namespace, not from the root of the process watchq follows
- * there, which /proc/PID/mountinfo names them from: they differ where that
- * process is chrooted. Mount points are made relative to its root, as
- * mountinfo has them, and those outside it, which mountinfo leaves out, are
- * kept with an empty path: known, so that their detach is no transient, and
- * under no watched directory.
+ * statmount(2) names another namespace's mounts (6.11: the request's mnt_ns_id) from the root of
+ * that namespace; /proc/PID/mountinfo names them from the root of the process watchq follows
+ * there. The two differ where that process is chrooted. Mount points are made relative to its
+ * root, as mountinfo has them. Those outside it, which mountinfo leaves out, are kept with an
+ * empty path: known, so that their detach is not transient, and under no watched directory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,13 +26,16 @@
 
 /* Deliberately no STATMOUNT_PROPAGATE_FROM: it makes statmount quadratic for slaves. */
 #define STAT_MASK (KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC | KAPI_STATMOUNT_MNT_ROOT | \
-	KAPI_STATMOUNT_MNT_POINT | KAPI_STATMOUNT_FS_TYPE | KAPI_STATMOUNT_MNT_OPTS | KAPI_STATMOUNT_SB_SOURCE)
+	KAPI_STATMOUNT_MNT_POINT | KAPI_STATMOUNT_FS_TYPE | KAPI_STATMOUNT_MNT_OPTS | \
+	KAPI_STATMOUNT_SB_SOURCE)
 
 /* The request for mount id (or LSMT_ROOT) with param, in km's namespace. */
 static struct kapi_mnt_id_req
 request(const struct statmount_buf *km, uint64_t id, uint64_t param)
 {
-	struct kapi_mnt_id_req req = { .size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = param };
+	struct kapi_mnt_id_req req = {
+		.size = KAPI_MNT_ID_REQ_SIZE_VER0, .mnt_id = id, .param = param,
+	};
 
 	if (km->ns_id) {
 		req.size = KAPI_MNT_ID_REQ_SIZE_VER1;
@@ -89,7 +90,7 @@ vfs_options(struct buf *b, uint64_t attr)
 		buf_adds(b, ",nodev");
 	if (attr & KAPI_MOUNT_ATTR_NOEXEC)
 		buf_adds(b, ",noexec");
-	/* mountinfo: noatime, then nodiratime whatever the atime mode, then relatime; strictatime shows nothing. */
+	/* mountinfo's order: noatime, nodiratime in any mode, relatime; strictatime shows none. */
 	if ((attr & KAPI_MOUNT_ATTR__ATIME) == KAPI_MOUNT_ATTR_NOATIME)
 		buf_adds(b, ",noatime");
 	if (attr & KAPI_MOUNT_ATTR_NODIRATIME)
@@ -119,7 +120,7 @@ sb_options(struct buf *b, uint32_t flags, const char *own)
 	}
 }
 
-/* statmount(2) mount id with mask into km's buffer; the record, or NULL with errno set (ENOENT: gone). */
+/* statmount(2) of id with mask into km's buffer; NULL with errno set (ENOENT: gone). */
 static struct kapi_statmount *
 stat_into(struct statmount_buf *km, uint64_t id, uint64_t mask)
 {
@@ -157,7 +158,8 @@ options_of(const struct kapi_statmount *sm, struct buf *vfs, struct buf *fs)
 	buf_reset(vfs);
 	buf_reset(fs);
 	vfs_options(vfs, sm->mnt_attr);
-	sb_options(fs, sm->sb_flags, str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
+	sb_options(fs, sm->sb_flags,
+	    str_at(sm, KAPI_STATMOUNT_MNT_OPTS, sm->mnt_opts, sm->size, ""));
 }
 
 /* Mount point p as the process followed in km's namespace sees it ("" where it cannot). */
@@ -227,7 +229,7 @@ statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 		if (n == 0)
 			break;
 		for (i = 0; i < n; i++) {
-			/* A mount may go between listing and stat: it is simply not there any more. */
+			/* A mount that went between listing and statmount is no longer there. */
 			if ((e = statmount_one(km, ids[i])) != NULL)
 				mounttab_insert(t, e);
 			else if (errno != ENOENT)

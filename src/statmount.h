@@ -7,22 +7,29 @@
 #include "buf.h"
 #include "mounttab.h"
 
-/* A reusable statmount(2) buffer, and room for the option lists made from it; the namespace it reads. */
+/* A reusable statmount(2) buffer, room for the option lists made from it, and the namespace it
+ * reads. */
 struct statmount_buf {
 	void *buf;
 	size_t size;
 	struct buf vfs, fs;
 	uint64_t ns_id;		/* another mount namespace's id (-N; Linux 6.11), 0: ours */
-	const char *root;	/* with ns_id: mount points are made relative to this, where the process followed has its root; those outside it are "" */
+	/*
+	 * With ns_id: the root of the process followed there. Mount points are made relative to
+	 * it; those outside it are "".
+	 */
+	const char *root;
 };
 
 /* Whether listmount(2)/statmount(2) exist (Linux 6.8); errno ENOSYS when not. */
 int statmount_probe(void);
-/* Read the whole table visible from our root (ns_id: the namespace's) into t (64-bit unique ids); -1 with errno set. */
+/* Read the whole table visible from our root (with ns_id, the namespace's root) into t, keyed by
+ * 64-bit unique ids; -1 with errno set. */
 int statmount_read_table(struct statmount_buf *km, struct mounttab *t);
 /* statmount(2) one mount into a new entry; NULL with errno set (ENOENT: already gone). */
 struct mounttab_entry *statmount_one(struct statmount_buf *km, uint64_t id);
-/* Whether the mount of e still has e's options: 1 yes, 0 no, -1 with errno set (ENOENT: gone); cheaper than statmount_one(). */
+/* Whether the mount of e still has e's options: 1 yes, 0 no, -1 with errno set (ENOENT: gone);
+ * cheaper than statmount_one(). */
 int statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e);
 /* Release the buffer. */
 void statmount_free(struct statmount_buf *km);

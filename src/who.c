@@ -1,8 +1,8 @@
 /*
- * Who made a change. fanotify gives the pid of the process behind a record
- * and, with FAN_REPORT_PIDFD, a pidfd for it: the pidfd holds the process
- * itself, where a number can come to name another process once the first is
- * reaped. The uid is read through the pidfd; the name only /proc has.
+ * Who made a change. fanotify gives the pid of the process behind a record and, with
+ * FAN_REPORT_PIDFD, a pidfd for it. The pidfd holds the process itself, where a number can come
+ * to name another process once the first is reaped. The uid is read through the pidfd; only /proc
+ * has the name.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,8 @@ who_fdinfo_pid(const char *text)
 			continue;
 		errno = 0;
 		n = strtol(p + 4, &end, 10);
-		if (errno || end == p + 4 || (*end != '\n' && *end != '\0') || n <= 0 || n > INT32_MAX)
+		if (errno || end == p + 4 || (*end != '\n' && *end != '\0') || n <= 0 ||
+		    n > INT32_MAX)
 			return 0;
 		return n;
 	}
@@ -95,7 +96,10 @@ read_small(const struct who_proc *proc, const char *path, char *buf, size_t size
 	return n;
 }
 
-/* The pid of the pidfd's process as /proc numbers it; 0 if it has none there (gone, or in no namespace /proc sees). */
+/*
+ * The pid of the pidfd's process as /proc numbers it; 0 if it has none there (gone, or in no pid
+ * namespace /proc sees).
+ */
 static long
 proc_pid(const struct who_proc *proc, int pidfd)
 {
@@ -120,14 +124,14 @@ who_proc_open(struct who_proc *p)
 	if (p->dirfd < 0)
 		return;
 	/*
-	 * Where /proc numbers processes as our pid namespace does, a record's
-	 * pid is the process's number there, and its fdinfo need not be read
-	 * for each record. /proc is held open: another mounted over it later
-	 * does not change which one names are read in.
+	 * Where /proc numbers processes as our pid namespace does, a record's pid is the process's
+	 * number there, and its fdinfo need not be read for each record. /proc is held open:
+	 * another /proc mounted over it later does not change where names are read.
 	 */
 	if ((pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0)) >= 0) {
 		snprintf(path, sizeof(path), "self/fdinfo/%d", pidfd);
-		p->ours = read_small(p, path, info, sizeof(info)) >= 0 && who_fdinfo_own(info, (long)getpid());
+		p->ours = read_small(p, path, info, sizeof(info)) >= 0 &&
+		    who_fdinfo_own(info, (long)getpid());
 		close(pidfd);
 	}
 }
@@ -163,13 +167,11 @@ who_done(struct who *w)
 }
 
 /*
- * The current name of the process /proc numbers pid, into w->comm, from the
- * comm file of the last process named if pid is its number (a process that
- * makes one change often makes the next), else from a new one, which is
- * kept; false if it could not be read. The file stays that process's own:
- * once it is reaped, reads fail (ESRCH), and a new process with its number
- * gets a file of its own. Whether that process is the pidfd's is who_get()'s
- * to tell.
+ * Read the current name of the process /proc numbers pid into w->comm; false if it cannot be
+ * read. The comm file of the last process named is read again if pid is its number (a process
+ * that makes one change often makes the next); else a new one is opened and kept. A comm file
+ * stays its own process's: once that process is reaped, reads fail with ESRCH. who_get() tells
+ * whether the process is the pidfd's.
  */
 static bool
 read_comm(struct who *w, long pid)
@@ -214,10 +216,7 @@ who_get(struct who *w)
 	else
 		pid = w->proc->ours ? w->by.pid : proc_pid(w->proc, w->pidfd);
 	comm = pid > 0 && read_comm(w, pid);
-	/*
-	 * The kernel reads the credentials of the pidfd's own process, and
-	 * answers only while it has not been reaped (ESRCH after).
-	 */
+	/* The credentials of the pidfd's own process, only until it is reaped (ESRCH after). */
 	if (ioctl(w->pidfd, KAPI_PIDFD_GET_INFO, &info) == 0) {
 		there = true;
 		if (info.mask & KAPI_PIDFD_INFO_CREDS) {
@@ -225,21 +224,14 @@ who_get(struct who *w)
 			w->by.uid = info.ruid;
 		}
 	} else {
-		/* Before Linux 6.13 there is no such ioctl: a signal 0 finds the process, or finds it not ours to signal. */
+		/* No such ioctl before Linux 6.13: signal 0 tells (EPERM: there, not ours). */
 		there = errno != ESRCH &&
 		    (syscall(SYS_pidfd_send_signal, w->pidfd, 0, NULL, 0) == 0 || errno == EPERM);
 	}
 	/*
-	 * The name came from a file of /proc/PID, and PID names a process
-	 * only until that process is reaped: a pid is freed, and so can be
-	 * reused, then and only then. The pidfd's process held PID from the
-	 * read of the record (a record whose process is reaped by then gets no
-	 * pidfd) until now if it is still there; the file's process held it
-	 * from the file's open until the read of the name, which succeeded
-	 * (the file of a reaped process reads ESRCH). Both spans hold the
-	 * read of the name, and no two processes hold one pid at once: the
-	 * name is the pidfd's process's. One gone since may have let another
-	 * process take the number, and its name is not known.
+	 * The name is the pidfd's process's while that process is still there: a pid is reused
+	 * only after its process is reaped, the pidfd's process has held PID since the record was
+	 * read, and a comm file reads only while its own process holds PID.
 	 */
 	if (comm && there)
 		w->by.comm = w->comm;

@@ -7,7 +7,8 @@
 
 #include "event.h"
 
-/* Room for a name from /proc/PID/comm, its newline and a NUL: 15 bytes for a process, at most 63 for a kernel thread. */
+/* Room for a name from /proc/PID/comm, its newline and a NUL: a process's name has at most 15
+ * bytes, a kernel thread's 63. */
 #define WHO_COMM_MAX	80
 
 /* /proc as it was when watching began, held open: where names are read. */
@@ -22,7 +23,7 @@ struct who_proc {
 struct who {
 	struct who_proc *proc;
 	int pidfd;		/* the record's, until who_done(); -1: none */
-	bool read;
+	bool read;		/* who_get() has looked: by is final */
 	struct ev_who by;
 	char comm[WHO_COMM_MAX];
 };
@@ -31,17 +32,21 @@ struct who {
 void who_proc_open(struct who_proc *p);
 /* Close what who_proc_open() opened. */
 void who_proc_close(struct who_proc *p);
-/* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; names are read in proc. */
+/* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; names are
+ * read in proc. */
 void who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd);
-/* What is known of the process: its pid, and its comm and uid only where they are surely that process's. */
+/* What is known of the process: its pid, and its comm and uid only where they are surely that
+ * process's. */
 const struct ev_who *who_get(struct who *w);
 /* Close w's pidfd, if any; w knows nothing after. */
 void who_done(struct who *w);
-/* The number on the Pid: line of a pidfd's fdinfo text; 0 if there is none or it is not positive. */
+/* The number on the Pid: line of a pidfd's fdinfo text; 0 if none, or if it is not positive. */
 long who_fdinfo_pid(const char *text);
-/* Whether a pidfd's fdinfo text shows its process as pid in /proc's pid namespace and in no namespace below (NSpid). */
+/* Whether a pidfd's fdinfo text shows its process as pid in /proc's pid namespace and in no
+ * namespace below it (NSpid). */
 bool who_fdinfo_own(const char *text, long pid);
-/* Whether the n bytes in buf (of size > n) read from /proc/PID/comm are one whole name; if so it is made a string, its final newline cut. */
+/* Whether the n bytes in buf (of size > n) read from /proc/PID/comm are one whole name; if so,
+ * make it a string without its final newline. */
 bool who_comm(char *buf, size_t n);
 
 #endif

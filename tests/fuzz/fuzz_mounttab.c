@@ -1,4 +1,7 @@
-/* libFuzzer harness: two mount tables from arbitrary bytes, diffed (the diff must explain the change), then updated entry by entry. */
+/*
+ * libFuzzer harness: two mount tables from arbitrary bytes, diffed (the diff must explain the
+ * change), then updated entry by entry.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Ids in both tables are moves or remounts, so counts must balance. */
 	if (before - tally.unmounts + tally.mounts != after)
 		abort();
-	/* Updating a to b's entries one by one (submounts following by parent id) never adds or drops a mount. */
+	/* Updating a entry by entry to b's (submounts follow their parent) adds or drops none. */
 	for (i = 0; i < b.cap; i++)
 		if (b.slot[i] && mounttab_find(&a, b.slot[i]->id))
 			mounttab_update(&a, mounttab_entry_at(b.slot[i], b.slot[i]->target), count, &tally);

@@ -6,7 +6,7 @@
 #include "unit.h"
 
 struct log {
-	struct sink sink;	/* first: the sink is the log */
+	struct sink sink;	/* first member, so that a struct sink * is the struct log * */
 	char s[2048];
 };
 
@@ -55,7 +55,7 @@ main(void)
 	src.watches = sw;
 	src.nwatches = 2;
 
-	/* Moves across the edge of a watch are move_from / move_to for it, move for the wider one. */
+	/* A move across a watch's edge is move_from or move_to for it, move for the wider one. */
 	a = entry(5, 1, "/w/in", "s", "tmpfs");
 	b = entry(5, 1, "/out", "s", "tmpfs");
 	ch = (struct mounttab_change){ MOUNTTAB_MOVE, a, b };
@@ -89,7 +89,7 @@ main(void)
 	mounttab_entry_free(a);
 	mounttab_entry_free(b);
 
-	/* Transient mounts go to every live watch, whatever the filters: where they were is unknown. */
+	/* Transient mounts go to every live watch, whatever the filters: their place is unknown. */
 	cfg.fstypes = fstypes;
 	mount_events_transient(&src, ids, 2);
 	CHECK_STR(log.s, "0:transient:-;1:transient:-;");
@@ -119,7 +119,7 @@ main(void)
 	CHECK_STR(mounttab_find(&t, 13)->target, "/w/o/sub/deep");
 	CHECK_STR(mounttab_find(&t, 12)->target, "/w/n");
 
-	/* An update that changes options alone is a remount: readonly, then setattr against what was reported. */
+	/* New options alone make a remount: readonly, then setattr against the last report. */
 	log.s[0] = '\0';
 	a = mounttab_entry_new(12, 1, 12, "/w/n", "X", "tmpfs", "/", "ro,nosuid,relatime", "rw");
 	mounttab_update(&t, a, record, &src);
@@ -130,6 +130,12 @@ main(void)
 	sw[1].alive = false;
 	mounttab_update(&t, entry(12, 1, "/w/n", "X", "tmpfs"), record, &src);
 	CHECK_STR(log.s, "0:readonly:/w/n;0:setattr:/w/n;");
+
+	/* A flip of ro alone is no setattr, wherever the ro token stands. */
+	log.s[0] = '\0';
+	a = mounttab_entry_new(12, 1, 12, "/w/n", "X", "tmpfs", "/", "relatime,ro", "rw");
+	mounttab_update(&t, a, record, &src);
+	CHECK_STR(log.s, "0:readonly:/w/n;");
 	mounttab_clear(&t);
 	return unit_done("test_mount_events");
 }

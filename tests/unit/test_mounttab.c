@@ -51,6 +51,10 @@ main(void)
 	CHECK_STR(e->options, "ro,nosuid,size=1k");
 	mounttab_entry_free(e);
 	CHECK(mounttab_opts_readonly("x,ro") && !mounttab_opts_readonly("rox,rw") && !mounttab_opts_readonly(""), "ro token");
+	/* Past ro/rw, no ro, rw, mand or empty token, wherever it stood. */
+	e = mounttab_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "nosuid,ro,,x", "mand,rw,y");
+	CHECK_STR(e->options, "ro,nosuid,x,y");
+	mounttab_entry_free(e);
 
 	/* A diff: unmount deepest first, move, remount, mounts shallowest first. */
 	add(&a, 10, "/a", "s", "rw", "rw");
