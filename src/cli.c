@@ -73,32 +73,44 @@ static const struct argp_option options[] = {
 	{ "timefmt", OPT_TIMEFMT, "FMT", 0, "strftime(3) format for %T and -T", 1 },
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
-	{ "journal", OPT_JOURNAL, NULL, 0, "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
+	{ "journal", OPT_JOURNAL, NULL, 0,
+	    "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
 	{ "quiet", 'q', NULL, 0, "Nothing on stderr but errors; twice (-qq): no events either", 1 },
 	{ "null", '0', NULL, 0, "End each record with a NUL byte instead of a newline", 1 },
 	{ "monitor", 'm', NULL, 0, "Keep reporting events (the default; inotifywait's -m)", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
-	{ "timeout", 't', "SECONDS", 0, "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
+	{ "timeout", 't', "SECONDS", 0,
+	    "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
-	{ "source", OPT_SOURCE, "DEV", 0, "Only mounts of this device or source (LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
-	{ "ns", 'N', "PID|NSFILE", 0, "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
-	{ "recursive", OPT_RECURSIVE, NULL, 0, "keys: also watch keyrings linked below watched ones", 3 },
-	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0, "sb: report lowspace when less is available (polled every --interval)", 3 },
+	{ "source", OPT_SOURCE, "DEV", 0,
+	    "Only mounts of this device or source "
+	    "(LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
+	{ "ns", 'N', "PID|NSFILE", 0,
+	    "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
+	{ "recursive", OPT_RECURSIVE, NULL, 0,
+	    "keys: also watch keyrings linked below watched ones", 3 },
+	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0,
+	    "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
 	{ "backend", OPT_BACKEND, "NAME", 0, "", 4 },	/* the names: cli_help_filter() */
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
-	{ "queue-size", OPT_QUEUE_SIZE, "N", 0, "Kernel notification queue size, 1-512 (default 256)", 4 },
+	{ "queue-size", OPT_QUEUE_SIZE, "N", 0,
+	    "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
 	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
 	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
-	{ "readonly", OPT_COND + COND_READONLY, "PATH", 0, "Until the mount holding PATH is read-only", 5 },
-	{ "writable", OPT_COND + COND_WRITABLE, "PATH", 0, "Until the mount holding PATH is writable", 5 },
-	{ "key", OPT_COND + COND_KEY, "TYPE:DESC", 0, "Until such a key is linked in the keyring", 5 },
+	{ "readonly", OPT_COND + COND_READONLY, "PATH", 0,
+	    "Until the mount holding PATH is read-only", 5 },
+	{ "writable", OPT_COND + COND_WRITABLE, "PATH", 0,
+	    "Until the mount holding PATH is writable", 5 },
+	{ "key", OPT_COND + COND_KEY, "TYPE:DESC", 0,
+	    "Until such a key is linked in the keyring", 5 },
 	{ "keyring", OPT_KEYRING, "KEY", 0, "The keyring of --key and --no-key (default @s)", 5 },
-	{ "no-key", OPT_COND + COND_NO_KEY, "TYPE:DESC", 0, "Until no such key is linked in the keyring", 5 },
+	{ "no-key", OPT_COND + COND_NO_KEY, "TYPE:DESC", 0,
+	    "Until no such key is linked in the keyring", 5 },
 	{ NULL, 0, NULL, 0, "Help:", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -183,16 +195,19 @@ cli_bad_option(const char *opt)
 		n = strcspn(opt + 2, "=");
 		o = cli_find_long(opt + 2, n, &ambiguous);
 		if (ambiguous)
-			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)", escape_arg(opt));
+			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)",
+			    escape_arg(opt));
 		if (o && o->arg && opt[2 + n] != '=')
 			errx(EXIT_USAGE, "option '--%s' needs %s", o->name, o->arg);
 		if (o && !o->arg && opt[2 + n] == '=')
 			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
 	} else {
-		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg;
+		     p++)
 			;
 		if (*p && o == NULL)
-			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)", escape_arg((char[]){ *p, '\0' }));
+			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
+			    escape_arg((char[]){ *p, '\0' }));
 		if (*p && p[1] == '\0')
 			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	}
@@ -205,6 +220,7 @@ cli_help_filter(int key, const char *text, void *input)
 {
 	const struct event_source *k;
 	struct buf b = { 0 };
+	const char *sep;
 
 	if (key == OPT_BACKEND) {
 		buf_adds(&b, cli_backend_names(NULL));
@@ -214,7 +230,8 @@ cli_help_filter(int key, const char *text, void *input)
 		return (char *)text;
 	buf_adds(&b, "SOURCE is ");
 	for (k = event_sources; k->type != EV_META; k++) {
-		buf_addf(&b, "%s%s", k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ", k->word);
+		sep = k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ";
+		buf_addf(&b, "%s%s", sep, k->word);
 		if (k->default_target)
 			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
 		else
@@ -276,7 +293,8 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 		if (cfg->format_kind == OUT_JSON)
 			errx(EXIT_USAGE, "--json and --format cannot be combined");
 		if (output_format_check(arg) < 0)
-			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))", escape_arg(arg));
+			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))",
+			    escape_arg(arg));
 		cfg->format_kind = OUT_FORMAT;
 		cfg->format = arg;
 		break;
@@ -325,12 +343,14 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	switch (key) {
 	case 't':
 		if (number_seconds(arg, &cfg->timeout) < 0)
-			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
+			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds",
+			    escape_arg(arg));
 		cfg->has_timeout = true;
 		break;
 	case 'n':
 		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
-			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number", escape_arg(arg));
+			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number",
+			    escape_arg(arg));
 		cfg->count = n;
 		break;
 	case OPT_FSTYPE:
@@ -350,7 +370,9 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		break;
 	case OPT_SPACE_BELOW:
 		if (number_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
-			errx(EXIT_USAGE, "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)", escape_arg(arg));
+			errx(EXIT_USAGE,
+			    "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)",
+			    escape_arg(arg));
 		cfg->has_space = true;
 		break;
 	default:
@@ -390,11 +412,14 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 		break;
 	case OPT_INTERVAL:
 		if (number_seconds(arg, &cfg->interval) < 0 || cfg->interval < 0.001)
-			errx(EXIT_USAGE, "--interval: '%s' is not a number of seconds of at least 0.001", escape_arg(arg));
+			errx(EXIT_USAGE,
+			    "--interval: '%s' is not a number of seconds of at least 0.001",
+			    escape_arg(arg));
 		break;
 	case OPT_QUEUE_SIZE:
 		if (number_count(arg, 1, 512, &n) < 0)
-			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512", escape_arg(arg));
+			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512",
+			    escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
 		break;
 	default:
@@ -450,14 +475,18 @@ cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remo
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 		if (r < 0)
-			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)", escape_arg(tok));
+			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)",
+			    escape_arg(tok));
 		if (r == 0)
-			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched", escape_arg(tok));
+			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched",
+			    escape_arg(tok));
 		if (!cfg->initial && strcasecmp(tok, "present") == 0)
 			errx(EXIT_USAGE, "event 'present' comes only with --initial");
 		if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
 			if (remove)
-				errx(EXIT_USAGE, "event '%s' is always delivered and cannot be excluded", escape_arg(tok));
+				errx(EXIT_USAGE,
+				    "event '%s' is always delivered and cannot be excluded",
+				    escape_arg(tok));
 			meta_asked = true;
 		}
 	}
@@ -489,7 +518,8 @@ cli_apply_events(struct config *cfg, struct cli_state *cs)
 		evset_apply_name(&cfg->events, "present", typemask, false);
 	evset_add_type(&cfg->events, EV_META);
 	for (i = 0; i < EV__NTYPES; i++)
-		if (i != EV_META && (typemask & (1u << i)) && evset_has_type(&cfg->events, (enum ev_type)i))
+		if (i != EV_META && (typemask & (1u << i)) &&
+		    evset_has_type(&cfg->events, (enum ev_type)i))
 			break;
 	/* -e loss alone asks for losses only; -E leaving nothing is a mistake. */
 	if (i == EV__NTYPES && cfg->nwatches > 0 && !meta_asked)
@@ -524,12 +554,16 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
-		errx(EXIT_USAGE, "-N applies to mounts, not to sb: sb paths are looked up in our own mount namespace");
+		errx(EXIT_USAGE,
+		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
+		    "namespace");
 	if (cfg->recursive && !cli_watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
-		errx(EXIT_USAGE, "-T applies to text output: use %%T in --format; JSON has a time field");
-	if (cfg->timefmt && !cfg->timestamps && !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
+		errx(EXIT_USAGE,
+		    "-T applies to text output: use %%T in --format; JSON has a time field");
+	if (cfg->timefmt && !cfg->timestamps &&
+	    !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
@@ -542,10 +576,12 @@ cli_check_source(struct config *cfg)
 
 	switch (srcmatch_kind(cfg->source_dev, &devno)) {
 	case -1:
-		errx(EXIT_USAGE, "--source: '%s' needs a value after the '='", escape_arg(cfg->source_dev));
+		errx(EXIT_USAGE, "--source: '%s' needs a value after the '='",
+		    escape_arg(cfg->source_dev));
 	case SRCMATCH_TAG:
 		if ((dev = srcmatch_resolve(cfg->source_dev)) == NULL && !cfg->quiet)
-			warnx("--source %s: no such device now; its mounts are reported once it appears",
+			warnx("--source %s: no such device now; "
+			    "its mounts are reported once it appears",
 			    escape_arg(cfg->source_dev));
 		free(dev);
 		break;
@@ -577,12 +613,12 @@ cli_check_backend(const struct config *cfg)
 			continue;
 		}
 		if (strcmp(cli_backend_names(k), "auto") != 0)
-			errx(EXIT_USAGE, "--backend=%s does not serve %s (%s)", cfg->backend->name, k->word,
-			    cli_backend_names(k));
+			errx(EXIT_USAGE, "--backend=%s does not serve %s (%s)", cfg->backend->name,
+			    k->word, cli_backend_names(k));
 	}
 	if (!served && first)
-		errx(EXIT_USAGE, "--backend=%s does not serve %s (it has one backend)", cfg->backend->name,
-		    first->word);
+		errx(EXIT_USAGE, "--backend=%s does not serve %s (it has one backend)",
+		    cfg->backend->name, first->word);
 }
 
 /* Events asked for that cannot come, or cannot end a wait, are a mistake, said as one. */
@@ -590,12 +626,18 @@ static void
 cli_check_events(const struct config *cfg, const struct cli_state *cs)
 {
 	/* A transient record says what could not be seen; it is never a change that ends a wait. */
-	if (cfg->mode == MODE_WAIT_EVENT && evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
-		errx(EXIT_USAGE, "wait -e transient: transient mounts came and went unseen and never end a wait");
-	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) && !evset_has_type(&cfg->events, EV_KEY) &&
-	    !evset_has_type(&cfg->events, EV_SB))
-		errx(EXIT_USAGE, "wait -e: loss and removal never end a wait with 0; name an event of the source");
-	if (cs->ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && !cfg->has_space)
+	if (cfg->mode == MODE_WAIT_EVENT &&
+	    evset_has_event(&cfg->events, EV_MOUNT, MOUNT_TRANSIENT))
+		errx(EXIT_USAGE,
+		    "wait -e transient: transient mounts came and went unseen "
+		    "and never end a wait");
+	if (cfg->mode == MODE_WAIT_EVENT && !evset_has_type(&cfg->events, EV_MOUNT) &&
+	    !evset_has_type(&cfg->events, EV_KEY) && !evset_has_type(&cfg->events, EV_SB))
+		errx(EXIT_USAGE,
+		    "wait -e: loss and removal never end a wait with 0; "
+		    "name an event of the source");
+	if (cs->ninclude > 0 && evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) &&
+	    !cfg->has_space)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 }
 
@@ -615,21 +657,31 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 		if (cs->monitor)
 			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
 		if (cs->ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
-			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (--mount, --unmount, --readonly, --writable, --key, --no-key)");
+			errx(EXIT_USAGE,
+			    "wait -e cannot be combined with state conditions (--mount, --unmount, "
+			    "--readonly, --writable, --key, --no-key)");
 		if (cs->ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
-			errx(EXIT_USAGE, "wait needs a condition: --mount, --unmount, --readonly, --writable, --key, --no-key or -e EVENT");
+			errx(EXIT_USAGE,
+			    "wait needs a condition: --mount, --unmount, --readonly, --writable, "
+			    "--key, --no-key or -e EVENT");
 		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'", escape_arg(args[0]));
+			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'",
+			    escape_arg(args[0]));
 		/*
 		 * A state wait prints nothing and ends at its condition: output and counting do not
 		 * apply.
 		 */
-		if (cfg->mode == MODE_WAIT_STATE && (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps || cfg->null ||
-		    cfg->output_path || cs->journal))
-			errx(EXIT_USAGE, "state conditions print nothing and end when they hold: -n, --json, --format, "
-			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited for)");
+		if (cfg->mode == MODE_WAIT_STATE &&
+		    (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps ||
+			cfg->null || cfg->output_path || cs->journal))
+			errx(EXIT_USAGE,
+			    "state conditions print nothing and end when they hold: -n, --json, "
+			    "--format, "
+			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it "
+			    "waited for)");
 		if (cs->ninclude > 0 && cs->nargs == 0)
-			errx(EXIT_USAGE, "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
+			errx(EXIT_USAGE,
+			    "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");
 		if (cfg->mode == MODE_WAIT_EVENT && cfg->count == 0)
 			cfg->count = 1;
 		cli_watch_conditions(cfg, cs->keyring);
@@ -639,7 +691,8 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 void
 cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
-	static const struct argp argp = { options, cli_parse_opt, args_doc, doc, NULL, cli_help_filter, NULL };
+	static const struct argp argp = { options, cli_parse_opt, args_doc, doc, NULL,
+		cli_help_filter, NULL };
 	static char name[] = "watchq";
 	struct cli_state cs = { 0 };
 	size_t i;
@@ -677,7 +730,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
-		errx(EXIT_USAGE, "--fstype and --source filter mount events; state conditions do not use them");
+		errx(EXIT_USAGE,
+		    "--fstype and --source filter mount events; state conditions do not use them");
 	cli_check_applies(cfg);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)

@@ -23,14 +23,19 @@ cli_ns_open(struct config *cfg, struct mntns *ns, char *const *args, size_t n)
 			case ESRCH:
 				errx(EXIT_USAGE, "-N %s: no such process", escape_arg(args[i]));
 			case EINVAL:
-				errx(EXIT_USAGE, "-N %s: not a mount namespace (a PID, or a file such as /proc/PID/ns/mnt)",
+				errx(EXIT_USAGE,
+				    "-N %s: not a mount namespace (a PID, or a file such as "
+				    "/proc/PID/ns/mnt)",
 				    escape_arg(args[i]));
 			case EACCES:
 			case EPERM:
-				errx(EXIT_UNAVAILABLE, "-N %s: may not watch this mount namespace: %s", escape_arg(args[i]),
-				    strerror(e));
+				errx(EXIT_UNAVAILABLE,
+				    "-N %s: may not watch this mount namespace: %s",
+				    escape_arg(args[i]), strerror(e));
 			case ENXIO:
-				errx(EXIT_UNAVAILABLE, "-N %s: no process is in this mount namespace (watchq sees one through a process in it)",
+				errx(EXIT_UNAVAILABLE,
+				    "-N %s: no process is in this mount namespace (watchq sees one "
+				    "through a process in it)",
 				    escape_arg(args[i]));
 			default:
 				errno = e;
@@ -39,8 +44,8 @@ cli_ns_open(struct config *cfg, struct mntns *ns, char *const *args, size_t n)
 		}
 		for (k = 0; k < cfg->nns; k++)
 			if (ns[k].dev == ns[i].dev && ns[k].ino == ns[i].ino)
-				errx(EXIT_USAGE, "-N %s: the same mount namespace as -N %s", escape_arg(args[i]),
-				    escape_arg(cfg->ns[k].arg));
+				errx(EXIT_USAGE, "-N %s: the same mount namespace as -N %s",
+				    escape_arg(args[i]), escape_arg(cfg->ns[k].arg));
 		cfg->nns++;
 	}
 }

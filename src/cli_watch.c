@@ -26,7 +26,8 @@ cli_watch_source_words(void)
 
 	for (k = event_sources; k->type != EV_META; k++)
 		if (n < sizeof(words))
-			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? ", " : "", k->word);
+			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s",
+			    n ? ", " : "", k->word);
 	return words;
 }
 
@@ -51,7 +52,8 @@ cli_watch_ns_name(const struct mntns *ns)
 {
 	static char name[PATH_MAX + 64];
 
-	snprintf(name, sizeof(name), "mnt:[%llu] (-N %s)", (unsigned long long)ns->ino, escape_arg(ns->arg));
+	snprintf(name, sizeof(name), "mnt:[%llu] (-N %s)", (unsigned long long)ns->ino,
+	    escape_arg(ns->arg));
 	return name;
 }
 
@@ -64,7 +66,9 @@ cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 	size_t i;
 
 	if (target[0] != '/')
-		errx(EXIT_USAGE, "%s: with -N, a PATH must be absolute: it is looked up in each namespace", escape_arg(target));
+		errx(EXIT_USAGE,
+		    "%s: with -N, a PATH must be absolute: it is looked up in each namespace",
+		    escape_arg(target));
 	for (i = 0; i < cfg->nns; i++) {
 		const struct mntns *ns = &cfg->ns[i];
 
@@ -74,7 +78,8 @@ cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 		if ((w->path = mntns_canon(ns, target, false)) == NULL)
 			err(EXIT_USAGE, "%s in %s", escape_arg(target), cli_watch_ns_name(ns));
 		if (mntns_statx(ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode))
-			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target), cli_watch_ns_name(ns));
+			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target),
+			    cli_watch_ns_name(ns));
 		w->reach = mntns_reach(ns, w->path);
 	}
 }
@@ -99,7 +104,9 @@ cli_watch_add(struct config *cfg, enum ev_type type, const char *target)
 	w = cli_watch_new(cfg, type, target, tag);
 	if (type == EV_KEY && keyspec_resolve(target, &w->key) < 0) {
 		if (errno == EINVAL)
-			errx(EXIT_USAGE, "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)", escape_arg(target));
+			errx(EXIT_USAGE,
+			    "%s: not a key (@s @u @us @p @t @g @a, a serial or %%TYPE:DESC)",
+			    escape_arg(target));
 		err(EXIT_USAGE, "%s", escape_arg(target));
 	}
 	if (type == EV_MOUNT || type == EV_SB) {
@@ -131,7 +138,8 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 	size_t i;
 
 	if (nargs == 0 && cfg->mode != MODE_WAIT_STATE)
-		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /", cli_watch_source_words());
+		errx(EXIT_USAGE, "no SOURCE given (%s); try watchq mounts /",
+		    cli_watch_source_words());
 	for (i = 0; i < nargs; i++) {
 		if ((next = source_find(args[i])) != NULL) {
 			cli_watch_end_source(cfg, k, had_target);
@@ -140,7 +148,8 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 			continue;
 		}
 		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]), cli_watch_source_words());
+			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]),
+			    cli_watch_source_words());
 		cli_watch_add(cfg, k->type, args[i]);
 		had_target = true;
 	}
@@ -170,7 +179,8 @@ cli_watch_key_condition(struct config *cfg, struct cond *c, const char *keyring,
 
 	c->type = xstrdup(c->arg);
 	if ((colon = strchr(c->type, ':')) == NULL || colon == c->type)
-		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", wait_kinds[c->kind].option, escape_arg(c->arg));
+		errx(EXIT_USAGE, "%s %s: not TYPE:DESC", wait_kinds[c->kind].option,
+		    escape_arg(c->arg));
 	*colon = '\0';
 	c->desc = colon + 1;
 	if (*serial == 0) {
@@ -189,14 +199,18 @@ cli_watch_path_condition(struct config *cfg, struct cond *c)
 	enum ev_type judge = wait_kinds[c->kind].judge;
 
 	if (c->arg[0] == '\0')
-		errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)", wait_kinds[c->kind].option);
+		errx(EXIT_USAGE, "%s: an empty PATH names nothing (. is this directory)",
+		    wait_kinds[c->kind].option);
 	if (cfg->nns > 0 && judge != EV_MOUNT)
-		errx(EXIT_USAGE, "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
+		errx(EXIT_USAGE,
+		    "%s is judged in our own mount namespace: -N applies to --mount and --unmount",
 		    wait_kinds[c->kind].option);
 	if (cfg->nns > 0) {
 		/* Looked up in each namespace at each check. */
 		if (c->arg[0] != '/')
-			errx(EXIT_USAGE, "%s %s: with -N, a PATH must be absolute: it is looked up in each namespace",
+			errx(EXIT_USAGE,
+			    "%s %s: with -N, a PATH must be absolute: it is looked up in each "
+			    "namespace",
 			    wait_kinds[c->kind].option, escape_arg(c->arg));
 		return;
 	}
@@ -219,7 +233,8 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 
 	for (i = 0; i < cfg->nconds; i++) {
 		if (wait_kinds[cfg->conds[i].kind].judge == EV_KEY)
-			cli_watch_key_condition(cfg, &cfg->conds[i], keyring ? keyring : "@s", &serial);
+			cli_watch_key_condition(cfg, &cfg->conds[i], keyring ? keyring : "@s",
+			    &serial);
 		else
 			cli_watch_path_condition(cfg, &cfg->conds[i]);
 	}

@@ -130,7 +130,10 @@ struct kapi_statmount {
 #define KAPI_MOUNT_ATTR_IDMAP		0x00100000
 #define KAPI_MOUNT_ATTR_NOSYMFOLLOW	0x00200000
 
-/* nsfs ioctls (linux/nsfs.h): the kind of namespace a file is, and a mount namespace's id for statmount(2) (6.11). */
+/*
+ * nsfs ioctls (linux/nsfs.h): the kind of namespace a file is, and a mount namespace's id for
+ * statmount(2) (6.11).
+ */
 #define KAPI_NS_GET_NSTYPE	_IO(0xb7, 0x3)
 #define KAPI_NS_GET_MNTNS_ID	_IOR(0xb7, 0x5, __u64)
 

@@ -4,10 +4,11 @@
 #include "compat.h"
 #include "event.h"
 
-_Static_assert(KEY_INSTANTIATED == KAPI_NOTIFY_KEY_INSTANTIATED && KEY_UPDATED == KAPI_NOTIFY_KEY_UPDATED &&
-    KEY_LINKED == KAPI_NOTIFY_KEY_LINKED && KEY_UNLINKED == KAPI_NOTIFY_KEY_UNLINKED &&
-    KEY_CLEARED == KAPI_NOTIFY_KEY_CLEARED && KEY_REVOKED == KAPI_NOTIFY_KEY_REVOKED &&
-    KEY_INVALIDATED == KAPI_NOTIFY_KEY_INVALIDATED && KEY_SETATTR == KAPI_NOTIFY_KEY_SETATTR,
+_Static_assert(KEY_INSTANTIATED == KAPI_NOTIFY_KEY_INSTANTIATED &&
+	KEY_UPDATED == KAPI_NOTIFY_KEY_UPDATED && KEY_LINKED == KAPI_NOTIFY_KEY_LINKED &&
+	KEY_UNLINKED == KAPI_NOTIFY_KEY_UNLINKED && KEY_CLEARED == KAPI_NOTIFY_KEY_CLEARED &&
+	KEY_REVOKED == KAPI_NOTIFY_KEY_REVOKED && KEY_INVALIDATED == KAPI_NOTIFY_KEY_INVALIDATED &&
+	KEY_SETATTR == KAPI_NOTIFY_KEY_SETATTR,
     "enum ev_key must equal the kernel's key notification subtypes");
 
 const struct event_name event_names[] = {
@@ -88,7 +89,8 @@ event_name(const struct event *ev)
 	const struct event_name *n;
 
 	for (n = event_names; n->name; n++)
-		if (n->type == ev->type && n->subtype == ev->subtype && (ev->info & n->info_mask) == n->info_value)
+		if (n->type == ev->type && n->subtype == ev->subtype &&
+		    (ev->info & n->info_mask) == n->info_value)
 			return n->name;
 	return "unknown";
 }

@@ -25,7 +25,8 @@ fserr_add_group(struct fserr *fe)
 	struct fserr_group *g;
 	int fd;
 
-	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_CLOEXEC);
+	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC | FAN_NONBLOCK,
+	    O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ev.data.fd = fd;
@@ -107,8 +108,8 @@ fserr_mark(struct fserr *fe, const char *path, dev_t dev)
 	for (i = 0; i < fe->ngroups; i++) {
 		sb = fserr_find_fsid(&fe->groups[i], fsid);
 		if (sb && sb->dev == dev)
-			return fanotify_mark(fe->groups[i].fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR,
-			    AT_FDCWD, path);
+			return fanotify_mark(fe->groups[i].fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+			    FAN_FS_ERROR, AT_FDCWD, path);
 	}
 	fserr_forget(fe, dev);
 	for (i = 0; i < fe->ngroups && g == NULL; i++)
@@ -119,7 +120,8 @@ fserr_mark(struct fserr *fe, const char *path, dev_t dev)
 			return -1;
 		g = &fe->groups[fe->ngroups - 1];
 	}
-	if (fanotify_mark(g->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR, AT_FDCWD, path) < 0)
+	if (fanotify_mark(g->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_FS_ERROR, AT_FDCWD,
+	    path) < 0)
 		return -1;
 	g->sbs = xreallocarray(g->sbs, g->n + 1, sizeof(*g->sbs));
 	g->sbs[g->n].dev = dev;

@@ -3,8 +3,8 @@
 #include "source.h"
 
 void
-key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id, int32_t aux,
-    const struct keyname *known, struct keynames *names)
+key_events_emit(struct sink *sink, const struct watch *w, unsigned subtype, int32_t key_id,
+    int32_t aux, const struct keyname *known, struct keynames *names)
 {
 	const struct keyname *was;
 	struct event ev;

@@ -31,7 +31,8 @@ keydesc_parse(struct keydesc *d, char *s)
 		return -1;
 	*p++ = '\0';
 	/* The description is the last field: all after the fourth ';', with ';' and newlines. */
-	if (!keydesc_field(&p, 10, &uid) || !keydesc_field(&p, 10, &gid) || !keydesc_field(&p, 16, &perm))
+	if (!keydesc_field(&p, 10, &uid) || !keydesc_field(&p, 10, &gid) ||
+	    !keydesc_field(&p, 16, &perm))
 		return -1;
 	d->type = s;
 	d->uid = (long)uid;

@@ -74,14 +74,16 @@ keyproc_find(const char *proc, int32_t serial, const struct keydesc *d, struct k
 		return -1;
 	eol = strchrnul(line, '\n');
 	snprintf(head, sizeof(head), "%.*s", (int)(eol - line), line);
-	if (sscanf(head, "%*8x %7[-IRDQUNi] %d %15s %x %ld %ld %n", out->flags, &usage, timeout, &perm, &uid,
-	    &gid, &off) != 6 || off < 0 || strlen(out->flags) != 7)
+	if (sscanf(head, "%*8x %7[-IRDQUNi] %d %15s %x %ld %ld %n", out->flags, &usage, timeout,
+		&perm, &uid, &gid, &off) != 6 ||
+	    off < 0 || strlen(out->flags) != 7)
 		return -1;
 	if (perm != d->perm || uid != d->uid || gid != d->gid)
 		return -1;
 	/* The type is printed as "%-9.9s ", then the type's own description of the key. */
 	snprintf(type, sizeof(type), "%-9.9s ", d->type);
-	if ((size_t)(eol - line) < (size_t)off + strlen(type) || strncmp(line + off, type, strlen(type)) != 0)
+	if ((size_t)(eol - line) < (size_t)off + strlen(type) ||
+	    strncmp(line + off, type, strlen(type)) != 0)
 		return -1;
 	desc = line + off + strlen(type);
 	if (strncmp(desc, d->description, dl) != 0)

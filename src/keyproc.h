@@ -18,6 +18,7 @@ struct keyproc_line {
 char *keyproc_read(void);
 /* Find the line of key serial, described as d, in the text of /proc/keys: 0 only if exactly one
  * line starts with its serial and that line agrees with d; else -1. */
-int keyproc_find(const char *proc, int32_t serial, const struct keydesc *d, struct keyproc_line *out);
+int keyproc_find(const char *proc, int32_t serial, const struct keydesc *d,
+    struct keyproc_line *out);
 
 #endif

@@ -8,7 +8,8 @@
 #include "xalloc.h"
 
 static struct keyent *
-keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child, const char *proc)
+keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child,
+    const char *proc)
 {
 	struct keyent *e;
 
@@ -129,11 +130,13 @@ walk(struct walk *wk, size_t i)
 			walk(wk, j);
 			continue;
 		}
-		if (keyset_is_leaf(wk->ks, links[k]) || !keyset_describe_keyring(wk->ks, links[k])) {
+		if (keyset_is_leaf(wk->ks, links[k]) ||
+		    !keyset_describe_keyring(wk->ks, links[k])) {
 			/* Only leaves are remembered: a key that could not be described may be a
 			 * keyring that can be described later. */
 			if (keyset_is_leaf(wk->ks, links[k])) {
-				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
+				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1,
+				    sizeof(*wk->leaves));
 				wk->leaves[wk->nleaves++] = links[k];
 			}
 			continue;
@@ -221,12 +224,14 @@ keyset_check(const struct cond *c)
 	if (c->kind != COND_KEY && c->kind != COND_NO_KEY)
 		return WAIT_PENDING;
 	if ((n = keyctl_read_alloc(c->keyring, (void **)&links)) < 0)
-		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ? WAIT_GONE : WAIT_PENDING;
+		return errno == ENOKEY || errno == EKEYREVOKED || errno == EKEYEXPIRED ?
+		    WAIT_GONE : WAIT_PENDING;
 	for (i = 0; i < n / (long)sizeof(int32_t) && !found; i++) {
 		if (keydesc_get(&d, links[i]) < 0) {
 			/* A revoked or expired key cannot be used. After another failure (no
 			 * permission to view it), the key may be the one sought. */
-			unknown = unknown || (errno != EKEYREVOKED && errno != EKEYEXPIRED && errno != ENOKEY);
+			unknown = unknown ||
+			    (errno != EKEYREVOKED && errno != EKEYEXPIRED && errno != ENOKEY);
 			continue;
 		}
 		found = strcmp(d.type, c->type) == 0 && strcmp(d.description, c->desc) == 0;

@@ -103,19 +103,22 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 	size_t i = 0, j = 0;
 
 	if (instantiated)
-		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial, keysnap_has_flag(new, 'N') ? -ENOKEY : 0,
-		    keysnap_name(who, &kn), names);
+		key_events_emit(sink, w, KEY_INSTANTIATED, new->serial,
+		    keysnap_has_flag(new, 'N') ? -ENOKEY : 0, keysnap_name(who, &kn), names);
 	while (old->has_links && new->has_links && (i < old->nlinks || j < new->nlinks)) {
 		if (j == new->nlinks || (i < old->nlinks && old->links[i] < new->links[j]))
-			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL, names);
+			key_events_emit(sink, w, KEY_UNLINKED, new->serial, old->links[i++], NULL,
+			    names);
 		else if (i == old->nlinks || new->links[j] < old->links[i])
-			key_events_emit(sink, w, KEY_LINKED, new->serial, new->links[j++], NULL, names);
+			key_events_emit(sink, w, KEY_LINKED, new->serial, new->links[j++], NULL,
+			    names);
 		else
 			i++, j++;
 	}
 	/* Revocation also empties the summary and expires the key: the kernel sends one event. */
 	if (old->err != EKEYREVOKED && new->err == EKEYREVOKED) {
-		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, keysnap_name(who, &kn), names);
+		key_events_emit(sink, w, KEY_REVOKED, new->serial, 0, keysnap_name(who, &kn),
+		    names);
 		return;
 	}
 	/* Of a key that cannot be described, nothing more is known. */
@@ -124,9 +127,11 @@ keysnap_diff(const struct keysnap *old, const struct keysnap *new, const struct 
 	/* Instantiation gives the key its first payload: one event, as the kernel sends. */
 	if (!instantiated && !new->keyring && old->has_proc_line && new->has_proc_line &&
 	    strcmp(old->summary, new->summary) != 0)
-		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, keysnap_name(new, &kn), names);
+		key_events_emit(sink, w, KEY_UPDATED, new->serial, 0, keysnap_name(new, &kn),
+		    names);
 	if (old->perm != new->perm || old->uid != new->uid || old->gid != new->gid)
-		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, keysnap_name(new, &kn), names);
+		key_events_emit(sink, w, KEY_SETATTR, new->serial, 0, keysnap_name(new, &kn),
+		    names);
 }
 
 bool

@@ -54,7 +54,8 @@ run_emit(struct sink *sink, struct event *ev)
 			if (r->cfg->format_kind == OUT_JOURNAL)
 				warn("journald (%s)", output_journal_socket);
 			else
-				warn("write%s%s", r->cfg->output_path ? " " : "", r->cfg->output_path ? escape_arg(r->cfg->output_path) : "");
+				warn("write%s%s", r->cfg->output_path ? " " : "",
+				    r->cfg->output_path ? escape_arg(r->cfg->output_path) : "");
 			r->status = EXIT_ERROR;
 			return;
 		}
@@ -230,7 +231,9 @@ run_watch(struct run *r, const struct stop *stop)
 		loop.out_fd = r->out.fd;
 	run_open_sources(r);
 	if (removal_open(&r->gone) < 0 && !cfg->quiet)
-		fprintf(stderr, "watchq: inotify: %s; a watched path removed is noticed at the next mount change\n",
+		fprintf(stderr,
+		    "watchq: inotify: %s; a watched path removed is noticed at the next mount "
+		    "change\n",
 		    strerror(errno));
 	run_announce(cfg, r);
 	for (i = 0; i < r->nsrc; i++) {
@@ -291,7 +294,8 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, run.ns, argc, argv);
-	if (!out_ok && cfg.output_path == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) && cfg.format_kind != OUT_JOURNAL)
+	if (!out_ok && cfg.output_path == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) &&
+	    cfg.format_kind != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
 	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
@@ -301,7 +305,8 @@ main(int argc, char **argv)
 	if ((code = output_open(&run.out, &cfg, &stop)) < 0)
 		err(EXIT_ERROR, "%s", escape_arg(cfg.output_path));
 	if (cfg.format_kind == OUT_JOURNAL && output_journal_check() < 0)
-		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s", output_journal_socket);
+		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s",
+		    output_journal_socket);
 	if (code == 0)
 		code = run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {

@@ -105,7 +105,8 @@ output_write_all(struct output *o, const char *p, size_t n)
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN && o->may_block) {
-				if (o->try_first && (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
+				if (o->try_first &&
+				    (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
 					return r;
 				continue;
 			}

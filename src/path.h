@@ -14,7 +14,8 @@ char *path_canon_lenient(const char *path);
  * path_canon_lenient() with resolve(ctx, p) in place of realpath(3): a canonical path, or NULL with
  * errno set (ENOENT, ENOTDIR: p is missing).
  */
-char *path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *path), void *ctx);
+char *path_canon_lenient_by(const char *path, char *(*resolve)(void *ctx, const char *path),
+    void *ctx);
 /* Whether path is dir itself or lies below it (both canonical). */
 bool path_within(const char *dir, const char *path);
 

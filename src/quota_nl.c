@@ -95,7 +95,8 @@ quota_nl_warning_attr(void *ctx, unsigned type, const unsigned char *data, size_
 }
 
 /* fs/quota/netlink.c sends every attribute; a warning without its code or device names nothing. */
-#define QUOTA_NL_NEEDED	(1u << QUOTA_NL_A_WARNING | 1u << QUOTA_NL_A_DEV_MAJOR | 1u << QUOTA_NL_A_DEV_MINOR)
+#define QUOTA_NL_NEEDED	\
+	(1u << QUOTA_NL_A_WARNING | 1u << QUOTA_NL_A_DEV_MAJOR | 1u << QUOTA_NL_A_DEV_MINOR)
 
 int
 quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx)
@@ -116,7 +117,8 @@ quota_nl_decode(const void *buf, size_t len, quota_warning_fn *fn, void *ctx)
 			memcpy(&gh, p + NLMSG_HDRLEN, sizeof(gh));
 			memset(&wa, 0, sizeof(wa));
 			if (gh.cmd == QUOTA_NL_C_WARNING) {
-				if (quota_nl_each_attr(p + hl, nh.nlmsg_len - hl, quota_nl_warning_attr, &wa) < 0 || wa.bad ||
+				if (quota_nl_each_attr(p + hl, nh.nlmsg_len - hl,
+				    quota_nl_warning_attr, &wa) < 0 || wa.bad ||
 				    (wa.seen & QUOTA_NL_NEEDED) != QUOTA_NL_NEEDED)
 					goto bad;
 				fn(ctx, &wa.w);

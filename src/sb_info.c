@@ -27,8 +27,8 @@ sb_info_ro_of(const char *fs_opts)
 }
 
 static void
-sb_info_fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype, const char *device,
-    const char *fs_opts)
+sb_info_fill(struct sb_info *out, dev_t dev, const char *target, const char *fstype,
+    const char *device, const char *fs_opts)
 {
 	out->dev = dev;
 	out->target = xstrdup(target ? target : "");
@@ -57,8 +57,8 @@ sb_info_from_mountinfo(struct sb_info *out, int id)
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		if (mnt_fs_get_id(fs) != id)
 			continue;
-		sb_info_fill(out, mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_fstype(fs),
-		    mnt_fs_get_source(fs), mnt_fs_get_fs_options(fs));
+		sb_info_fill(out, mnt_fs_get_devno(fs), mnt_fs_get_target(fs),
+		    mnt_fs_get_fstype(fs), mnt_fs_get_source(fs), mnt_fs_get_fs_options(fs));
 		r = 0;
 		break;
 	}

@@ -11,17 +11,20 @@
 
 const struct backend source_backends[] = {
 	{ "fanotify", EV_MOUNT, &source_fanotify_ops,
-	    "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN (6.16+: in the mount namespace's user namespace)",
+	    "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN "
+	    "(6.16+: in the mount namespace's user namespace)",
 	    true, true, NULL, "fanotify" },
 	{ "mountinfo", EV_MOUNT, &source_mountinfo_ops, NULL, false, true, NULL,
 	    "/proc/self/mountinfo (is /proc mounted?)" },
 	{ "watch-queue", EV_KEY, &source_watchqueue_ops,
-	    "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and CONFIG_KEY_NOTIFICATIONS, which this kernel lacks",
+	    "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and "
+	    "CONFIG_KEY_NOTIFICATIONS, which this kernel lacks",
 	    false, true, NULL, "watch-queue: KEYCTL_WATCH_KEY" },
 	{ "poll", EV_KEY, &source_keypoll_ops, NULL, false, true,
 	    "which misses changes undone between two polls and updates that keep a key's size",
 	    "/proc/keys (is /proc mounted?)" },
-	{ "sb", EV_SB, &source_sb_ops, "sb: none of the events asked for can be had here (see above)", false, false,
+	{ "sb", EV_SB, &source_sb_ops,
+	    "sb: none of the events asked for can be had here (see above)", false, false,
 	    NULL, "sb" },
 	{ NULL, 0, NULL, NULL, false, false, NULL, NULL },
 };
@@ -66,7 +69,8 @@ source_backend_serves(const struct backend *be, enum ev_type type)
 }
 
 static void
-source_reset(struct source *src, const struct backend *be, struct mntns *ns, const struct config *cfg, struct sink *sink)
+source_reset(struct source *src, const struct backend *be, struct mntns *ns,
+    const struct config *cfg, struct sink *sink)
 {
 	size_t i;
 
@@ -80,7 +84,8 @@ source_reset(struct source *src, const struct backend *be, struct mntns *ns, con
 	src->watches = xcalloc(cfg->nwatches + 1, sizeof(*src->watches));
 	for (i = 0; i < cfg->nwatches; i++)
 		if (cfg->watches[i].type == be->type && cfg->watches[i].ns == ns)
-			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i], true };
+			src->watches[src->nwatches++] = (struct source_watch){ &cfg->watches[i],
+			    true };
 }
 
 /* Why src's backend cannot serve here, as one line. */
@@ -89,7 +94,8 @@ source_unavailable(const struct source *src)
 {
 	static char msg[512];
 
-	snprintf(msg, sizeof(msg), "%s%s%s", src->backend->needs, src->backend->says_cause ? ": " : "",
+	snprintf(msg, sizeof(msg), "%s%s%s", src->backend->needs,
+	    src->backend->says_cause ? ": " : "",
 	    src->backend->says_cause ? strerror(src->cause) : "");
 	return msg;
 }
@@ -101,18 +107,21 @@ source_say_fallback(const struct source *from, const struct backend *to, const s
 	if (cfg->quiet)
 		return;
 	if (to->misses)
-		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval, to->misses);
+		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval,
+		    to->misses);
 	else
 		warnx("%s; using %s", source_unavailable(from), to->name);
 }
 
 void
-source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg, struct sink *sink)
+source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
+    struct sink *sink)
 {
 	const struct backend *be, *next;
 
 	for (be = source_backends; be->name; be++) {
-		if (be->type != type || (cfg->backend && cfg->backend != be && cfg->backend->type == type))
+		if (be->type != type ||
+		    (cfg->backend && cfg->backend != be && cfg->backend->type == type))
 			continue;
 		source_reset(src, be, ns, cfg, sink);
 		if (be->ops->open(src) == 0)

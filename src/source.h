@@ -90,7 +90,8 @@ bool source_backend_serves(const struct backend *be, enum ev_type type);
  * Open the source for cfg's watches of type in mount namespace ns (NULL: ours) with cfg->backend,
  * or each backend in fallback order saying why on stderr; exits 69 (unavailable) or 1 on failure.
  */
-void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg, struct sink *sink);
+void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
+    struct sink *sink);
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 
@@ -114,7 +115,8 @@ const char *source_backend_name(const struct source *src);
  * Clear ev and set its type, subtype and watch w (tag, target, w's source word and mount
  * namespace).
  */
-void source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const struct watch *w);
+void source_event_init(struct event *ev, enum ev_type type, unsigned subtype,
+    const struct watch *w);
 /* Send a loss record to every live watch the user named. */
 void source_loss(struct source *src);
 /*

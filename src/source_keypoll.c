@@ -39,7 +39,8 @@ keypoll_open(struct source *src)
 	src->priv = ks;
 	if (access("/proc/keys", R_OK) < 0)
 		return -1;
-	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
+	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK),
+	    POLLIN, 0 };
 	src->nfds = 1;
 	if (src->pfd[0].fd < 0)
 		return -1;

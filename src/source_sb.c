@@ -59,7 +59,8 @@ struct sb_src {
 static bool
 sb_fstype_reports_errors(const char *fstype)
 {
-	return strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 || strcmp(fstype, "ext2") == 0;
+	return strcmp(fstype, "ext4") == 0 || strcmp(fstype, "ext3") == 0 ||
+	    strcmp(fstype, "ext2") == 0;
 }
 
 /* One stderr line about a filesystem: "watchq: PATH (FSTYPE) WHAT". */
@@ -71,7 +72,8 @@ sb_note(const struct source *src, const struct sbw *s, const char *what, const c
 	if (src->cfg->quiet)
 		return;
 	escape_text(&b, s->w->target);
-	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, escape_arg(s->info.fstype), what, why ? ": " : "", why ? why : "");
+	fprintf(stderr, "watchq: %s (%s) %s%s%s\n", b.data, escape_arg(s->info.fstype), what,
+	    why ? ": " : "", why ? why : "");
 	buf_free(&b);
 }
 
@@ -190,7 +192,8 @@ sb_check_space(struct source *src, struct sbw *s)
 		return;
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	size = (uint64_t)sv.f_blocks * sv.f_frsize;
-	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) : cfg->space_bytes;
+	thr = cfg->space_pct > 0 ? (uint64_t)((double)size * cfg->space_pct / 100) :
+	    cfg->space_bytes;
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
 	/* statvfs() read whatever the path holds now: check that it is still s's filesystem. */
@@ -380,8 +383,11 @@ sb_open_errors(struct source *src)
 
 	if (fserr_open(&p->errs) < 0) {
 		if (p->want_error && !src->cfg->quiet)
-			fprintf(stderr, "watchq: filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: %s; "
-			    "no error events\n", strerror(errno));
+			fprintf(stderr,
+			    "watchq: filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: "
+			    "%s; "
+			    "no error events\n",
+			    strerror(errno));
 		if (p->want_ro)
 			p->poll_ro = true;
 		return;
@@ -405,7 +411,9 @@ sb_is_marked(struct source *src, const struct sbw *s, int marked, int why)
 		return false;
 	}
 	if (!quiet && !sb_fstype_reports_errors(s->info.fstype))
-		sb_note(src, s, "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)", NULL);
+		sb_note(src, s,
+		    "does not report errors (through Linux 6.18 only ext2, ext3 and ext4 do)",
+		    NULL);
 	return true;
 }
 
@@ -417,7 +425,9 @@ sb_open_quota(struct source *src)
 
 	if ((fd = quota_nl_open()) < 0) {
 		if (!src->cfg->quiet)
-			fprintf(stderr, "watchq: quota warnings are unavailable: %s (the VFS_DQUOT netlink family "
+			fprintf(stderr,
+			    "watchq: quota warnings are unavailable: %s (the VFS_DQUOT netlink "
+			    "family "
 			    "exists only in the initial network namespace); no edquot events\n",
 			    errno == ENOENT ? "no VFS_DQUOT family here" : strerror(errno));
 		p->want_quota = false;
@@ -434,7 +444,8 @@ sb_choose_events(struct source *src, size_t announced)
 	struct sb_src *p = src->priv;
 
 	p->want_error = evset_has_event(&cfg->events, EV_SB, SB_ERROR) && announced > 0;
-	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) || cfg->mode == MODE_WAIT_STATE;
+	p->want_ro = evset_has_event(&cfg->events, EV_SB, SB_READONLY) ||
+	    cfg->mode == MODE_WAIT_STATE;
 	p->want_quota = evset_has_event(&cfg->events, EV_SB, SB_EDQUOT) && announced > 0;
 	p->want_space = evset_has_event(&cfg->events, EV_SB, SB_LOWSPACE) && cfg->has_space;
 }
@@ -479,8 +490,10 @@ sb_name_backend(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
-	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s", src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
-	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo", p->want_space || p->poll_ro ? ",statvfs" : "");
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s",
+	    src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
+	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo",
+	    p->want_space || p->poll_ro ? ",statvfs" : "");
 	src->backend_label = p->backend;
 }
 
@@ -490,7 +503,8 @@ sb_can_report(const struct source *src)
 {
 	const struct sb_src *p = src->priv;
 
-	return (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota || p->want_space;
+	return (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota ||
+	    p->want_space;
 }
 
 static int
@@ -516,11 +530,13 @@ sb_open(struct source *src)
 		return -1;
 	if (p->want_quota)
 		sb_open_quota(src);
-	if ((src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
+	src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (src->pfd[FD_TIMER].fd < 0)
 		return -1;
 	src->pfd[FD_TIMER].events = POLLIN;
 	if (p->poll_ro && !cfg->quiet && announced > 0 && p->want_ro)
-		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n", cfg->interval);
+		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n",
+		    cfg->interval);
 	sb_name_backend(src);
 	/* Nothing selected can come: say so rather than wait forever. */
 	if (announced > 0 && !sb_can_report(src)) {

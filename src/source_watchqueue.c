@@ -46,7 +46,8 @@ wq_kernel_has_notifications(void)
 {
 	unsigned char caps[2] = { 0, 0 };
 
-	return keyctl_capabilities(caps, sizeof(caps)) >= 2 && (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
+	return keyctl_capabilities(caps, sizeof(caps)) >= 2 &&
+	    (caps[1] & KAPI_KEYCTL_CAPS1_NOTIFICATIONS);
 }
 
 /* Bytes of records waiting in the notification pipe: whole records, since the kernel queues each
@@ -122,7 +123,8 @@ wq_removal(struct source *src, const struct wq_rec *r)
 
 	/* The removed key is named in 16-byte records; else the tag's watched key. */
 	for (i = 0; i < q->ks.n && e == NULL; i++)
-		if (!q->ks.v[i].gone && (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
+		if (!q->ks.v[i].gone &&
+		    (r->has_removed_id ? q->ks.v[i].serial == (int32_t)r->removed_id :
 		    !q->ks.v[i].child && q->ks.v[i].sw->w->tag == (int)r->tag))
 			e = &q->ks.v[i];
 	if (e == NULL)
@@ -166,14 +168,15 @@ wq_on_record(void *p, const struct wq_rec *r)
 	saw = wq_resync_saw(q, r);
 	if (r->type == KAPI_WATCH_TYPE_META && r->subtype == KAPI_WATCH_META_REMOVAL)
 		wq_removal(src, r);
-	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || saw > 0 || (e = keyset_find(&q->ks, r->key_id)) == NULL)
+	if (r->type != KAPI_WATCH_TYPE_KEY_NOTIFY || saw > 0 ||
+	    (e = keyset_find(&q->ks, r->key_id)) == NULL)
 		return true;
 	if (!keysnap_apply(&e->snap, r->subtype, r->aux) && saw == 0)
 		return true;
 	if (src->cfg->recursive && wq_moves_links(q, r))
 		q->links_changed = true;
-	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux, keysnap_name(&e->snap, &kn),
-	    &q->ks.names);
+	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux,
+	    keysnap_name(&e->snap, &kn), &q->ks.names);
 	return true;
 }
 
@@ -222,7 +225,8 @@ wq_set_filter(int fd, const struct config *cfg)
 	f.filters[0].type = KAPI_WATCH_TYPE_KEY_NOTIFY;
 	f.filters[0].subtype_filter[0] = cfg->events.leaf[EV_KEY][0];
 	if (cfg->recursive)
-		f.filters[0].subtype_filter[0] |= 1u << KEY_LINKED | 1u << KEY_UNLINKED | 1u << KEY_CLEARED;
+		f.filters[0].subtype_filter[0] |= 1u << KEY_LINKED | 1u << KEY_UNLINKED |
+		    1u << KEY_CLEARED;
 	return ioctl(fd, KAPI_IOC_WATCH_QUEUE_SET_FILTER, &f);
 }
 

@@ -109,7 +109,8 @@ srcmatch_matches(const char *spec, const char *real, const char *source, dev_t d
 		return dev == want;
 	case SRCMATCH_TAG:
 		/* A filesystem on a block device has the device's number. */
-		if (major(dev) != 0 && (r = srcmatch_probe_has(dev, srcmatch_tag_of(spec), strchr(spec, '=') + 1)) >= 0)
+		if (major(dev) != 0 && (r = srcmatch_probe_has(dev, srcmatch_tag_of(spec),
+		    strchr(spec, '=') + 1)) >= 0)
 			return r;
 		/* Unprivileged: as findmnt, through udev's links to the device. */
 		if ((tagdev = srcmatch_resolve(spec)) == NULL)
