@@ -20,6 +20,7 @@ const struct event_name event_names[] = {
 	{ "move_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
 	{ "move", EV_MOUNT, MOUNT_MOVE, 0, 0 },
 	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
+	{ "writable", EV_MOUNT, MOUNT_WRITABLE, 0, 0 },
 	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
 	{ "transient", EV_MOUNT, MOUNT_TRANSIENT, 0, 0 },
 	{ "instantiated", EV_KEY, KEY_INSTANTIATED, 0, 0 },
@@ -39,6 +40,7 @@ const struct event_name event_names[] = {
 	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
 	{ "umount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
 	{ "remount", EV_MOUNT, MOUNT_READONLY, 0, 0 },
+	{ "remount", EV_MOUNT, MOUNT_WRITABLE, 0, 0 },
 	{ "remount", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
 	{ "moved_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
 	{ "moved_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },

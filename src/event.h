@@ -28,7 +28,8 @@ enum ev_mount {
 	MOUNT_MOUNT,
 	MOUNT_UNMOUNT,
 	MOUNT_MOVE,
-	MOUNT_READONLY,
+	MOUNT_READONLY,		/* became read-only */
+	MOUNT_WRITABLE,		/* became writable */
 	MOUNT_SETATTR,
 	/* Mounts that came and went before they could be read: counted, never placed */
 	MOUNT_TRANSIENT,

@@ -79,7 +79,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		if (!path_within(w->path, ch->new->target) || !passes_filters(cfg, ch->new))
 			return;
 		if (ch->old->readonly != ch->new->readonly) {
-			fill(&ev, w, MOUNT_READONLY, ch->new);
+			fill(&ev, w, ch->new->readonly ? MOUNT_READONLY : MOUNT_WRITABLE, ch->new);
 			sink->emit(sink, &ev);
 		}
 		/* Past "ro" or "rw", options hold no ro/rw token (mounttab.h). */

@@ -45,6 +45,7 @@ text_mount(struct buf *b, const struct event *ev)
 		text_by(b, &m->by);
 		break;
 	case MOUNT_READONLY:
+	case MOUNT_WRITABLE:
 		text_col(b, m->path);
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
 		break;

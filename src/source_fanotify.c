@@ -539,6 +539,9 @@ wants_attrs(const struct config *cfg)
 	rec.subtype = MOUNT_READONLY;
 	if (filter_match(&cfg->filter, &rec))
 		return true;
+	rec.subtype = MOUNT_WRITABLE;
+	if (filter_match(&cfg->filter, &rec))
+		return true;
 	rec.subtype = MOUNT_SETATTR;
 	return filter_match(&cfg->filter, &rec);
 }

@@ -41,16 +41,19 @@ aliases() {
 	wait_until grep -q '^mount readonly' "$T/out"
 	mount -o remount,ro,size=1M "$T/b"
 	wait_until grep -q '^mount setattr' "$T/out"
+	mount -o remount,rw "$T/b"
+	wait_until grep -q '^mount writable' "$T/out"
 	umount "$T/b"
 	wait_until grep -q '^mount unmount' "$T/out"
 	stop_watchq
 	[ "$(cut -d' ' -f1-3 "$T/out")" = "mount mount $T/b
 mount readonly $T/b
 mount setattr $T/b
+mount writable $T/b
 mount unmount $T/b" ] || { cat "$T/out"; false; }
 }
 
-@test "event names ignore case; umount and remount (readonly and setattr) are aliases" {
+@test "event names ignore case; umount and remount (readonly, writable, setattr) are aliases" {
 	need_root
 	on_backends aliases
 }

@@ -94,7 +94,7 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	[ "$(unmarked | sed -n 2p)" = "mount move_from $T/w/in -> $T/out1" ]
 }
 
-@test "remount ro and rw are readonly events" {
+@test "remount ro is a readonly event, remount rw a writable one" {
 	need_root
 	mkdir "$T/a"
 	mount -t tmpfs wq-src "$T/a"
@@ -105,7 +105,32 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 	wait_until lines_at_least 2
 	stop_watchq
 	[ "$(unmarked | sed -n 1p)" = "mount readonly $T/a ro (was rw)" ]
-	[ "$(unmarked | sed -n 2p)" = "mount readonly $T/a rw (was ro)" ]
+	[ "$(unmarked | sed -n 2p)" = "mount writable $T/a rw (was ro)" ]
+}
+
+@test "-e readonly does not fire on the way back to rw, -e writable only then" {
+	need_root
+	mkdir "$T/a"
+	mount -t tmpfs wq-src "$T/a"
+	watch -e readonly,new_mount mounts "$T"
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 1
+	mount -o remount,rw "$T/a"
+	# The mount after it is seen only once the remount before it has been read.
+	mkdir "$T/b"
+	mount -t tmpfs wq "$T/b"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(unmarked)" = "mount readonly $T/a ro (was rw)
+mount mount $T/b tmpfs wq" ] || { cat "$T/out"; false; }
+	umount "$T/b"
+	watch -j -e writable mounts "$T"
+	mount -o remount,ro "$T/a"
+	mount -o remount,rw "$T/a"
+	wait_until lines_at_least 1
+	stop_watchq
+	jq_event writable '.path == "'"$T/a"'" and .readonly == false'
+	[ "$(jq -r .event "$T/out")" = writable ]
 }
 
 @test "remount,bind,nosuid is a setattr event with old and new options" {

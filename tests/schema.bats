@@ -49,6 +49,8 @@ check() {
 	mount -t tmpfs wq "$T/a"
 	mount -o remount,ro "$T/a"
 	mount -o remount,ro,size=1M "$T/a"
+	mount -o remount,rw "$T/a"
+	wait_until grep -qa '"event":"writable"' "$T/out"
 	mount --move "$T/a" "$T/b"
 	umount "$T/b"
 	mount -t tmpfs wq "$T/$bad"
@@ -57,7 +59,7 @@ check() {
 	wait_until grep -qa '"path":"'"$T"'/\\ufffd\\n".*"event":"unmount"\|"event":"unmount".*\\ufffd' "$T/out"
 	stop_watchq
 	tr '\0' '\n' <"$T/out" | jq -r .event | sort -u >"$T/events"
-	[ "$(tr '\n' ' ' <"$T/events")" = "mount move readonly setattr unmount " ]
+	[ "$(tr '\n' ' ' <"$T/events")" = "mount move readonly setattr unmount writable " ]
 	grep -q '"path_b64"' "$T/out"
 	run check <"$T/out"
 	[ "$status" -eq 0 ]

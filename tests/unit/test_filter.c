@@ -33,7 +33,10 @@ static const struct name_case cases[] = {
 		{ EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_TO, 0 } } },
 	{ "readonly", 1u << EV_MOUNT | 1u << EV_SB, {
 		{ EV_MOUNT, MOUNT_READONLY, 0, 1 }, { EV_SB, SB_READONLY, 0, 1 },
-		{ EV_MOUNT, MOUNT_SETATTR, 0, 0 } } },
+		{ EV_MOUNT, MOUNT_SETATTR, 0, 0 }, { EV_MOUNT, MOUNT_WRITABLE, 0, 0 } } },
+	{ "writable", 1u << EV_MOUNT | 1u << EV_SB, {
+		{ EV_MOUNT, MOUNT_WRITABLE, 0, 1 }, { EV_MOUNT, MOUNT_READONLY, 0, 0 },
+		{ EV_SB, SB_READONLY, 0, 0 } } },
 	{ "readonly", 1u << EV_SB, {
 		{ EV_MOUNT, MOUNT_READONLY, 0, 0 }, { EV_SB, SB_READONLY, 0, 1 } } },
 	{ "setattr", 1u << EV_KEY, {
@@ -47,7 +50,8 @@ static const struct name_case cases[] = {
 		{ EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
 	{ "umount", 1u << EV_MOUNT, { { EV_MOUNT, MOUNT_UNMOUNT, 0, 1 }, { EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
 	{ "remount", 1u << EV_MOUNT | 1u << EV_SB | 1u << EV_KEY, {
-		{ EV_MOUNT, MOUNT_READONLY, 0, 1 }, { EV_MOUNT, MOUNT_SETATTR, 0, 1 },
+		{ EV_MOUNT, MOUNT_READONLY, 0, 1 }, { EV_MOUNT, MOUNT_WRITABLE, 0, 1 },
+		{ EV_MOUNT, MOUNT_SETATTR, 0, 1 },
 		{ EV_SB, SB_READONLY, 0, 0 }, { EV_KEY, KEY_SETATTR, 0, 0 }, { EV_MOUNT, MOUNT_MOUNT, 0, 0 } } },
 	{ "moved_from", 1u << EV_MOUNT, {
 		{ EV_MOUNT, MOUNT_MOVE, 0, 0 }, { EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_FROM, 1 },
@@ -112,7 +116,7 @@ main(void)
 	/* Removing every event leaves the type empty. */
 	memset(&s, 0, sizeof(s));
 	evset_add_type(&s, EV_MOUNT);
-	apply(&s, "-present,-mount,-unmount,-move,-readonly,-setattr,-transient", 1u << EV_MOUNT);
+	apply(&s, "-present,-mount,-unmount,-move,-readonly,-writable,-setattr,-transient", 1u << EV_MOUNT);
 	CHECK(!evset_has_type(&s, EV_MOUNT), "all removed");
 	filter_compile(&f, &s);
 	CHECK(f.n == 0, "empty filter: %u entries", f.n);

@@ -125,11 +125,11 @@ main(void)
 	mounttab_update(&t, a, record, &src);
 	CHECK_STR(log.s, "0:readonly:/w/n;0:setattr:/w/n;1:readonly:/w/n;1:setattr:/w/n;");
 
-	/* A dead watch hears nothing. */
+	/* A dead watch hears nothing; back to rw is writable. */
 	log.s[0] = '\0';
 	sw[1].alive = false;
 	mounttab_update(&t, entry(12, 1, "/w/n", "X", "tmpfs"), record, &src);
-	CHECK_STR(log.s, "0:readonly:/w/n;0:setattr:/w/n;");
+	CHECK_STR(log.s, "0:writable:/w/n;0:setattr:/w/n;");
 
 	/* A flip of ro alone is no setattr, wherever the ro token stands. */
 	log.s[0] = '\0';

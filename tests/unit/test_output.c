@@ -192,10 +192,10 @@ main(void)
 			CHECK_STR(b.data, by[k].format);
 		}
 		/* Remounts and present mounts: nobody named, in JSON null; no mark in text. */
-		ev = mount_ev(MOUNT_READONLY);
+		ev = mount_ev(MOUNT_WRITABLE);
 		buf_reset(&b);
 		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-		CHECK_STR(b.data, "mount readonly /srv/b rw (was ro)\n");
+		CHECK_STR(b.data, "mount writable /srv/b rw (was ro)\n");
 		ev = mount_ev(MOUNT_PRESENT);
 		buf_reset(&b);
 		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
