@@ -21,6 +21,13 @@ put_str(struct walk *w, const char *name, const char *s)
 	w->fn(w->ctx, &f);
 }
 
+/* A string field that is unknown (null) where s is NULL or empty. */
+static void
+put_str_known(struct walk *w, const char *name, const char *s)
+{
+	put_str(w, name, s && *s ? s : NULL);
+}
+
 /* A string field the record has only when s is set (old_path: moves only). */
 static void
 put_str_if_set(struct walk *w, const char *name, const char *s)
@@ -129,10 +136,10 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_uint(w, "mount_id", m->mount_id);
 	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
 	put_uint(w, "parent_id", m->parent_id);
-	put_str_if_set(w, "path", m->path);
+	put_str_known(w, "path", m->path);
 	put_str_if_set(w, "old_path", m->old_path);
-	put_str_if_set(w, "fstype", m->fstype);
-	put_str_if_set(w, "device", m->device);
+	put_str_known(w, "fstype", m->fstype);
+	put_str_known(w, "device", m->device);
 	put_str_if_set(w, "options", m->options);
 	put_str_if_set(w, "old_options", m->old_options);
 	put_bool(w, "readonly", m->readonly);
@@ -152,9 +159,9 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 static void
 walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 {
-	put_str_if_set(w, "path", s->path);
-	put_str_if_set(w, "fstype", s->fstype);
-	put_str_if_set(w, "device", s->device);
+	put_str_known(w, "path", s->path);
+	put_str_known(w, "fstype", s->fstype);
+	put_str_known(w, "device", s->device);
 	switch (subtype) {
 	case SB_ERROR:
 		put_int(w, "error", s->error);

@@ -4,12 +4,12 @@
 #include "output_text.h"
 #include "quota_nl.h"
 
-/* One column after a space: - where s is unknown or empty. */
+/* One column after a space: - where s is unknown or empty, \x2d where s is -. */
 static void
 text_col(struct buf *b, const char *s)
 {
 	buf_addc(b, ' ');
-	escape_text(b, s && *s ? s : "-");
+	escape_known(b, s && *s ? s : NULL);
 }
 
 /*
