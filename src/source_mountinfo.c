@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "compat.h"
 #include "mntns.h"
 #include "mount_events.h"
@@ -30,21 +31,40 @@ enum { FD_TABLE, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
 
 struct mountinfo {
 	struct mounttab tab;
+	struct buf raw;		/* the last read of the file */
 };
 
-/* Parse the whole mountinfo file fd (from its start) into tb; -1 with errno set. */
+/* The whole mountinfo file fd, from its start, into raw; -1 with errno set. */
 static int
-mi_parse(int fd, struct libmnt_table *tb)
+mi_slurp(int fd, struct buf *raw)
+{
+	char chunk[16384];
+	ssize_t n;
+
+	buf_reset(raw);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf_add(raw, chunk, (size_t)n);
+	}
+	return 0;
+}
+
+/* Parse the file's text raw into tb; -1 with errno set. */
+static int
+mi_parse(const struct buf *raw, struct libmnt_table *tb)
 {
 	FILE *f;
-	int r, dup_fd;
+	int r;
 
-	if (lseek(fd, 0, SEEK_SET) < 0 || (dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+	if (raw->len == 0)
+		return 0;
+	if ((f = fmemopen(raw->data, raw->len, "r")) == NULL)
 		return -1;
-	if ((f = fdopen(dup_fd, "r")) == NULL) {
-		close(dup_fd);
-		return -1;
-	}
 	r = mnt_table_parse_stream(tb, f, PATH_MOUNTINFO);
 	fclose(f);
 	if (r < 0) {
@@ -54,12 +74,52 @@ mi_parse(int fd, struct libmnt_table *tb)
 	return 0;
 }
 
+/* The field n fields after the one at q (fields end at one space each), or NULL before eol. */
+static char *
+mi_skip_fields(char *q, const char *eol, int n)
+{
+	for (; n > 0; n--)
+		if ((q = memchr(q, ' ', (size_t)(eol - q))) == NULL || ++q > eol)
+			return NULL;
+	return q;
+}
+
+/*
+ * The superblock options of mount id as its line spells them, the kernel's escapes kept
+ * (libmount decodes them, statmount does not), from the lines at *p on (libmount's order), the
+ * line cut at its end; NULL if none has the id. Fields are escaped, so the first field from the
+ * seventh on that is - alone ends the optional fields: FSTYPE SOURCE OPTIONS follow.
+ */
+static const char *
+mi_raw_fs_opts(char **p, char *end, int id)
+{
+	char *line, *eol, *q;
+
+	for (line = *p; line < end; line = eol + 1) {
+		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			eol = end;
+		if (atoi(line) != id)
+			continue;
+		q = mi_skip_fields(line, eol, 6);
+		while (q && !(q[0] == '-' && q + 1 < eol && q[1] == ' '))
+			q = mi_skip_fields(q, eol, 1);
+		if (q == NULL || (q = mi_skip_fields(q, eol, 3)) == NULL)
+			return NULL;
+		*eol = '\0';
+		*p = eol < end ? eol + 1 : end;
+		return q;
+	}
+	return NULL;
+}
+
 static int
-mi_read_table(int fd, struct mounttab *t)
+mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
+	char *next;
+	const char *opts;
 	int r;
 
 	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
@@ -67,18 +127,20 @@ mi_read_table(int fd, struct mounttab *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	r = mi_parse(fd, tb);
-	if (r < 0)
+	if ((r = mi_slurp(fd, raw)) < 0 || (r = mi_parse(raw, tb)) < 0)
 		goto out;
+	next = raw->data;
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		int id = mnt_fs_get_id(fs), parent = mnt_fs_get_parent_id(fs);
 
 		if (id < 0)
 			continue;
+		if ((opts = mi_raw_fs_opts(&next, raw->data + raw->len, id)) == NULL)
+			opts = mnt_fs_get_fs_options(fs);
 		mounttab_insert(t, mounttab_entry_new((uint64_t)id,
 		    parent < 0 ? 0 : (uint64_t)parent, mnt_fs_get_devno(fs),
 		    mnt_fs_get_target(fs), mnt_fs_get_source(fs), mnt_fs_get_fstype(fs),
-		    mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), mnt_fs_get_fs_options(fs)));
+		    mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), opts));
 	}
 	r = 0;
 out:
@@ -104,13 +166,13 @@ mi_changed(int fd)
  * Such a change also raises POLLPRI, so read again until a read saw no change.
  */
 static int
-mi_read_stable(int fd, struct mounttab *t)
+mi_read_stable(int fd, struct mounttab *t, struct buf *raw)
 {
 	int i;
 
 	for (i = 0; i < MAX_REREADS; i++) {
 		mounttab_clear(t);
-		if (mi_read_table(fd, t) < 0)
+		if (mi_read_table(fd, t, raw) < 0)
 			return -1;
 		if (!mi_changed(fd))
 			break;
@@ -136,7 +198,7 @@ mi_open(struct source *src)
 	src->nfds = 2;
 	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
-	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
+	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab, &mi->raw) < 0)
 		return -1;
 	if (src->ns)
 		src->pfd[FD_NS].fd = src->ns->pidfd;
@@ -159,7 +221,7 @@ mi_drain(struct source *src, size_t i)
 		return 0;
 	}
 
-	if (mi_read_stable(src->pfd[i].fd, &fresh) < 0) {
+	if (mi_read_stable(src->pfd[i].fd, &fresh, &mi->raw) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
@@ -188,6 +250,7 @@ mi_close(struct source *src)
 	src->nfds = 0;
 	if (mi) {
 		mounttab_clear(&mi->tab);
+		buf_free(&mi->raw);
 		free(mi);
 	}
 	src->priv = NULL;

@@ -34,3 +34,25 @@ present() {
 		grep -qxF "mount present $T/dash tmpfs \\x2d" "$T/$be" || { echo "$be"; cat "$T/$be"; false; }
 	done
 }
+
+# mountinfo_field MOUNTPOINT N: field N (awk's) of the line of /proc/self/mountinfo
+# whose mount point is MOUNTPOINT (without escapes), counted from the end where N < 0.
+mountinfo_field() {
+	awk -v mp="$1" -v n="$2" '$5 == mp { print (n < 0 ? $(NF + 1 + n) : $n) }' /proc/self/mountinfo
+}
+
+@test "overlay options with an escaped space and comma keep the kernel's escapes on both backends" {
+	need_root
+	grep -qw overlay /proc/filesystems || skip "no overlay filesystem"
+	mkdir -p "$T/low er" "$T/lo,w" "$T/up" "$T/work" "$T/m"
+	mount -t overlay ov -o "lowerdir=$T/low er:$T/lo\\,w,upperdir=$T/up,workdir=$T/work" "$T/m" ||
+		skip "overlay mount failed"
+	want=$(mountinfo_field "$T/m" -1)
+	[[ "$want" == *'low\040er'* ]]
+	for be in $(backends); do
+		present $be --json
+		got=$(jq -r -s --arg p "$T/m" 'map(select(.path == $p))[0].options' "$T/$be")
+		[ "$got" = "$(mountinfo_field "$T/m" 6),${want#*,}" ] ||
+			{ echo "$be: $got, mountinfo: $want"; false; }
+	done
+}
