@@ -77,6 +77,7 @@ struct ev_mount_fields {
 	size_t count;			/* transient: how many */
 	const char *path, *old_path;	/* old_path: moves only */
 	const char *fstype, *device;
+	const char *root;		/* the path inside the filesystem (findmnt's FSROOT) */
 	const char *options, *old_options;	/* old_options: setattr only */
 	bool readonly;
 	struct ev_who by;

@@ -35,6 +35,7 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mou
 	ev->u.mount.path = e->target;
 	ev->u.mount.fstype = e->fstype;
 	ev->u.mount.device = e->source;
+	ev->u.mount.root = e->root;
 	ev->u.mount.options = e->options;
 	ev->u.mount.readonly = e->readonly;
 }

@@ -106,7 +106,7 @@ static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
 	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path",
-	    "fstype", "device", "options", "readonly", "pid", "comm", "uid" };
+	    "fstype", "device", "root", "options", "readonly", "pid", "comm", "uid" };
 	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
 	    .v.list = { m->ids, m->count } };
 	size_t i;
@@ -140,6 +140,7 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_str_if_set(w, "old_path", m->old_path);
 	put_str_known(w, "fstype", m->fstype);
 	put_str_known(w, "device", m->device);
+	put_str_known(w, "root", m->root);
 	put_str_if_set(w, "options", m->options);
 	put_str_if_set(w, "old_options", m->old_options);
 	put_bool(w, "readonly", m->readonly);

@@ -83,6 +83,13 @@ format_device(struct buf *b, const struct format_event *x)
 }
 
 static void
+format_root(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		format_str(b, x->m->root);
+}
+
+static void
 format_options(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
@@ -195,6 +202,7 @@ static const struct format_escape format_escapes[] = {
 	{ 'o', false, format_old },
 	{ 'f', false, format_fstype },
 	{ 'd', false, format_device },
+	{ 'F', false, format_root },
 	{ 'O', false, format_options },
 	{ 'r', false, format_readonly },
 	{ 'i', false, format_mount_id },

@@ -32,6 +32,24 @@ text_by(struct buf *b, const struct ev_who *by)
 	escape_known(b, by->comm);
 }
 
+/* The source, then [ROOT] where the mount shows a part of its filesystem, as findmnt does. */
+static void
+text_source(struct buf *b, const struct ev_mount_fields *m)
+{
+	struct buf s = { 0 };
+
+	if (m->root == NULL || *m->root == '\0' || strcmp(m->root, "/") == 0) {
+		text_col(b, m->device);
+		return;
+	}
+	buf_adds(&s, m->device ? m->device : "");
+	buf_addc(&s, '[');
+	buf_adds(&s, m->root);
+	buf_addc(&s, ']');
+	text_col(b, s.data);
+	buf_free(&s);
+}
+
 static void
 text_mount(struct buf *b, const struct event *ev)
 {
@@ -62,7 +80,7 @@ text_mount(struct buf *b, const struct event *ev)
 	default:
 		text_col(b, m->path);
 		text_col(b, m->fstype);
-		text_col(b, m->device);
+		text_source(b, m);
 		if (ev->subtype != MOUNT_PRESENT)
 			text_by(b, &m->by);
 		break;

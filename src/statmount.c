@@ -190,7 +190,7 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	    seen_from_root(km, str_at(sm, KAPI_STATMOUNT_MNT_POINT, sm->mnt_point, sm->size, "")),
 	    str_at(sm, KAPI_STATMOUNT_SB_SOURCE, sm->sb_source, sm->size, ""),
 	    str_at(sm, KAPI_STATMOUNT_FS_TYPE, sm->fs_type, sm->size, ""),
-	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, "/"),
+	    str_at(sm, KAPI_STATMOUNT_MNT_ROOT, sm->mnt_root, sm->size, ""),
 	    km->vfs.data, km->fs.data);
 	e->mount_id = sm->mnt_id_old;
 	e->parent_mount_id = sm->mnt_parent_id_old;

@@ -56,3 +56,30 @@ mountinfo_field() {
 			{ echo "$be: $got, mountinfo: $want"; false; }
 	done
 }
+
+@test "a bind of a subdirectory or a file has its root: JSON, --format %F, text SOURCE[ROOT]" {
+	need_root
+	mkdir -p "$T/fs" "$T/sub" "$T/whole"
+	mount -t tmpfs wq "$T/fs"
+	mkdir "$T/fs/in dir"
+	touch "$T/fs/file" "$T/bindfile"
+	mount --bind "$T/fs/in dir" "$T/sub"
+	mount --bind "$T/fs/file" "$T/bindfile"
+	mount --bind "$T/fs" "$T/whole"
+	[ "$(findmnt -n -o FSROOT "$T/sub")" = "/in dir" ]
+	for be in $(backends); do
+		present $be --json
+		for m in fs sub bindfile whole; do
+			want=$(mountinfo_field "$T/$m" 4 | sed 's/\\040/ /g')
+			jq -e -s --arg p "$T/$m" --arg r "$want" 'map(select(.path == $p))[0].root == $r' "$T/$be" ||
+				{ echo "$be $m: want $want"; cat "$T/$be"; false; }
+		done
+		present $be
+		grep -qxF "mount present $T/sub tmpfs wq[/in\\x20dir]" "$T/$be" || { echo "$be"; cat "$T/$be"; false; }
+		grep -qxF "mount present $T/bindfile tmpfs wq[/file]" "$T/$be"
+		grep -qxF "mount present $T/whole tmpfs wq" "$T/$be"
+		present $be --format '%p %F'
+		grep -qxF "$T/sub /in\\x20dir" "$T/$be"
+		grep -qxF "$T/fs /" "$T/$be"
+	done
+}

@@ -136,6 +136,8 @@ finish_more() {
 	[ "$(journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount)" = "$(sed -n 4p "$T/out")" ]
 	# Who made a change: WATCHQ_PID, _COMM and _UID where known (fanotify), none for a remount.
 	jq -e -s 'map(select(.WATCHQ_EVENT == "readonly"))[0] | has("WATCHQ_PID") or has("WATCHQ_COMM") | not' "$T/entries"
+	# The root of the mount inside its filesystem: the whole of it.
+	jq -e -s 'all(.WATCHQ_ROOT == "/")' "$T/entries"
 	if [ "$(backend_used)" = fanotify ]; then
 		jq -e -s --arg pid "$unmounter" 'map(select(.WATCHQ_EVENT == "unmount"))[0] |
 			.WATCHQ_PID == $pid and .WATCHQ_COMM == "wq-unmounter" and .WATCHQ_UID == "0"' "$T/entries"

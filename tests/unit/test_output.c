@@ -13,7 +13,8 @@ mount_ev(unsigned subtype)
 		.type = EV_MOUNT, .subtype = subtype, .tag = 3, .watch = "/srv",
 		.watch_source = "mounts", .time = { 1700000000, 123456789 }, .mnt_ns = 4026531840ULL,
 		.u.mount = { .mount_id = 42, .parent_id = 7, .path = "/srv/b",
-			.fstype = "tmpfs", .device = "none", .options = "rw,relatime" },
+			.fstype = "tmpfs", .device = "none", .root = "/",
+			.options = "rw,relatime" },
 	};
 
 	return ev;
@@ -25,7 +26,7 @@ static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
 	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
 	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
-	    "\"fstype\":null,\"device\":null,\"options\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
+	    "\"fstype\":null,\"device\":null,\"root\":null,\"options\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
 	    "\"uid\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
 	"transient [] [] [] [] [] []\n",
@@ -77,6 +78,16 @@ main(void)
 	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs - pid=- uid=- comm=-\n");
 	cfg.timestamps = false;
 
+	/* A bind of a part of a filesystem: SOURCE[ROOT] as findmnt shows it, %F the root. */
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_PRESENT);
+	ev.u.mount.root = "/sub dir";
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "mount present /srv/b tmpfs none[/sub\\x20dir]\n");
+	buf_reset(&b);
+	output_format(&b, "%F|%d", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "/sub\\x20dir|none\n");
+
 	/* With -N, a line ends with the namespace of its watch. */
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_UNMOUNT);
@@ -114,7 +125,7 @@ main(void)
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
 	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
-	    "\"device\":\"none\",\"options\":\"rw,relatime\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
+	    "\"device\":\"none\",\"root\":\"/\",\"options\":\"rw,relatime\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
 
 	/* Transient mounts: a count and ids, every other field unknown. */
 	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
