@@ -35,7 +35,7 @@ _watchq_events()
 		esac
 	done
 	[[ -z $m$k$s ]] && m=1 k=1 s=1
-	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr remount transient present
+	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
 	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr
 	[[ $s ]] && echo error readonly edquot lowspace
 	echo loss removal

@@ -41,7 +41,7 @@ function __watchq_events
 		set m 1; set k 1; set s 1
 	end
 	set -l ev
-	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr remount transient present
+	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
 	test -n "$k"; and set -a ev instantiated updated linked unlinked cleared revoked invalidated setattr
 	test -n "$s"; and set -a ev error readonly edquot lowspace
 	set -a ev loss removal

@@ -22,6 +22,7 @@ const struct event_name event_names[] = {
 	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
 	{ "writable", EV_MOUNT, MOUNT_WRITABLE, 0, 0 },
 	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
+	{ "propagation", EV_MOUNT, MOUNT_PROPAGATION, 0, 0 },
 	{ "transient", EV_MOUNT, MOUNT_TRANSIENT, 0, 0 },
 	{ "instantiated", EV_KEY, KEY_INSTANTIATED, 0, 0 },
 	{ "updated", EV_KEY, KEY_UPDATED, 0, 0 },

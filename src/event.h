@@ -31,6 +31,7 @@ enum ev_mount {
 	MOUNT_READONLY,		/* became read-only */
 	MOUNT_WRITABLE,		/* became writable */
 	MOUNT_SETATTR,
+	MOUNT_PROPAGATION,	/* shared, slave, private or unbindable changed */
 	/* Mounts that came and went before they could be read: counted, never placed */
 	MOUNT_TRANSIENT,
 };
@@ -79,6 +80,8 @@ struct ev_mount_fields {
 	const char *fstype, *device;
 	const char *root;		/* the path inside the filesystem (findmnt's FSROOT) */
 	const char *options, *old_options;	/* old_options: setattr only */
+	/* mountinfo's optional fields ("shared:1,master:2", "private"); old_: propagation only */
+	const char *propagation, *old_propagation;
 	bool readonly;
 	struct ev_who by;
 };

@@ -37,6 +37,7 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mou
 	ev->u.mount.device = e->source;
 	ev->u.mount.root = e->root;
 	ev->u.mount.options = e->options;
+	ev->u.mount.propagation = e->propagation;
 	ev->u.mount.readonly = e->readonly;
 }
 
@@ -87,6 +88,11 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		if (strcmp(ch->old->options + 2, ch->new->options + 2) != 0) {
 			fill(&ev, w, MOUNT_SETATTR, ch->new);
 			ev.u.mount.old_options = ch->old->options;
+			sink->emit(sink, &ev);
+		}
+		if (strcmp(ch->old->propagation, ch->new->propagation) != 0) {
+			fill(&ev, w, MOUNT_PROPAGATION, ch->new);
+			ev.u.mount.old_propagation = ch->old->propagation;
 			sink->emit(sink, &ev);
 		}
 		return;

@@ -107,7 +107,15 @@ mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *targe
 	e->fs_opts = xstrdup(fs_opts ? fs_opts : "");
 	e->readonly = mounttab_opts_readonly(e->vfs_opts) || mounttab_opts_readonly(e->fs_opts);
 	e->options = join_options(e->readonly, e->vfs_opts, e->fs_opts);
+	e->propagation = xstrdup("");
 	return e;
+}
+
+void
+mounttab_entry_set_propagation(struct mounttab_entry *e, const char *propagation)
+{
+	free(e->propagation);
+	e->propagation = xstrdup(propagation ? propagation : "");
 }
 
 void
@@ -122,6 +130,7 @@ mounttab_entry_free(struct mounttab_entry *e)
 	free(e->vfs_opts);
 	free(e->fs_opts);
 	free(e->options);
+	free(e->propagation);
 	free(e);
 }
 
@@ -134,6 +143,7 @@ mounttab_entry_at(const struct mounttab_entry *e, const char *target)
 	c->mount_id = e->mount_id;
 	c->parent_mount_id = e->parent_mount_id;
 	c->unique_id = e->unique_id;
+	mounttab_entry_set_propagation(c, e->propagation);
 	return c;
 }
 
@@ -292,10 +302,12 @@ sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t 
 	return v;
 }
 
+/* A remount, a mount_setattr or a change of propagation. */
 static bool
 opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 {
-	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
+	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0 ||
+	    strcmp(a->propagation, b->propagation) != 0;
 }
 
 /* Whether e lies below the mount with id top, by parent ids; a cycle or missing parent ends it. */

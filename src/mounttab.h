@@ -14,6 +14,8 @@ struct mounttab_entry {
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
+	/* mountinfo's optional fields, comma-separated ("shared:1,master:2"), or "private" */
+	char *propagation;
 	/*
 	 * "ro" or "rw" (the effective state), then ",TOKEN" for each token of vfs_opts, then of
 	 * fs_opts, except ro, rw, mand and empty tokens. So past their first two bytes, the options
@@ -49,6 +51,8 @@ typedef void mounttab_change_fn(void *ctx, const struct mounttab_change *ch);
 struct mounttab_entry *mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev,
     const char *target, const char *source, const char *fstype, const char *root,
     const char *vfs_opts, const char *fs_opts);
+/* Set e's propagation (NULL: unknown, ""). */
+void mounttab_entry_set_propagation(struct mounttab_entry *e, const char *propagation);
 /* Free an entry. */
 void mounttab_entry_free(struct mounttab_entry *e);
 /* A copy of e mounted at target instead. */
@@ -74,7 +78,7 @@ int mounttab_cmp_id(const void *a, const void *b);
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);
 /* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose
- * submounts (by parent id, never by path) move along, and an option change. */
+ * submounts (by parent id, never by path) move along, and an option or propagation change. */
 void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn,
     void *ctx);
 /* Report how old became new, in this order: unmounts (deepest first), moves, remounts, mounts

@@ -106,7 +106,7 @@ static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
 	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path",
-	    "fstype", "device", "root", "options", "readonly", "pid", "comm", "uid" };
+	    "fstype", "device", "root", "options", "propagation", "readonly", "pid", "comm", "uid" };
 	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
 	    .v.list = { m->ids, m->count } };
 	size_t i;
@@ -136,13 +136,15 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 	put_uint(w, "mount_id", m->mount_id);
 	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
 	put_uint(w, "parent_id", m->parent_id);
-	put_str_known(w, "path", m->path);
+	put_str_if_set(w, "path", m->path);
 	put_str_if_set(w, "old_path", m->old_path);
 	put_str_known(w, "fstype", m->fstype);
 	put_str_known(w, "device", m->device);
 	put_str_known(w, "root", m->root);
 	put_str_if_set(w, "options", m->options);
 	put_str_if_set(w, "old_options", m->old_options);
+	put_str_known(w, "propagation", m->propagation);
+	put_str_if_set(w, "old_propagation", m->old_propagation);
 	put_bool(w, "readonly", m->readonly);
 	walk_by(w, &m->by);
 }
@@ -160,7 +162,7 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 static void
 walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 {
-	put_str_known(w, "path", s->path);
+	put_str_if_set(w, "path", s->path);
 	put_str_known(w, "fstype", s->fstype);
 	put_str_known(w, "device", s->device);
 	switch (subtype) {

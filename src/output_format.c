@@ -96,6 +96,13 @@ format_options(struct buf *b, const struct format_event *x)
 		format_str(b, x->m->options);
 }
 
+static void
+format_propagation(struct buf *b, const struct format_event *x)
+{
+	if (x->m)
+		format_str(b, x->m->propagation);
+}
+
 /* ro or rw for a mount; a superblock has a read-only state only in its readonly record. */
 static void
 format_readonly(struct buf *b, const struct format_event *x)
@@ -204,6 +211,7 @@ static const struct format_escape format_escapes[] = {
 	{ 'd', false, format_device },
 	{ 'F', false, format_root },
 	{ 'O', false, format_options },
+	{ 'g', false, format_propagation },
 	{ 'r', false, format_readonly },
 	{ 'i', false, format_mount_id },
 	{ 'I', false, format_parent_id },

@@ -74,6 +74,13 @@ text_mount(struct buf *b, const struct event *ev)
 		text_col(b, m->old_options);
 		buf_addc(b, ')');
 		break;
+	case MOUNT_PROPAGATION:
+		text_col(b, m->path);
+		text_col(b, m->propagation);
+		buf_adds(b, " (was");
+		text_col(b, m->old_propagation);
+		buf_addc(b, ')');
+		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
 		break;

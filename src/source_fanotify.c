@@ -542,6 +542,9 @@ wants_attrs(const struct config *cfg)
 	rec.subtype = MOUNT_WRITABLE;
 	if (filter_match(&cfg->filter, &rec))
 		return true;
+	rec.subtype = MOUNT_PROPAGATION;
+	if (filter_match(&cfg->filter, &rec))
+		return true;
 	rec.subtype = MOUNT_SETATTR;
 	return filter_match(&cfg->filter, &rec);
 }

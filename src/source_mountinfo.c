@@ -112,12 +112,26 @@ mi_raw_fs_opts(char **p, char *end, int id)
 	return NULL;
 }
 
+/* Propagation from mountinfo's optional fields, separated by commas; "private" for none. */
+static void
+mi_set_propagation(struct mounttab_entry *e, const char *fields)
+{
+	char *p;
+
+	fields += fields ? strspn(fields, " ") : 0;
+	mounttab_entry_set_propagation(e, fields && *fields ? fields : "private");
+	for (p = e->propagation; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+}
+
 static int
 mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
+	struct mounttab_entry *e;
 	char *next;
 	const char *opts;
 	int r;
@@ -137,10 +151,11 @@ mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 			continue;
 		if ((opts = mi_raw_fs_opts(&next, raw->data + raw->len, id)) == NULL)
 			opts = mnt_fs_get_fs_options(fs);
-		mounttab_insert(t, mounttab_entry_new((uint64_t)id,
-		    parent < 0 ? 0 : (uint64_t)parent, mnt_fs_get_devno(fs),
-		    mnt_fs_get_target(fs), mnt_fs_get_source(fs), mnt_fs_get_fstype(fs),
-		    mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), opts));
+		e = mounttab_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
+		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
+		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), opts);
+		mi_set_propagation(e, mnt_fs_get_optional_fields(fs));
+		mounttab_insert(t, e);
 	}
 	r = 0;
 out:

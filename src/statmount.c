@@ -24,10 +24,19 @@
 
 #define LIST_STEP	1024
 
-/* Deliberately no STATMOUNT_PROPAGATE_FROM: it makes statmount quadratic for slaves. */
+/*
+ * STATMOUNT_PROPAGATE_FROM walks the peers of a slave's masters, as each read of mountinfo does
+ * for every slave: a cost for slaves only, and propagate_from is part of what mountinfo shows.
+ */
 #define STAT_MASK (KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC | KAPI_STATMOUNT_MNT_ROOT | \
 	KAPI_STATMOUNT_MNT_POINT | KAPI_STATMOUNT_FS_TYPE | KAPI_STATMOUNT_MNT_OPTS | \
-	KAPI_STATMOUNT_SB_SOURCE)
+	KAPI_STATMOUNT_SB_SOURCE | KAPI_STATMOUNT_PROPAGATE_FROM)
+/* What a remount or a propagation change can change. */
+#define ATTR_MASK (KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC | KAPI_STATMOUNT_MNT_OPTS | \
+	KAPI_STATMOUNT_PROPAGATE_FROM)
+
+/* Room for "shared:N,master:N,propagate_from:N,unbindable" with 64-bit numbers. */
+#define PROPAGATION_MAX	160
 
 /* The request for mount id (or LSMT_ROOT) with param, in km's namespace. */
 static struct kapi_mnt_id_req
@@ -120,6 +129,31 @@ sb_options(struct buf *b, uint32_t flags, const char *own)
 	}
 }
 
+/* Propagation as mountinfo's optional fields spell it, comma-separated; "private" for none. */
+static void
+propagation_of(char *s, const struct kapi_statmount *sm)
+{
+	int n = 0;
+
+	if (sm->mnt_propagation & KAPI_MS_SHARED)
+		n += snprintf(s + n, PROPAGATION_MAX - n, ",shared:%llu",
+		    (unsigned long long)sm->mnt_peer_group);
+	if (sm->mnt_propagation & KAPI_MS_SLAVE)
+		n += snprintf(s + n, PROPAGATION_MAX - n, ",master:%llu",
+		    (unsigned long long)sm->mnt_master);
+	/* mountinfo leaves propagate_from out where it is the master itself. */
+	if ((sm->mask & KAPI_STATMOUNT_PROPAGATE_FROM) && sm->propagate_from &&
+	    sm->propagate_from != sm->mnt_master)
+		n += snprintf(s + n, PROPAGATION_MAX - n, ",propagate_from:%llu",
+		    (unsigned long long)sm->propagate_from);
+	if (sm->mnt_propagation & KAPI_MS_UNBINDABLE)
+		n += snprintf(s + n, PROPAGATION_MAX - n, ",unbindable");
+	if (n == 0)
+		snprintf(s, PROPAGATION_MAX, "private");
+	else
+		memmove(s, s + 1, (size_t)n);
+}
+
 /* statmount(2) of id with mask into km's buffer; NULL with errno set (ENOENT: gone). */
 static struct kapi_statmount *
 stat_into(struct statmount_buf *km, uint64_t id, uint64_t mask)
@@ -181,6 +215,7 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 {
 	struct kapi_statmount *sm;
 	struct mounttab_entry *e;
+	char prop[PROPAGATION_MAX];
 
 	if ((sm = stat_into(km, id, STAT_MASK)) == NULL)
 		return NULL;
@@ -195,6 +230,8 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	e->mount_id = sm->mnt_id_old;
 	e->parent_mount_id = sm->mnt_parent_id_old;
 	e->unique_id = sm->mnt_id;
+	propagation_of(prop, sm);
+	mounttab_entry_set_propagation(e, prop);
 	return e;
 }
 
@@ -202,13 +239,15 @@ int
 statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e)
 {
 	struct kapi_statmount *sm;
+	char prop[PROPAGATION_MAX];
 
 	/* Neither the path nor the type nor the source: the options alone are cheap to read. */
-	if ((sm = stat_into(km, e->id, KAPI_STATMOUNT_SB_BASIC | KAPI_STATMOUNT_MNT_BASIC |
-	    KAPI_STATMOUNT_MNT_OPTS)) == NULL)
+	if ((sm = stat_into(km, e->id, ATTR_MASK)) == NULL)
 		return -1;
 	options_of(sm, &km->vfs, &km->fs);
-	return strcmp(km->vfs.data, e->vfs_opts) == 0 && strcmp(km->fs.data, e->fs_opts) == 0;
+	propagation_of(prop, sm);
+	return strcmp(km->vfs.data, e->vfs_opts) == 0 && strcmp(km->fs.data, e->fs_opts) == 0 &&
+	    strcmp(prop, e->propagation) == 0;
 }
 
 int

@@ -28,8 +28,8 @@ int statmount_probe(void);
 int statmount_read_table(struct statmount_buf *km, struct mounttab *t);
 /* statmount(2) one mount into a new entry; NULL with errno set (ENOENT: already gone). */
 struct mounttab_entry *statmount_one(struct statmount_buf *km, uint64_t id);
-/* Whether the mount of e still has e's options: 1 yes, 0 no, -1 with errno set (ENOENT: gone);
- * cheaper than statmount_one(). */
+/* Whether the mount of e still has e's options and propagation: 1 yes, 0 no, -1 with errno set
+ * (ENOENT: gone); cheaper than statmount_one(). */
 int statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e);
 /* Release the buffer. */
 void statmount_free(struct statmount_buf *km);

@@ -69,7 +69,7 @@ usage_error() {
 }
 
 @test "excluding every event is a usage error" {
-	usage_error "excludes every event" -E mount,unmount,move,readonly,writable,setattr,transient mounts /
+	usage_error "excludes every event" -E mount,unmount,move,readonly,writable,setattr,propagation,transient mounts /
 }
 
 @test "a PATH that does not exist is a usage error" {
@@ -145,7 +145,7 @@ usage_error() {
 @test "-e loss alone is allowed (only losses reported); -E of everything is not" {
 	run --separate-stderr "$WATCHQ" -q -t 0 -e loss mounts /
 	[ "$status" -eq 2 ]
-	run --separate-stderr "$WATCHQ" -E mount,unmount,move,readonly,writable,setattr,transient mounts /
+	run --separate-stderr "$WATCHQ" -E mount,unmount,move,readonly,writable,setattr,propagation,transient mounts /
 	[ "$status" -eq 64 ]
 	[ "$stderr" = "watchq: -E excludes every event of the sources watched" ]
 }

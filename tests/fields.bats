@@ -83,3 +83,67 @@ mountinfo_field() {
 		grep -qxF "$T/fs /" "$T/$be"
 	done
 }
+
+@test "a change of propagation is a propagation event, with the state before" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq "$T/a"
+	for be in $(backends); do
+		WATCHQ_BACKEND=$be start_watchq -j -e propagation mounts "$T"
+		mount --make-shared "$T/a"
+		# mount(2)'s --make-shared raises no mountinfo signal: the next change of the table does.
+		mount -t tmpfs wq "$T/b"
+		wait_until grep -q '"event":"propagation"' "$T/out"
+		stop_watchq
+		jq_event propagation '.path == "'"$T/a"'" and (.propagation | test("^shared:[0-9]+$")) and
+			.old_propagation == "private"'
+		[ "$(wc -l <"$T/out")" -eq 1 ] || { echo "$be"; cat "$T/out"; false; }
+		mount --make-private "$T/a"
+		umount "$T/b"
+	done
+}
+
+@test "every field of a tricky table equals mountinfo's and findmnt's, on both backends" {
+	need_root
+	command -v python3 >/dev/null || skip "python3 not installed"
+	mkdir -p "$T/fs" "$T/sub" "$T/stack" "$T/sh" "$T/peer" "$T/slave" "$T/unb" "$T/priv" \
+		"$T/sp ace" "$T/new"$'\n'"line" "$T/back\\slash" "$T/"$'\xff' "$T/empty" "$T/o"
+	mount -t tmpfs wq-fs "$T/fs"
+	mkdir "$T/fs/in dir"
+	touch "$T/fs/file" "$T/file"
+	mount --bind "$T/fs/in dir" "$T/sub"
+	mount --bind "$T/fs/file" "$T/file"
+	mount -t tmpfs lower "$T/stack"
+	mount -t tmpfs -o ro,size=1M upper "$T/stack"
+	mount -t tmpfs wq-sh "$T/sh"
+	mount --make-shared "$T/sh"
+	mount --bind "$T/sh" "$T/peer"
+	mount --bind "$T/sh" "$T/slave"
+	mount --make-slave "$T/slave"
+	mount --make-shared "$T/slave"
+	mount -t tmpfs wq-unb "$T/unb"
+	mount --make-unbindable "$T/unb"
+	mount -t tmpfs wq-priv "$T/priv"
+	for d in "sp ace" "new"$'\n'"line" "back\\slash" $'\xff'; do
+		mount -t tmpfs "src $d" "$T/$d"
+	done
+	mount -t tmpfs "" "$T/empty"
+	if grep -qw overlay /proc/filesystems; then
+		mkdir -p "$T/o/low er" "$T/o/lo,w" "$T/o/up" "$T/o/work" "$T/o/m"
+		mount -t overlay ov -o "lowerdir=$T/o/low er:$T/o/lo\\,w,upperdir=$T/o/up,workdir=$T/o/work" \
+			"$T/o/m"
+	fi
+	findmnt -J -l -o ID,PARENT,TARGET,SOURCE,FSTYPE,OPTIONS,FSROOT,PROPAGATION >"$T/findmnt"
+	files=()
+	for be in $(backends); do
+		present $be --json
+		files+=("$T/$be")
+	done
+	run "$BATS_TEST_DIRNAME/mount-compare" "$T" "$T/findmnt" "${files[@]}"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# Every kind of propagation was there to compare.
+	for p in '^shared:[0-9]+$' '^shared:[0-9]+,master:[0-9]+$' '^unbindable$' '^private$'; do
+		jq -e -s --arg p "$p" 'any(.propagation | test($p))' "${files[0]}" >/dev/null ||
+			{ echo "no $p"; false; }
+	done
+}

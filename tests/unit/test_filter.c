@@ -116,7 +116,7 @@ main(void)
 	/* Removing every event leaves the type empty. */
 	memset(&s, 0, sizeof(s));
 	evset_add_type(&s, EV_MOUNT);
-	apply(&s, "-present,-mount,-unmount,-move,-readonly,-writable,-setattr,-transient", 1u << EV_MOUNT);
+	apply(&s, "-present,-mount,-unmount,-move,-readonly,-writable,-setattr,-propagation,-transient", 1u << EV_MOUNT);
 	CHECK(!evset_has_type(&s, EV_MOUNT), "all removed");
 	filter_compile(&f, &s);
 	CHECK(f.n == 0, "empty filter: %u entries", f.n);

@@ -136,6 +136,13 @@ main(void)
 	a = mounttab_entry_new(12, 1, 12, "/w/n", "X", "tmpfs", "/", "relatime,ro", "rw");
 	mounttab_update(&t, a, record, &src);
 	CHECK_STR(log.s, "0:readonly:/w/n;");
+
+	/* A change of propagation alone is its own event. */
+	log.s[0] = '\0';
+	a = mounttab_entry_new(12, 1, 12, "/w/n", "X", "tmpfs", "/", "relatime,ro", "rw");
+	mounttab_entry_set_propagation(a, "shared:3");
+	mounttab_update(&t, a, record, &src);
+	CHECK_STR(log.s, "0:propagation:/w/n;");
 	mounttab_clear(&t);
 	return unit_done("test_mount_events");
 }

@@ -14,7 +14,7 @@ mount_ev(unsigned subtype)
 		.watch_source = "mounts", .time = { 1700000000, 123456789 }, .mnt_ns = 4026531840ULL,
 		.u.mount = { .mount_id = 42, .parent_id = 7, .path = "/srv/b",
 			.fstype = "tmpfs", .device = "none", .root = "/",
-			.options = "rw,relatime" },
+			.options = "rw,relatime", .propagation = "shared:1" },
 	};
 
 	return ev;
@@ -26,7 +26,7 @@ static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
 	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
 	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
-	    "\"fstype\":null,\"device\":null,\"root\":null,\"options\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
+	    "\"fstype\":null,\"device\":null,\"root\":null,\"options\":null,\"propagation\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
 	    "\"uid\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
 	"transient [] [] [] [] [] []\n",
@@ -88,6 +88,16 @@ main(void)
 	output_format(&b, "%F|%d", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "/sub\\x20dir|none\n");
 
+	/* A change of propagation: the new state, then the one before, %g the state. */
+	buf_reset(&b);
+	ev = mount_ev(MOUNT_PROPAGATION);
+	ev.u.mount.old_propagation = "private";
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "mount propagation /srv/b shared:1 (was private)\n");
+	buf_reset(&b);
+	output_format(&b, "%e %g", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "propagation shared:1\n");
+
 	/* With -N, a line ends with the namespace of its watch. */
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_UNMOUNT);
@@ -125,7 +135,7 @@ main(void)
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
 	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
-	    "\"device\":\"none\",\"root\":\"/\",\"options\":\"rw,relatime\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
+	    "\"device\":\"none\",\"root\":\"/\",\"options\":\"rw,relatime\",\"propagation\":\"shared:1\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
 
 	/* Transient mounts: a count and ids, every other field unknown. */
 	ev = (struct event){ .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT, .watch = "/w", .tag = 1,
