@@ -106,7 +106,8 @@ static void
 walk_transient(struct walk *w, const struct ev_mount_fields *m)
 {
 	static const char *const unknown[] = { "mount_id", "unique_id", "parent_id", "path",
-	    "fstype", "device", "root", "options", "propagation", "readonly", "pid", "comm", "uid" };
+	    "fstype", "device", "root", "options", "propagation", "readonly", "pid", "comm",
+	    "uid" };
 	struct output_field f = { .name = "unique_ids", .kind = OUTPUT_FIELD_UINTS,
 	    .v.list = { m->ids, m->count } };
 	size_t i;
