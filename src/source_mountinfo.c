@@ -9,7 +9,6 @@
  * its open on, after that process has gone too.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <libmount.h>
 #include <poll.h>
 #include <stdio.h>
