@@ -33,6 +33,8 @@ watch() {
 	mkdir "$T/a"
 	watch mounts "$T"
 	mount -t tmpfs wq-src "$T/a"
+	# Seen before it goes: mountinfo never sees a mount gone by its next read (fanotify: transient).
+	wait_until lines_at_least 1
 	umount "$T/a"
 	wait_until lines_at_least 2
 	stop_watchq
