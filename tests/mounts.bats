@@ -192,27 +192,41 @@ mount unmount $T/a/b/c tmpfs wq-c" ]
 
 @test "-e and -E choose events, move_from narrows move" {
 	need_root
-	mkdir -p "$T/a" "$T/w/in" "$T/b"
+	mkdir -p "$T/a" "$T/w/in" "$T/b" "$T/s" "$T/m1" "$T/m2" "$T/w/o" "$T/o"
+	# Each step waits for a line that says watchq has seen the change it does not print
+	# (a mount, a move in): a change made before that would be read with it, and merged.
+	mount -t tmpfs wq-s "$T/s"
 	watch -e unmount mounts "$T"
 	mount -t tmpfs wq-src "$T/a"
-	umount "$T/a"
+	umount "$T/s"
 	wait_until lines_at_least 1
+	umount "$T/a"
+	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(unmarked)" = "mount unmount $T/a tmpfs wq-src" ]
+	[ "$(unmarked)" = "mount unmount $T/s tmpfs wq-s
+mount unmount $T/a tmpfs wq-src" ]
 
+	mount -t tmpfs wq-m "$T/m1"
 	watch -E mount,unmount mounts "$T"
 	mount -t tmpfs wq-src "$T/a"
-	mount -o remount,ro "$T/a"
+	mount --move "$T/m1" "$T/m2"
 	wait_until lines_at_least 1
+	mount -o remount,ro "$T/a"
+	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(unmarked)" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(unmarked)" = "mount move $T/m1 -> $T/m2
+mount readonly $T/a ro (was rw)" ]
 
+	mount -t tmpfs wq-o "$T/w/o"
 	watch -e move_from mounts "$T/w"
 	mount --move "$T/a" "$T/w/in"
-	mount --move "$T/w/in" "$T/b"
+	mount --move "$T/w/o" "$T/o"
 	wait_until lines_at_least 1
+	mount --move "$T/w/in" "$T/b"
+	wait_until lines_at_least 2
 	stop_watchq
-	[ "$(unmarked)" = "mount move_from $T/w/in -> $T/b" ]
+	[ "$(unmarked)" = "mount move_from $T/w/o -> $T/o
+mount move_from $T/w/in -> $T/b" ]
 }
 
 @test "--initial reports present mounts first, then changes, with no gap" {
