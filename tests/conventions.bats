@@ -18,6 +18,8 @@ on_backends() {
 	mkdir "$T/a"
 	start_watchq -m -n 2 mounts "$T"
 	mount -t tmpfs wq "$T/a"
+	# Seen before it goes: a mount unmounted before watchq reads it is no mount line (see BACKENDS).
+	wait_until lines_at_least 1
 	umount "$T/a"
 	finish_watchq
 	[ "$WQ_STATUS" -eq 0 ]
