@@ -106,12 +106,18 @@ mount move_to $T/x -> $T/w/in" ] || { cat "$T/out"; false; }
 	[[ "$stderr" == "watchq: $T/nonexistent: No such file or directory" ]]
 }
 
+# records_at_least N: $T/out holds at least N records ended by NUL.
+records_at_least() {
+	[ "$(tr -cd '\0' <"$T/out" | wc -c)" -ge "$1" ]
+}
+
 @test "-0 ends each record with NUL instead of a newline: text, --format and JSON" {
 	need_root
 	mkdir "$T/a b"
 	for fmt in "" "--format=%e %p" "--json"; do
 		start_watchq -0 -n 2 ${fmt:+"$fmt"} mounts "$T"
 		mount -t tmpfs wq "$T/a b"
+		wait_until records_at_least 1
 		umount "$T/a b"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 0 ]
