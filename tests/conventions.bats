@@ -135,6 +135,8 @@ records_at_least() {
 source_forms() {
 	start_watchq --initial -e present,mount,unmount --source "$1" mounts "$T"
 	umount "$T/fs"
+	# Seen before the mount: one that gets the mount id back is a move on mountinfo.
+	wait_until grep -q "^mount unmount $T/fs " "$T/out"
 	mount "$LOOPDEV" "$T/fs"
 	wait_until grep -q "^mount mount $T/fs " "$T/out"
 	stop_watchq
