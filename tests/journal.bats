@@ -206,6 +206,7 @@ finish_more() {
 	start_more text -n 2 mounts "$T"
 	start_watchq --journal -n 2 mounts "$T"
 	hold wq-mounter mount 'dev"\' "$p"
+	wait_until all_saw 1 "$T/text"
 	hold wq-unmounter umount "$p"
 	finish_watchq
 	finish_more
