@@ -18,6 +18,8 @@ on_backends() {
 	mkdir "$T/a"
 	start_watchq -m -n 2 mounts "$T"
 	mount -t tmpfs wq "$T/a"
+	# Seen before it goes: a mount unmounted before watchq reads it is no mount line (see BACKENDS).
+	wait_until lines_at_least 1
 	umount "$T/a"
 	finish_watchq
 	[ "$WQ_STATUS" -eq 0 ]
@@ -107,12 +109,18 @@ mount move_to $T/x -> $T/w/in" ] || { cat "$T/out"; false; }
 	[[ "$stderr" == "watchq: $T/nonexistent: No such file or directory" ]]
 }
 
+# records_at_least N: $T/out holds at least N records ended by NUL.
+records_at_least() {
+	[ "$(tr -cd '\0' <"$T/out" | wc -c)" -ge "$1" ]
+}
+
 @test "-0 ends each record with NUL instead of a newline: text, --format and JSON" {
 	need_root
 	mkdir "$T/a b"
 	for fmt in "" "--format=%e %p" "--json"; do
 		start_watchq -0 -n 2 ${fmt:+"$fmt"} mounts "$T"
 		mount -t tmpfs wq "$T/a b"
+		wait_until records_at_least 1
 		umount "$T/a b"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 0 ]
@@ -130,6 +138,8 @@ mount move_to $T/x -> $T/w/in" ] || { cat "$T/out"; false; }
 source_forms() {
 	start_watchq --initial -e present,mount,unmount --source "$1" mounts "$T"
 	umount "$T/fs"
+	# Seen before the mount: one that gets the mount id back is a move on mountinfo.
+	wait_until grep -q "^mount unmount $T/fs " "$T/out"
 	mount "$LOOPDEV" "$T/fs"
 	wait_until grep -q "^mount mount $T/fs " "$T/out"
 	stop_watchq

@@ -188,6 +188,8 @@ has_fan() {
 			m=\$!
 			wait \$m
 			"$BURST" reuse \$m wq-reuser || exit 1
+			# burst returns once the pid is taken, maybe before the child has named itself.
+			until [ "\$(cat /proc/\$m/comm)" = wq-reuser ]; do sleep 0.05; done
 			echo "\$m \$(cat /proc/\$m/comm)" >>"$T/reused"
 		done
 		kill -CONT \$wq

@@ -8,7 +8,9 @@ if [ -n "${WATCHQ_JSON_LOG:-}" ]; then
 	WATCHQ=${WATCHQ:-$BATS_TEST_DIRNAME/watchq-logged}
 fi
 WATCHQ=${WATCHQ:-$BATS_TEST_DIRNAME/../watchq}
-WAIT_LIMIT=${WAIT_LIMIT:-10}
+# Long enough for a loaded CI host (the VM suite and others beside it on two cores): a wait
+# ends as soon as its condition holds, so only a test that fails waits this long.
+WAIT_LIMIT=${WAIT_LIMIT:-30}
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root for mounts"

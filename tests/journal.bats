@@ -93,6 +93,19 @@ start_more() {
 	wait_until grep -q '^watchq: watching' "$T/$name.err"
 }
 
+# all_saw N FILE...: each FILE holds N lines, and the journal N entries of the watch
+# of $T: every watchq of the test has seen N changes (a change made before one has
+# is read with the one before it, and may merge).
+all_saw() {
+	local n=$1 f
+
+	shift
+	for f in "$@"; do
+		lines_at_least "$n" "$f" || return 1
+	done
+	[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge "$n" ]
+}
+
 # finish_more: wait for each of $MORE; each must exit 0.
 finish_more() {
 	local pid
@@ -112,8 +125,11 @@ finish_more() {
 	start_watchq -n 4 mounts "$T"
 	# Changes by processes that stay, so that each watchq can name them alike.
 	hold wq-mounter mount wqdev "$T/a"
+	wait_until all_saw 1 "$T/out" "$T/json"
 	mount -o remount,ro "$T/a"
+	wait_until all_saw 2 "$T/out" "$T/json"
 	hold wq-mover move "$T/a" "$T/b"
+	wait_until all_saw 3 "$T/out" "$T/json"
 	hold wq-unmounter umount "$T/b"
 	unmounter=$HELD
 	finish_watchq
@@ -192,6 +208,7 @@ finish_more() {
 	start_more text -n 2 mounts "$T"
 	start_watchq --journal -n 2 mounts "$T"
 	hold wq-mounter mount 'dev"\' "$p"
+	wait_until all_saw 1 "$T/text"
 	hold wq-unmounter umount "$p"
 	finish_watchq
 	finish_more
