@@ -35,17 +35,19 @@
  * the options of every watched mount again. When the watched subtrees hold at most PROMPT_MAX
  * mounts, a signal that no record explains (see fan_on_wake()) is re-scanned at once. Any other
  * signal makes a re-scan owed. It is paid once the source has been idle for IDLE_NS, or once RATIO
- * times as many events have gone by as the last re-scan cost statmounts, so that re-scans add at
- * most 1/RATIO statmount per event whatever the size of the table; at most PROMPT_MAX mounts are
- * also re-scanned once the re-scan has been owed for OWED_MAX_NS. Above PROMPT_MAX the signal is
- * not polled while a re-scan is owed: it could say nothing new, and each change would wake watchq.
- * A remount of a mount that is unmounted before the re-scan is not seen: statmount(2) no longer
- * finds it, and its unmount reports the options watchq last reported.
+ * times as many events have gone by as the last re-scan cost statmounts (at most 1/RATIO
+ * statmount per event whatever the size of the table), and at the latest once it has been owed
+ * for OWED_MAX_NS, at every size: a change is re-read within OWED_MAX_NS of the signal it raised,
+ * plus one re-scan. Above PROMPT_MAX a re-scan is not cheap: quiet pays it only OWED_MAX_NS after
+ * the last one began, so that changes elsewhere at any pace cost at most one a second beyond what
+ * RATIO allows, and the signal is not polled while one is owed (it could say nothing new, and each
+ * change would wake watchq). A remount of a mount that is unmounted before the re-scan is not
+ * seen: statmount(2) no longer finds it, and its unmount reports the options watchq last reported.
  */
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
-#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of few mounts waits for quiet */
+#define OWED_MAX_NS	1000000000L	/* longest a re-scan is owed; least gap of large ones */
 #define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
 #define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
 #define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
@@ -77,6 +79,7 @@ struct fan {
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	struct timespec owed_since;
+	struct timespec last_scan;	/* when the last re-scan began */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
 	unsigned char buf[65536] __attribute__((aligned(8)));
@@ -109,8 +112,8 @@ fan_arm_timer(struct source *src, long long ns)
 	struct itimerspec its = { { 0, 0 },
 	    { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
 
-	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
-		its.it_value.tv_nsec = 1;
+	if (ns <= 0)
+		its.it_value = (struct timespec){ 0, 1 };
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
@@ -354,6 +357,7 @@ fan_rescan(struct source *src)
 		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
+	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -409,6 +413,21 @@ fan_signal_for_attrs(struct source *src, size_t i)
 	return i == FD_MOUNTINFO || fan_signal_consume(f);
 }
 
+/* Nanoseconds until an owed re-scan is due; 0 or less: now. See the comment on PROMPT_MAX. */
+static long long
+fan_owed_left(const struct fan *f)
+{
+	long long quiet = IDLE_NS - nsec_since(&f->last_event);
+	long long cap = OWED_MAX_NS - nsec_since(&f->owed_since);
+	long long gap;
+
+	if (!fan_small(f)) {
+		gap = OWED_MAX_NS - nsec_since(&f->last_scan);
+		quiet = quiet > gap ? quiet : gap;
+	}
+	return quiet < cap ? quiet : cap;
+}
+
 static int
 fan_decode_records(void *ctx, const void *buf, size_t n)
 {
@@ -462,7 +481,7 @@ fan_on_wake(struct source *src, size_t i)
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
 			src->pfd[FD_MOUNTINFO].fd = -1;
-		fan_arm_timer(src, IDLE_NS);
+		fan_arm_timer(src, fan_owed_left(f));
 	}
 	return 0;
 }
@@ -472,22 +491,16 @@ fan_on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
-	long long idle, left;
+	long long left;
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
 	if (!f->owed)
 		return;
-	/*
-	 * Mounts coming and going without a pause must not hold off a small
-	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
-	 */
-	idle = nsec_since(&f->last_event);
-	left = fan_small(f) ? OWED_MAX_NS - nsec_since(&f->owed_since) : IDLE_NS;
-	if (idle >= IDLE_NS || left <= 0)
+	if ((left = fan_owed_left(f)) <= 0)
 		fan_rescan_now(src);
 	else
-		fan_arm_timer(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
+		fan_arm_timer(src, left);
 }
 
 /* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */

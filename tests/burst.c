@@ -4,6 +4,9 @@
  *
  *   burst pairs DIR N [MS]   N mount(2)+umount(2) pairs of a tmpfs on DIR, MS
  *                            milliseconds apart if given (mounts that keep changing)
+ *   burst every DIR MS S     a tmpfs mounted and unmounted on DIR every MS
+ *                            milliseconds for S seconds; says "started" on stdout
+ *                            after the first pair and "stopped" after the last
  *   burst populate DIR N     a tmpfs on each of DIR/0 .. DIR/N-1 (created)
  *   burst flip DIR N         remount DIR/0 .. DIR/N-1 read-only (bind remount)
  *   burst moves A B N        N moves of the mount on A to B and back
@@ -33,6 +36,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,6 +104,19 @@ main(int argc, char **argv)
 				usleep((useconds_t)(atol(argv[4]) * 1000));
 		}
 		return 0;
+	}
+	if (argc == 5 && strcmp(argv[1], "every") == 0) {
+		time_t end = time(NULL) + atol(argv[4]);
+
+		for (i = 0; i == 0 || time(NULL) < end; i++) {
+			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 || umount(argv[2]) < 0)
+				err(1, "%s", argv[2]);
+			if (i == 0 && (printf("started\n") < 0 || fflush(stdout) == EOF))
+				err(1, "stdout");
+			usleep((useconds_t)(atol(argv[3]) * 1000));
+		}
+		printf("stopped\n");
+		return fflush(stdout) == EOF;
 	}
 	if (argc == 4 && strcmp(argv[1], "populate") == 0) {
 		for (i = 0, n = atol(argv[3]); i < n; i++) {
@@ -197,6 +214,6 @@ main(int argc, char **argv)
 		}
 		errx(1, "pid %ld never came back", (long)want);
 	}
-	errx(64, "usage: burst pairs DIR N [MS] | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
+	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
 	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
 }
