@@ -298,9 +298,9 @@ opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	return strcmp(a->vfs_opts, b->vfs_opts) != 0 || strcmp(a->fs_opts, b->fs_opts) != 0;
 }
 
-/* Whether e lies below the mount with id top, by parent ids; a cycle or missing parent ends it. */
-static bool
-below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
+/* A cycle or a missing parent ends the walk. */
+bool
+mounttab_below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
 {
 	size_t hops;
 
@@ -329,7 +329,7 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 	char *target;
 
 	for (i = 0; i < t->cap; i++)
-		if (t->slot[i] && t->slot[i] != top && below(t, t->slot[i], top->id) &&
+		if (t->slot[i] && t->slot[i] != top && mounttab_below(t, t->slot[i], top->id) &&
 		    strncmp(t->slot[i]->target, from, n) == 0)
 			v[cnt++] = t->slot[i];
 	qsort(v, cnt, sizeof(*v), cmp_shallow);

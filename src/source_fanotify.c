@@ -211,6 +211,31 @@ fan_flush_transient(struct source *src)
 	f->ntransient = 0;
 }
 
+/* The context of fan_on_below(): the record's credit and the mount it attached. */
+struct fan_below {
+	struct fan_credit *cr;
+	uint64_t top;
+};
+
+/*
+ * A mount attached beneath another (move_mount(2) with MOVE_MOUNT_BENEATH) becomes the parent of
+ * the mount that was on top there, and the kernel queues a record for the attached mount alone.
+ * So a mount below the attached one that the cache does not place below it has a new parent: it
+ * is read again. One that is not cached has its own attach record on the way.
+ */
+static void
+fan_on_below(void *p, uint64_t id)
+{
+	struct fan_below *b = p;
+	struct fan *f = b->cr->src->priv;
+	struct mounttab_entry *e = mounttab_find(&f->tab, id), *new;
+
+	if (e == NULL || mounttab_below(&f->tab, e, b->top))
+		return;
+	if ((new = statmount_one(&f->sm, id)) != NULL)
+		mounttab_update(&f->tab, new, fan_on_change, b->cr);
+}
+
 static void
 fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
@@ -234,10 +259,12 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
 		fan_on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
-		return;
+	} else {
+		/* A move, or an attach the first read saw: report what differs from the last. */
+		mounttab_update(&f->tab, new, fan_on_change, cr);
 	}
-	/* A move, or an attach the first read saw: report what differs from the last report. */
-	mounttab_update(&f->tab, new, fan_on_change, cr);
+	/* Gone meanwhile (ENOENT): its detach record follows. */
+	(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
 }
 
 static void

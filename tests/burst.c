@@ -25,10 +25,13 @@
  *                            at SIGUSR1, as B (same process), unmount it; say "done",
  *                            then wait for a signal
  *
- * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B.
+ * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B, beneath A B (the
+ * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH).
  */
+#define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,6 +76,26 @@ name_self(const char *s)
 		err(1, "PR_SET_NAME");
 }
 
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#define BURST_MOVE_MOUNT_F_EMPTY_PATH	0x00000004
+#define BURST_MOVE_MOUNT_BENEATH	0x00000200
+
+/* Move the mount on a beneath the top mount on b. */
+static void
+beneath(const char *a, const char *b)
+{
+	int fd = open(a, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		err(1, "%s", a);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, b,
+	    BURST_MOVE_MOUNT_F_EMPTY_PATH | BURST_MOVE_MOUNT_BENEATH) < 0)
+		err(1, "move_mount %s beneath %s", a, b);
+	close(fd);
+}
+
 /* One change: argv is OP ARGS..., argc their number. */
 static void
 change(int argc, char **argv)
@@ -85,8 +109,10 @@ change(int argc, char **argv)
 	} else if (argc == 3 && strcmp(argv[0], "move") == 0) {
 		if (mount(argv[1], argv[2], NULL, MS_MOVE, NULL) < 0)
 			err(1, "move %s %s", argv[1], argv[2]);
+	} else if (argc == 3 && strcmp(argv[0], "beneath") == 0) {
+		beneath(argv[1], argv[2]);
 	} else {
-		errx(64, "OP: mount SRC DIR | umount DIR | move A B");
+		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B");
 	}
 }
 

@@ -543,6 +543,33 @@ mount mount $T/q/x tmpfs inner" ]
 	[ "$(unmarked | sed -n 2p)" = "mount move $T/a/sub -> $T/b/sub" ]
 }
 
+# mount_ids PATH SOURCE: "ID PARENT" of the mount of SOURCE on PATH, as /proc/self/mountinfo has it.
+mount_ids() {
+	awk -v p="$1" -v s="$2" '$5 == p { for (i = 7; $i != "-"; i++); if ($(i + 2) == s) print $1, $2 }' \
+		/proc/self/mountinfo
+}
+
+@test "a mount moved beneath another: the one on top has its new parent in every later record" {
+	need_root
+	mkdir -p "$T/x" "$T/b"
+	mount -t tmpfs top "$T/x"
+	mount -t tmpfs low "$T/b"
+	watch --json mounts "$T"
+	"$BURST" as mover beneath "$T/b" "$T/x"
+	wait_until grep -q '"event":"move"' "$T/out"
+	read -r low low_parent < <(mount_ids "$T/x" low)
+	read -r top top_parent < <(mount_ids "$T/x" top)
+	[ "$top_parent" = "$low" ]
+	umount "$T/x"
+	wait_until grep -q '"event":"unmount"' "$T/out"
+	stop_watchq
+	jq_event move '.path == "'"$T/x"'" and .old_path == "'"$T/b"'" and .device == "low" and
+		.mount_id == '"$low"' and .parent_id == '"$low_parent"
+	jq_event unmount '.path == "'"$T/x"'" and .device == "top" and
+		.mount_id == '"$top"' and .parent_id == '"$low"
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
 @test "SIGTERM ends watchq even while a reader does not read" {
 	need_root
 	mkdir "$T/a"
