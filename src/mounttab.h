@@ -76,7 +76,8 @@ int mounttab_cmp_id(const void *a, const void *b);
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);
 /* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose
- * submounts (by parent id, never by path) move along, and an option change. */
+ * submounts (by parent id, never by path) move along, but not from an unseen path (""), and an
+ * option change. */
 void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn,
     void *ctx);
 /* Report how old became new, in this order: unmounts (deepest first), moves, remounts, mounts

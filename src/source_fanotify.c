@@ -221,7 +221,8 @@ struct fan_below {
  * A mount attached beneath another (move_mount(2) with MOVE_MOUNT_BENEATH) becomes the parent of
  * the mount that was on top there, and the kernel queues a record for the attached mount alone.
  * So a mount below the attached one that the cache does not place below it has a new parent: it
- * is read again. One that is not cached has its own attach record on the way.
+ * is read again. So is one without a path (outside the root of the process followed): its mount
+ * may have moved it into sight. One that is not cached has its own attach record on the way.
  */
 static void
 fan_on_below(void *p, uint64_t id)
@@ -230,7 +231,7 @@ fan_on_below(void *p, uint64_t id)
 	struct fan *f = b->cr->src->priv;
 	struct mounttab_entry *e = mounttab_find(&f->tab, id), *new;
 
-	if (e == NULL || mounttab_below(&f->tab, e, b->top))
+	if (e == NULL || (mounttab_below(&f->tab, e, b->top) && e->target[0] != '\0'))
 		return;
 	if ((new = statmount_one(&f->sm, id)) != NULL)
 		mounttab_update(&f->tab, new, fan_on_change, b->cr);

@@ -300,6 +300,42 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
 }
 
+# chroot_ns: a process chrooted into $T/root (with /usr bound in, so that sleep runs there) in a
+# new namespace, its pid in $NS; skips where sleep cannot run in such a root.
+chroot_ns() {
+	mkdir -p "$T/root/usr" "$T/root/data"
+	mount --rbind /usr "$T/root/usr"
+	for d in bin lib lib64 sbin; do
+		if [ -e "/$d" ]; then ln -s "usr/$d" "$T/root/$d"; fi
+	done
+	chroot "$T/root" sleep 0 || skip "sleep does not run in a chroot of /usr alone (no merged /usr)"
+	new_ns chroot "$T/root" sleep 1000
+}
+
+@test "a chrooted process: a mount moved out of its root is an unmount, moved back a mount, on every backend" {
+	need_root
+	chroot_ns
+	mkdir -p "$T/root/data/a" "$T/away"
+	in_ns "$NS" mount -t tmpfs a "$T/root/data/a"
+	in_ns "$NS" mkdir "$T/root/data/a/sub"
+	in_ns "$NS" mount -t tmpfs sub "$T/root/data/a/sub"
+	for be in $BACKENDS; do
+		watch_on "$be" --json -N "$NS" mounts /
+		in_ns "$NS" mount --move "$T/root/data/a" "$T/away"
+		wait_until grep -q '"path":"/data/a"' "$T/out"
+		in_ns "$NS" mount --move "$T/away" "$T/root/data/a"
+		sentinel_in "$NS" "$T/root/data"
+		stop_watchq
+		# Nothing has an empty path, and nothing names where the mount went.
+		[ -z "$(grep '"path":""\|"old_path":""\|away' "$T/out")" ]
+		jq -r 'select(.device != "sentinel") | "\(.event) \(.path) \(.device)"' "$T/out" |
+			sort >"$T/$be"
+		printf '%s\n' "mount /data/a a" "mount /data/a/sub sub" "unmount /data/a a" \
+			"unmount /data/a/sub sub" | cmp - "$T/$be"
+		in_ns "$NS" umount "$T/root/data/sentinel"
+	done
+}
+
 @test "a bad -N: one line and a documented status" {
 	need_root
 	new_ns
