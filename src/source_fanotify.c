@@ -64,6 +64,8 @@ struct fan {
 	struct statmount_buf sm;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
+	bool root_moved;		/* a mount moved from or to "/" (pivot_root): re-read all */
+	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
 	bool owed;			/* a re-scan is owed */
 	/*
 	 * Since the last removal check, a mount that held a watched directory went or moved, or one
@@ -241,7 +243,7 @@ static void
 fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
 	struct fan *f = cr->src->priv;
-	struct mounttab_entry *new = statmount_one(&f->sm, id);
+	struct mounttab_entry *new = statmount_one(&f->sm, id), *old;
 	struct mounttab_change ch;
 
 	if (new == NULL) {
@@ -256,7 +258,17 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		}
 		return;
 	}
-	if (mounttab_find(&f->tab, id) == NULL) {
+	/*
+	 * A root moved (pivot_root(2)) moves every path: the whole table is read again, once the
+	 * roots have changed too (mntns_root_settle()).
+	 */
+	if ((old = mounttab_find(&f->tab, id)) != NULL &&
+	    (strcmp(old->target, "/") == 0) != (strcmp(new->target, "/") == 0)) {
+		f->root_moved = true;
+		mounttab_entry_free(new);
+		return;
+	}
+	if (old == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
 		fan_on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
@@ -307,7 +319,7 @@ fan_on_record(void *p, const struct fan_rec *r)
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
-	if (r->has_id && !f->overflow) {
+	if (r->has_id && !f->overflow && !f->root_moved) {
 		f->since_scan++;
 		if (r->mask & FAN_MNT_ATTACH)
 			fan_on_attach(&cr, r->mnt_id);
@@ -329,7 +341,10 @@ fan_count_watched(const struct source *src)
 	return n;
 }
 
-/* After lost events: say so, then report the difference between the cache and a fresh table. */
+/*
+ * After lost events (say so) or a root moved, report the difference between the cache and a fresh
+ * table. With -N, the root of the process followed is taken again: its paths are from there.
+ */
 static int
 fan_resync(struct source *src)
 {
@@ -337,7 +352,14 @@ fan_resync(struct source *src)
 	struct mounttab fresh = { 0 };
 	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 
-	source_loss(src);
+	if (f->overflow)
+		source_loss(src);
+	if (f->root_moved && mntns_root_settle(src->ns, &f->root) && src->ns) {
+		if (mntns_reroot(src->ns) < 0)
+			return -1;
+		f->sm.root = src->ns->root;
+	}
+	f->root_moved = false;
 	f->ntransient = 0;	/* the resync accounts for them */
 	f->nunseen = 0;
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
@@ -489,7 +511,7 @@ fan_on_wake(struct source *src, size_t i)
 		break;
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
-	if (f->overflow) {
+	if (f->overflow || f->root_moved) {
 		if (fan_resync(src) < 0)
 			return -1;
 	} else {
@@ -676,6 +698,8 @@ fan_open(struct source *src)
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
 	}
+	if (mntns_root_id(src->ns, &f->root) < 0)
+		return -1;
 	src->pfd[FD_TIMER] = (struct pollfd){ 
 	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)

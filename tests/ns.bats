@@ -336,6 +336,56 @@ chroot_ns() {
 	done
 }
 
+# pivot_in_ns BACKEND: in a new namespace, start watchq --json mounts / on BACKEND (output in
+# $T/out), pivot_root(8) to a tmpfs "newroot" on $T/nr (with /usr bound in and a tmpfs "subm" on
+# /sub) with the old root on /old, mount a tmpfs "after" on /w, and stop once watchq has seen it.
+pivot_in_ns() {
+	mkdir -p "$T/nr"
+	: >"$T/out"
+	: >"$T/err"
+	timeout 60 unshare -m --propagation private bash -c '
+		set -e
+		T=$1
+		mount -t tmpfs newroot "$T/nr"
+		mkdir -p "$T/nr/old" "$T/nr/usr" "$T/nr/sub" "$T/nr/w"
+		mount --rbind /usr "$T/nr/usr"
+		for d in bin lib lib64 sbin; do if [ -e "/$d" ]; then ln -s "usr/$d" "$T/nr/$d"; fi; done
+		mount -t tmpfs subm "$T/nr/sub"
+		"$2" --backend="$3" --json mounts / >"$T/out" 2>"$T/err" &
+		until grep -q watching "$T/err"; do sleep 0.05; done
+		cd "$T/nr"
+		pivot_root . old
+		cd /
+		mount -t tmpfs after /w
+		until grep -q "\"after\"" "/old$T/out"; do sleep 0.05; done
+		kill $!
+		wait $! || true
+	' pivot "$T" "$(realpath "$WATCHQ")" "$1" </dev/null 3>&-
+}
+
+@test "pivot_root: every mount moves to its path from the new root, and later mounts are seen, on every backend" {
+	need_root
+	[ -x /usr/sbin/pivot_root ] || command -v pivot_root >/dev/null || skip "no pivot_root(8)"
+	for be in $BACKENDS; do
+		run pivot_in_ns "$be"
+		[ "$status" -eq 0 ] || { cat "$T/err"; false; }
+		# Old root's mounts (every mount but those of the new root) go under /old, whole.
+		jq -e -s --arg t "$T" '[.[] | select(.event == "move" and
+			(.old_path | startswith($t + "/nr") | not))] | length > 2 and
+			all(.path == "/old" + (if .old_path == "/" then "" else .old_path end))' "$T/out"
+		jq_event move 'if .device == "newroot" then .path == "/" and .old_path == "'"$T/nr"'"
+			elif .device == "subm" then .path == "/sub" and .old_path == "'"$T/nr/sub"'"
+			else true end'
+		[ "$(jq -r 'select(.device == "newroot" or .device == "subm") | .path' "$T/out" | sort)" = "/
+/sub" ]
+		jq -e -s 'map(select(.event == "mount")) | map(.path + " " + .device) == ["/w after"]' \
+			"$T/out"
+		[ -z "$(jq -r 'select(.event == "unmount") | .path' "$T/out")" ]
+		jq -r '"\(.event) \(.path) \(.old_path) \(.device)"' "$T/out" | sort >"$T/$be"
+	done
+	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+}
+
 @test "a bad -N: one line and a documented status" {
 	need_root
 	new_ns
