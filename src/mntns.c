@@ -39,7 +39,7 @@
 #include "xalloc.h"
 
 #define FOLLOW_TRIES	16	/* candidates that vanish as they are taken, before giving up */
-#define SETTLE_TRIES	100	/* looks at a root, a millisecond apart, for pivot_root(2) to end */
+#define SETTLE_TRIES	100	/* looks at a root, 1 ms apart, for pivot_root(2) to end */
 
 /* Whether pid's mount namespace is ns now. */
 static bool

@@ -64,7 +64,7 @@ struct fan {
 	struct statmount_buf sm;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
-	bool root_moved;		/* a mount moved from or to "/" (pivot_root): re-read all */
+	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
 	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
 	bool owed;			/* a re-scan is owed */
 	/*
@@ -698,8 +698,8 @@ fan_open(struct source *src)
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
 	}
-	if (mntns_root_id(src->ns, &f->root) < 0)
-		return -1;
+	/* Failing that, a root move still re-reads the table, but -N keeps its first root. */
+	(void)mntns_root_id(src->ns, &f->root);
 	src->pfd[FD_TIMER] = (struct pollfd){ 
 	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)

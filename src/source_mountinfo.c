@@ -139,8 +139,10 @@ mi_open(struct source *src)
 	src->pfd[FD_TABLE] = (struct pollfd){ mntns_mountinfo(src->ns), POLLPRI, 0 };
 	src->pfd[FD_NS] = (struct pollfd){ -1, POLLIN, 0 };
 	src->nfds = 2;
-	if (src->pfd[FD_TABLE].fd < 0 || mntns_root_id(src->ns, &mi->root) < 0)
+	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
+	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
+	(void)mntns_root_id(src->ns, &mi->root);
 	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab) < 0)
 		return -1;
 	if (src->ns)

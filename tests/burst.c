@@ -135,7 +135,8 @@ main(int argc, char **argv)
 		time_t end = time(NULL) + atol(argv[4]);
 
 		for (i = 0; i == 0 || time(NULL) < end; i++) {
-			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 || umount(argv[2]) < 0)
+			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 ||
+			    umount(argv[2]) < 0)
 				err(1, "%s", argv[2]);
 			if (i == 0 && (printf("started\n") < 0 || fflush(stdout) == EOF))
 				err(1, "stdout");
@@ -240,6 +241,7 @@ main(int argc, char **argv)
 		}
 		errx(1, "pid %ld never came back", (long)want);
 	}
-	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
+	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | "
+	    "moves A B N | mixed DIR FLIP | "
 	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
 }
