@@ -336,13 +336,17 @@ chroot_ns() {
 	done
 }
 
-# pivot_in_ns BACKEND: in a new namespace, start watchq --json mounts / on BACKEND (output in
-# $T/out), pivot_root(8) to a tmpfs "newroot" on $T/nr (with /usr bound in and a tmpfs "subm" on
-# /sub) with the old root on /old, mount a tmpfs "after" on /w, and stop once watchq has seen it.
+# pivot_in_ns BACKEND [-N]: in a new namespace, pivot_root(8) to a tmpfs "newroot" on $T/nr
+# (with /usr bound in and a tmpfs "subm" on /sub) with the old root on /old, then mount a tmpfs
+# "after" on /w, and end once watchq has seen it. watchq --json mounts / (output in $T/out) runs
+# in that namespace, or with -N from ours (it ends when the namespace goes).
 pivot_in_ns() {
+	local wq inner
 	mkdir -p "$T/nr"
+	rm -f "$T/ready" "$T/go"
 	: >"$T/out"
 	: >"$T/err"
+	wq=$(realpath "$WATCHQ")
 	timeout 60 unshare -m --propagation private bash -c '
 		set -e
 		T=$1
@@ -351,24 +355,39 @@ pivot_in_ns() {
 		mount --rbind /usr "$T/nr/usr"
 		for d in bin lib lib64 sbin; do if [ -e "/$d" ]; then ln -s "usr/$d" "$T/nr/$d"; fi; done
 		mount -t tmpfs subm "$T/nr/sub"
-		"$2" --backend="$3" --json mounts / >"$T/out" 2>"$T/err" &
-		until grep -q watching "$T/err"; do sleep 0.05; done
+		if [ -z "$4" ]; then
+			"$2" --backend="$3" --json mounts / >"$T/out" 2>"$T/err" &
+			touch "$T/go"
+		fi
+		echo $$ >"$T/ready"
+		until [ -e "$T/go" ] && grep -q watching "$T/err"; do sleep 0.05; done
 		cd "$T/nr"
 		pivot_root . old
 		cd /
 		mount -t tmpfs after /w
 		until grep -q "\"after\"" "/old$T/out"; do sleep 0.05; done
-		kill $!
-		wait $! || true
-	' pivot "$T" "$(realpath "$WATCHQ")" "$1" </dev/null 3>&-
+		[ -n "$4" ] || kill $!
+	' pivot "$T" "$wq" "$1" "${2:-}" </dev/null >/dev/null 2>&1 3>&- &
+	inner=$!
+	if [ "${2:-}" = -N ]; then
+		wait_until test -s "$T/ready"
+		"$wq" --backend="$1" --json -N "$(cat "$T/ready")" mounts / >"$T/out" 2>"$T/err" &
+		WQ_PID=$!
+		wait_until grep -q watching "$T/err"
+		touch "$T/go"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+	fi
+	wait "$inner"
 }
 
-@test "pivot_root: every mount moves to its path from the new root, and later mounts are seen, on every backend" {
+@test "pivot_root: every mount moves to its path from the new root, and later mounts are seen, on every backend, with -N too" {
 	need_root
-	[ -x /usr/sbin/pivot_root ] || command -v pivot_root >/dev/null || skip "no pivot_root(8)"
-	for be in $BACKENDS; do
-		run pivot_in_ns "$be"
-		[ "$status" -eq 0 ] || { cat "$T/err"; false; }
+	command -v pivot_root >/dev/null || skip "no pivot_root(8)"
+	for run in "fanotify " "mountinfo " "fanotify -N" "mountinfo -N"; do
+		be=${run% *}
+		[[ " $BACKENDS " == *" $be "* ]] || continue
+		pivot_in_ns $run || { cat "$T/err"; false; }
 		# Old root's mounts (every mount but those of the new root) go under /old, whole.
 		jq -e -s --arg t "$T" '[.[] | select(.event == "move" and
 			(.old_path | startswith($t + "/nr") | not))] | length > 2 and
@@ -381,9 +400,10 @@ pivot_in_ns() {
 		jq -e -s 'map(select(.event == "mount")) | map(.path + " " + .device) == ["/w after"]' \
 			"$T/out"
 		[ -z "$(jq -r 'select(.event == "unmount") | .path' "$T/out")" ]
-		jq -r '"\(.event) \(.path) \(.old_path) \(.device)"' "$T/out" | sort >"$T/$be"
+		jq -r '"\(.event) \(.path) \(.old_path) \(.device)"' "$T/out" | sort >"$T/$be${run#* }"
 	done
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+	cmp "$T/fanotify-N" "$T/mountinfo-N" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
 }
 
 @test "a bad -N: one line and a documented status" {
