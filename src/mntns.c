@@ -25,8 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -36,6 +39,7 @@
 #include "xalloc.h"
 
 #define FOLLOW_TRIES	16	/* candidates that vanish as they are taken, before giving up */
+#define SETTLE_TRIES	100	/* looks at a root, 1 ms apart, for pivot_root(2) to end */
 
 /* Whether pid's mount namespace is ns now. */
 static bool
@@ -262,6 +266,72 @@ mntns_follow(struct mntns *ns)
 	close_fd(&ns->nsfd);
 	close_fd(&ns->rootfd);
 	return false;
+}
+
+int
+mntns_root_id(const struct mntns *ns, struct mntns_root_id *id)
+{
+	char p[64] = "/";
+	struct statx stx;
+
+	if (ns)
+		snprintf(p, sizeof(p), "/proc/%d/root", (int)ns->pid);
+	if (statx(AT_FDCWD, p, 0, STATX_INO | KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0)
+		return -1;
+	*id = (struct mntns_root_id){ ns ? ns->pid : 0, stx.stx_mnt_id,
+	    makedev(stx.stx_dev_major, stx.stx_dev_minor), stx.stx_ino };
+	return 0;
+}
+
+bool
+mntns_root_same(const struct mntns_root_id *a, const struct mntns_root_id *b)
+{
+	return a->pid != b->pid ||
+	    (a->mnt_id == b->mnt_id && a->dev == b->dev && a->ino == b->ino);
+}
+
+/*
+ * pivot_root(2) moves the root mount, raises the mountinfo signal and queues its fanotify records
+ * first, and changes the roots of the processes there after that: a reader woken in between sees
+ * the new tree from the old root. A process whose root was elsewhere keeps it, and the wait ends
+ * without a change.
+ */
+bool
+mntns_root_settle(const struct mntns *ns, struct mntns_root_id *was)
+{
+	struct mntns_root_id now;
+	int i;
+
+	for (i = 0; i < SETTLE_TRIES; i++) {
+		if (mntns_root_id(ns, &now) == 0 && !mntns_root_same(was, &now)) {
+			*was = now;
+			return true;
+		}
+		nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
+	}
+	return false;
+}
+
+int
+mntns_reroot(struct mntns *ns)
+{
+	char p[64], *root;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/root", (int)ns->pid);
+	if ((fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if ((root = fd_path(fd)) == NULL || root[0] != '/' || mntns_followed_exited(ns)) {
+		close(fd);
+		free(root);
+		errno = ESRCH;
+		return -1;
+	}
+	close_fd(&ns->rootfd);
+	free(ns->root);
+	ns->rootfd = fd;
+	ns->root = root;
+	return 0;
 }
 
 int

@@ -21,11 +21,19 @@ struct mntns {
 	pid_t pid;		/* the process followed, one in the namespace */
 	int pidfd;		/* readable once pid exits; -1 before pidfd_open(2) (Linux 5.3) */
 	int nsfd;		/* the nsfs file, for fanotify_mark(2) */
-	int rootfd;		/* the first followed process's root (O_PATH): lookups start here */
+	int rootfd;		/* the followed process's root (O_PATH): lookups start here */
 	/* Where that root lies in the namespace, as statmount(2) names mount points ("/" unless
 	 * chrooted). */
 	char *root;
 	bool gone;		/* no process is left in it: every fd above is closed */
+};
+
+/* The root of the process followed (ours, for a NULL ns): whether it changed (pivot_root(2)). */
+struct mntns_root_id {
+	pid_t pid;		/* the process it is the root of; 0: ours */
+	uint64_t mnt_id;	/* its mount's id */
+	dev_t dev;
+	ino_t ino;
 };
 
 /* Follow a process in the mount namespace of arg, a PID or an nsfs file; -1 with errno set: ESRCH
@@ -36,6 +44,15 @@ void mntns_close(struct mntns *ns);
 /* The process followed has exited: follow another process of the namespace (true), or mark the
  * namespace gone and release its fds (false). */
 bool mntns_follow(struct mntns *ns);
+/* The root of the process followed by ns (ours: NULL) into id; -1 with errno set. */
+int mntns_root_id(const struct mntns *ns, struct mntns_root_id *id);
+/* Whether a and b name the same root of the same process (another process's: true). */
+bool mntns_root_same(const struct mntns_root_id *a, const struct mntns_root_id *b);
+/* Wait a little for the root of the process followed (ours: NULL ns) to differ from *was, which
+ * becomes the root then; whether it changed. */
+bool mntns_root_settle(const struct mntns *ns, struct mntns_root_id *was);
+/* Take the root of the process followed again, once it changed; -1 with errno set. */
+int mntns_reroot(struct mntns *ns);
 /* Open the mount table of ns (/proc/PID/mountinfo; ours: /proc/self/mountinfo) for reading and
  * POLLPRI; -1 with errno set. */
 int mntns_mountinfo(struct mntns *ns);

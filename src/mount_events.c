@@ -99,14 +99,30 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 	}
 }
 
+/*
+ * With -N of a chrooted process, a mount outside its root has no path there (statmount.c). A move
+ * out of that root is what the process's mountinfo shows as an unmount, and a move into it as a
+ * mount: every backend reports them so, and no path is ever empty.
+ */
+static struct mounttab_change
+as_seen(const struct mounttab_change *ch)
+{
+	if (ch->kind == MOUNTTAB_MOVE && ch->new->target[0] == '\0')
+		return (struct mounttab_change){ MOUNTTAB_UNMOUNT, ch->old, NULL };
+	if (ch->kind == MOUNTTAB_MOVE && ch->old->target[0] == '\0')
+		return (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, ch->new };
+	return *ch;
+}
+
 void
 mount_events_change_by(struct source *src, const struct mounttab_change *ch, struct who *who)
 {
+	struct mounttab_change seen = as_seen(ch);
 	size_t i;
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive)
-			change_for_watch(src->cfg, src->sink, src->watches[i].w, ch, who);
+			change_for_watch(src->cfg, src->sink, src->watches[i].w, &seen, who);
 }
 
 void

@@ -310,9 +310,9 @@ opts_changed(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	    strcmp(a->propagation, b->propagation) != 0;
 }
 
-/* Whether e lies below the mount with id top, by parent ids; a cycle or missing parent ends it. */
-static bool
-below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
+/* A cycle or a missing parent ends the walk. */
+bool
+mounttab_below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
 {
 	size_t hops;
 
@@ -327,7 +327,9 @@ below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top)
 /*
  * A moved mount takes the mounts on it along, and only those: a mount stacked
  * under the moved one, or on the mount it covered, has another parent and
- * stays where it is although its path starts with the old one.
+ * stays where it is although its path starts with the old one. Moved where
+ * the cache has no path (""), they have none either; moved from there, their
+ * paths cannot be told from the moved mount's, and they stay for the caller.
  */
 static void
 move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry *top,
@@ -341,7 +343,7 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 	char *target;
 
 	for (i = 0; i < t->cap; i++)
-		if (t->slot[i] && t->slot[i] != top && below(t, t->slot[i], top->id) &&
+		if (t->slot[i] && t->slot[i] != top && mounttab_below(t, t->slot[i], top->id) &&
 		    strncmp(t->slot[i]->target, from, n) == 0)
 			v[cnt++] = t->slot[i];
 	qsort(v, cnt, sizeof(*v), cmp_shallow);
@@ -352,8 +354,9 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 		old = mounttab_find(t, ids[i]);
 		target = xmalloc(strlen(top->target) + strlen(old->target + n) + 1);
 		strcpy(target, top->target);
-		strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ?
-		    old->target + n + 1 : old->target + n);
+		if (top->target[0] != '\0')
+			strcat(target, strcmp(top->target, "/") == 0 && old->target[n] == '/' ?
+			    old->target + n + 1 : old->target + n);
 		new = mounttab_entry_at(old, target);
 		free(target);
 		ch = (struct mounttab_change){ MOUNTTAB_MOVE, old, new };
@@ -378,7 +381,7 @@ mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn
 		fn(ctx, &ch);
 	}
 	mounttab_insert(t, e);
-	if (strcmp(old->target, e->target) != 0)
+	if (strcmp(old->target, e->target) != 0 && old->target[0] != '\0')
 		move_submounts(t, old->target, e, fn, ctx);
 	mounttab_entry_free(old);
 }

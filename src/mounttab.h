@@ -72,13 +72,16 @@ void mounttab_insert(struct mounttab *t, struct mounttab_entry *e);
 struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 /* Whether some mount has exactly this target. */
 bool mounttab_has_target(const struct mounttab *t, const char *target);
+/* Whether e lies below the mount with id top, by the parent ids the table holds. */
+bool mounttab_below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top);
 /* qsort(3) comparison of two uint64_t mount ids, lowest first (unique ids: oldest first). */
 int mounttab_cmp_id(const void *a, const void *b);
 /* Call fn for each entry, parents before children (by path depth, then id). */
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);
 /* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose
- * submounts (by parent id, never by path) move along, and an option or propagation change. */
+ * submounts (by parent id, never by path) move along, but not from an unseen path (""), and an
+ * option or propagation change. */
 void mounttab_update(struct mounttab *t, struct mounttab_entry *e, mounttab_change_fn *fn,
     void *ctx);
 /* Report how old became new, in this order: unmounts (deepest first), moves, remounts, mounts

@@ -35,17 +35,19 @@
  * the options of every watched mount again. When the watched subtrees hold at most PROMPT_MAX
  * mounts, a signal that no record explains (see fan_on_wake()) is re-scanned at once. Any other
  * signal makes a re-scan owed. It is paid once the source has been idle for IDLE_NS, or once RATIO
- * times as many events have gone by as the last re-scan cost statmounts, so that re-scans add at
- * most 1/RATIO statmount per event whatever the size of the table; at most PROMPT_MAX mounts are
- * also re-scanned once the re-scan has been owed for OWED_MAX_NS. Above PROMPT_MAX the signal is
- * not polled while a re-scan is owed: it could say nothing new, and each change would wake watchq.
- * A remount of a mount that is unmounted before the re-scan is not seen: statmount(2) no longer
- * finds it, and its unmount reports the options watchq last reported.
+ * times as many events have gone by as the last re-scan cost statmounts (at most 1/RATIO
+ * statmount per event whatever the size of the table), and at the latest once it has been owed
+ * for OWED_MAX_NS, at every size: a change is re-read within OWED_MAX_NS of the signal it raised,
+ * plus one re-scan. Above PROMPT_MAX a re-scan is not cheap: quiet pays it only OWED_MAX_NS after
+ * the last one began, so that changes elsewhere at any pace cost at most one a second beyond what
+ * RATIO allows, and the signal is not polled while one is owed (it could say nothing new, and each
+ * change would wake watchq). A remount of a mount that is unmounted before the re-scan is not
+ * seen: statmount(2) no longer finds it, and its unmount reports the options watchq last reported.
  */
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
-#define OWED_MAX_NS	1000000000L	/* longest an owed re-scan of few mounts waits for quiet */
+#define OWED_MAX_NS	1000000000L	/* longest a re-scan is owed; least gap of large ones */
 #define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
 #define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
 #define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
@@ -62,6 +64,8 @@ struct fan {
 	struct statmount_buf sm;
 	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
 	bool overflow;			/* the kernel queue overflowed: resync */
+	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
+	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
 	bool owed;			/* a re-scan is owed */
 	/*
 	 * Since the last removal check, a mount that held a watched directory went or moved, or one
@@ -77,6 +81,7 @@ struct fan {
 	size_t nunseen, unseen_cap;
 	struct timespec last_event;
 	struct timespec owed_since;
+	struct timespec last_scan;	/* when the last re-scan began */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
 	unsigned char buf[65536] __attribute__((aligned(8)));
@@ -109,8 +114,8 @@ fan_arm_timer(struct source *src, long long ns)
 	struct itimerspec its = { { 0, 0 },
 	    { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) } };
 
-	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
-		its.it_value.tv_nsec = 1;
+	if (ns <= 0)
+		its.it_value = (struct timespec){ 0, 1 };
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
@@ -208,11 +213,37 @@ fan_flush_transient(struct source *src)
 	f->ntransient = 0;
 }
 
+/* The context of fan_on_below(): the record's credit and the mount it attached. */
+struct fan_below {
+	struct fan_credit *cr;
+	uint64_t top;
+};
+
+/*
+ * A mount attached beneath another (move_mount(2) with MOVE_MOUNT_BENEATH) becomes the parent of
+ * the mount that was on top there, and the kernel queues a record for the attached mount alone.
+ * So a mount below the attached one that the cache does not place below it has a new parent: it
+ * is read again. So is one without a path (outside the root of the process followed): its mount
+ * may have moved it into sight. One that is not cached has its own attach record on the way.
+ */
+static void
+fan_on_below(void *p, uint64_t id)
+{
+	struct fan_below *b = p;
+	struct fan *f = b->cr->src->priv;
+	struct mounttab_entry *e = mounttab_find(&f->tab, id), *new;
+
+	if (e == NULL || (mounttab_below(&f->tab, e, b->top) && e->target[0] != '\0'))
+		return;
+	if ((new = statmount_one(&f->sm, id)) != NULL)
+		mounttab_update(&f->tab, new, fan_on_change, b->cr);
+}
+
 static void
 fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
 	struct fan *f = cr->src->priv;
-	struct mounttab_entry *new = statmount_one(&f->sm, id);
+	struct mounttab_entry *new = statmount_one(&f->sm, id), *old;
 	struct mounttab_change ch;
 
 	if (new == NULL) {
@@ -227,14 +258,26 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		}
 		return;
 	}
-	if (mounttab_find(&f->tab, id) == NULL) {
+	/*
+	 * A root moved (pivot_root(2)) moves every path: the whole table is read again, once the
+	 * roots have changed too (mntns_root_settle()).
+	 */
+	if ((old = mounttab_find(&f->tab, id)) != NULL &&
+	    (strcmp(old->target, "/") == 0) != (strcmp(new->target, "/") == 0)) {
+		f->root_moved = true;
+		mounttab_entry_free(new);
+		return;
+	}
+	if (old == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
 		fan_on_change(cr, &ch);
 		mounttab_insert(&f->tab, new);
-		return;
+	} else {
+		/* A move, or an attach the first read saw: report what differs from the last. */
+		mounttab_update(&f->tab, new, fan_on_change, cr);
 	}
-	/* A move, or an attach the first read saw: report what differs from the last report. */
-	mounttab_update(&f->tab, new, fan_on_change, cr);
+	/* Gone meanwhile (ENOENT): its detach record follows. */
+	(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
 }
 
 static void
@@ -276,7 +319,7 @@ fan_on_record(void *p, const struct fan_rec *r)
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
-	if (r->has_id && !f->overflow) {
+	if (r->has_id && !f->overflow && !f->root_moved) {
 		f->since_scan++;
 		if (r->mask & FAN_MNT_ATTACH)
 			fan_on_attach(&cr, r->mnt_id);
@@ -298,7 +341,10 @@ fan_count_watched(const struct source *src)
 	return n;
 }
 
-/* After lost events: say so, then report the difference between the cache and a fresh table. */
+/*
+ * After lost events (say so) or a root moved, report the difference between the cache and a fresh
+ * table. With -N, the root of the process followed is taken again: its paths are from there.
+ */
 static int
 fan_resync(struct source *src)
 {
@@ -306,7 +352,14 @@ fan_resync(struct source *src)
 	struct mounttab fresh = { 0 };
 	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
 
-	source_loss(src);
+	if (f->overflow)
+		source_loss(src);
+	if (f->root_moved && mntns_root_settle(src->ns, &f->root) && src->ns) {
+		if (mntns_reroot(src->ns) < 0)
+			return -1;
+		f->sm.root = src->ns->root;
+	}
+	f->root_moved = false;
 	f->ntransient = 0;	/* the resync accounts for them */
 	f->nunseen = 0;
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
@@ -354,6 +407,7 @@ fan_rescan(struct source *src)
 		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
+	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -409,6 +463,21 @@ fan_signal_for_attrs(struct source *src, size_t i)
 	return i == FD_MOUNTINFO || fan_signal_consume(f);
 }
 
+/* Nanoseconds until an owed re-scan is due; 0 or less: now. See the comment on PROMPT_MAX. */
+static long long
+fan_owed_left(const struct fan *f)
+{
+	long long quiet = IDLE_NS - nsec_since(&f->last_event);
+	long long cap = OWED_MAX_NS - nsec_since(&f->owed_since);
+	long long gap;
+
+	if (!fan_small(f)) {
+		gap = OWED_MAX_NS - nsec_since(&f->last_scan);
+		quiet = quiet > gap ? quiet : gap;
+	}
+	return quiet < cap ? quiet : cap;
+}
+
 static int
 fan_decode_records(void *ctx, const void *buf, size_t n)
 {
@@ -442,7 +511,7 @@ fan_on_wake(struct source *src, size_t i)
 		break;
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
-	if (f->overflow) {
+	if (f->overflow || f->root_moved) {
 		if (fan_resync(src) < 0)
 			return -1;
 	} else {
@@ -462,7 +531,7 @@ fan_on_wake(struct source *src, size_t i)
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 		if (!small)
 			src->pfd[FD_MOUNTINFO].fd = -1;
-		fan_arm_timer(src, IDLE_NS);
+		fan_arm_timer(src, fan_owed_left(f));
 	}
 	return 0;
 }
@@ -472,22 +541,16 @@ fan_on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
-	long long idle, left;
+	long long left;
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
 	if (!f->owed)
 		return;
-	/*
-	 * Mounts coming and going without a pause must not hold off a small
-	 * re-scan for long: it costs at most PROMPT_MAX statmounts a second.
-	 */
-	idle = nsec_since(&f->last_event);
-	left = fan_small(f) ? OWED_MAX_NS - nsec_since(&f->owed_since) : IDLE_NS;
-	if (idle >= IDLE_NS || left <= 0)
+	if ((left = fan_owed_left(f)) <= 0)
 		fan_rescan_now(src);
 	else
-		fan_arm_timer(src, IDLE_NS - idle < left ? IDLE_NS - idle : left);
+		fan_arm_timer(src, left);
 }
 
 /* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */
@@ -641,6 +704,8 @@ fan_open(struct source *src)
 		f->sm.ns_id = src->ns->id;
 		f->sm.root = src->ns->root;
 	}
+	/* Failing that, a root move still re-reads the table, but -N keeps its first root. */
+	(void)mntns_root_id(src->ns, &f->root);
 	src->pfd[FD_TIMER] = (struct pollfd){ 
 	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
 	if (src->pfd[FD_TIMER].fd < 0)

@@ -6,7 +6,9 @@
  *
  * The table is read again through the fd that is polled: with -N it is
  * /proc/PID/mountinfo, which holds the namespace and the process's root from
- * its open on, after that process has gone too.
+ * its open on, after that process has gone too. So when that root changes
+ * (pivot_root(2) moves the root mount), the fd is opened again, and the next
+ * read names every mount from the new root.
  */
 #include <errno.h>
 #include <libmount.h>
@@ -31,6 +33,8 @@ enum { FD_TABLE, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
 struct mountinfo {
 	struct mounttab tab;
 	struct buf raw;		/* the last read of the file */
+	struct mntns_root_id root;	/* the root the table's fd names mounts from */
+	int procfd;			/* ours: /proc, which the new root may not have */
 };
 
 /* The whole mountinfo file fd, from its start, into raw; -1 with errno set. */
@@ -206,17 +210,80 @@ mi_open(struct source *src)
 	struct mountinfo *mi = xcalloc(1, sizeof(*mi));
 
 	src->priv = mi;
+	mi->procfd = src->ns ? -1 : open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* Open before the first read: every change after it raises POLLPRI. */
 	src->pfd[FD_TABLE] = (struct pollfd){ mntns_mountinfo(src->ns), POLLPRI, 0 };
 	src->pfd[FD_NS] = (struct pollfd){ -1, POLLIN, 0 };
 	src->nfds = 2;
 	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
+	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
+	(void)mntns_root_id(src->ns, &mi->root);
 	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab, &mi->raw) < 0)
 		return -1;
 	if (src->ns)
 		src->pfd[FD_NS].fd = src->ns->pidfd;
 	return 0;
+}
+
+/*
+ * Open the table again where the root it names mounts from has changed (with settle, once it has:
+ * see mntns_root_settle()); whether it did, or -1 with errno set.
+ */
+static int
+mi_follow_root(struct source *src, bool settle)
+{
+	struct mountinfo *mi = src->priv;
+	struct mntns_root_id now = mi->root;
+	int fd;
+
+	if (settle ? !mntns_root_settle(src->ns, &now) :
+	    mntns_root_id(src->ns, &now) < 0 || mntns_root_same(&mi->root, &now))
+		return 0;
+	if (src->ns)
+		fd = mntns_reroot(src->ns) < 0 ? -1 : mntns_mountinfo(src->ns);
+	else
+		fd = openat(mi->procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	close(src->pfd[FD_TABLE].fd);
+	src->pfd[FD_TABLE].fd = fd;
+	mi->root = now;
+	return 1;
+}
+
+/* Whether a mount the table had at "/" has another parent in fresh, or none: the root moved. */
+static bool
+mi_root_moved(const struct mounttab *t, const struct mounttab *fresh)
+{
+	const struct mounttab_entry *n;
+	size_t i;
+
+	for (i = 0; i < t->cap; i++) {
+		if (t->slot[i] == NULL || strcmp(t->slot[i]->target, "/") != 0)
+			continue;
+		n = mounttab_find(fresh, t->slot[i]->id);
+		if (n == NULL || n->parent_id != t->slot[i]->parent_id)
+			return true;
+	}
+	return false;
+}
+
+/* Read the table into fresh, from the root as it is once a root change is over; -1 on error. */
+static int
+mi_read_rooted(struct source *src, struct mounttab *fresh)
+{
+	struct mountinfo *mi = src->priv;
+	int r;
+
+	if (mi_follow_root(src, false) < 0 ||
+	    mi_read_stable(src->pfd[FD_TABLE].fd, fresh, &mi->raw) < 0)
+		return -1;
+	if (!mi_root_moved(&mi->tab, fresh))
+		return 0;
+	if ((r = mi_follow_root(src, true)) <= 0)
+		return r;
+	return mi_read_stable(src->pfd[FD_TABLE].fd, fresh, &mi->raw);
 }
 
 static int
@@ -235,7 +302,7 @@ mi_drain(struct source *src, size_t i)
 		return 0;
 	}
 
-	if (mi_read_stable(src->pfd[i].fd, &fresh, &mi->raw) < 0) {
+	if (mi_read_rooted(src, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
@@ -263,6 +330,8 @@ mi_close(struct source *src)
 		close(src->pfd[FD_TABLE].fd);
 	src->nfds = 0;
 	if (mi) {
+		if (mi->procfd >= 0)
+			close(mi->procfd);
 		mounttab_clear(&mi->tab);
 		buf_free(&mi->raw);
 		free(mi);

@@ -61,10 +61,12 @@ sys_statmount(const struct statmount_buf *km, uint64_t id, uint64_t mask, void *
 	return syscall(__NR_statmount, &req, buf, size, 0);
 }
 
+/* The mounts below mount top (LSMT_ROOT: the root too), by id, after last. */
 static long
-sys_listmount(const struct statmount_buf *km, uint64_t last, uint64_t *ids, size_t n)
+sys_listmount(const struct statmount_buf *km, uint64_t top, uint64_t last, uint64_t *ids,
+    size_t n)
 {
-	struct kapi_mnt_id_req req = request(km, KAPI_LSMT_ROOT, last);
+	struct kapi_mnt_id_req req = request(km, top, last);
 
 	return syscall(__NR_listmount, &req, ids, n, 0);
 }
@@ -259,7 +261,7 @@ statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 
 	/* LSMT_ROOT lists our root too, then every mount below it, by id. */
 	for (;;) {
-		n = sys_listmount(km, last, ids, LIST_STEP);
+		n = sys_listmount(km, KAPI_LSMT_ROOT, last, ids, LIST_STEP);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -277,6 +279,24 @@ statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 		last = ids[n - 1];
 	}
 	return 0;
+}
+
+int
+statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn, void *ctx)
+{
+	uint64_t ids[LIST_STEP], last = 0;
+	long n, i;
+
+	for (;;) {
+		n = sys_listmount(km, top, last, ids, LIST_STEP);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (int)n;
+		for (i = 0; i < n; i++)
+			fn(ctx, ids[i]);
+		last = ids[n - 1];
+	}
 }
 
 void

@@ -31,6 +31,10 @@ struct mounttab_entry *statmount_one(struct statmount_buf *km, uint64_t id);
 /* Whether the mount of e still has e's options and propagation: 1 yes, 0 no, -1 with errno set
  * (ENOENT: gone); cheaper than statmount_one(). */
 int statmount_same_options(struct statmount_buf *km, const struct mounttab_entry *e);
+typedef void statmount_id_fn(void *ctx, uint64_t id);
+/* Call fn with the id of each mount below mount top (its submounts, theirs and so on); -1 with
+ * errno set (ENOENT: top is gone). */
+int statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn, void *ctx);
 /* Release the buffer. */
 void statmount_free(struct statmount_buf *km);
 

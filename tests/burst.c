@@ -4,6 +4,9 @@
  *
  *   burst pairs DIR N [MS]   N mount(2)+umount(2) pairs of a tmpfs on DIR, MS
  *                            milliseconds apart if given (mounts that keep changing)
+ *   burst every DIR MS S     a tmpfs mounted and unmounted on DIR every MS
+ *                            milliseconds for S seconds; says "started" on stdout
+ *                            after the first pair and "stopped" after the last
  *   burst populate DIR N     a tmpfs on each of DIR/0 .. DIR/N-1 (created)
  *   burst flip DIR N         remount DIR/0 .. DIR/N-1 read-only (bind remount)
  *   burst moves A B N        N moves of the mount on A to B and back
@@ -22,10 +25,13 @@
  *                            at SIGUSR1, as B (same process), unmount it; say "done",
  *                            then wait for a signal
  *
- * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B.
+ * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B, beneath A B (the
+ * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH).
  */
+#define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +39,8 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +76,26 @@ name_self(const char *s)
 		err(1, "PR_SET_NAME");
 }
 
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#define BURST_MOVE_MOUNT_F_EMPTY_PATH	0x00000004
+#define BURST_MOVE_MOUNT_BENEATH	0x00000200
+
+/* Move the mount on a beneath the top mount on b. */
+static void
+beneath(const char *a, const char *b)
+{
+	int fd = open(a, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		err(1, "%s", a);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, b,
+	    BURST_MOVE_MOUNT_F_EMPTY_PATH | BURST_MOVE_MOUNT_BENEATH) < 0)
+		err(1, "move_mount %s beneath %s", a, b);
+	close(fd);
+}
+
 /* One change: argv is OP ARGS..., argc their number. */
 static void
 change(int argc, char **argv)
@@ -81,8 +109,10 @@ change(int argc, char **argv)
 	} else if (argc == 3 && strcmp(argv[0], "move") == 0) {
 		if (mount(argv[1], argv[2], NULL, MS_MOVE, NULL) < 0)
 			err(1, "move %s %s", argv[1], argv[2]);
+	} else if (argc == 3 && strcmp(argv[0], "beneath") == 0) {
+		beneath(argv[1], argv[2]);
 	} else {
-		errx(64, "OP: mount SRC DIR | umount DIR | move A B");
+		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B");
 	}
 }
 
@@ -100,6 +130,20 @@ main(int argc, char **argv)
 				usleep((useconds_t)(atol(argv[4]) * 1000));
 		}
 		return 0;
+	}
+	if (argc == 5 && strcmp(argv[1], "every") == 0) {
+		time_t end = time(NULL) + atol(argv[4]);
+
+		for (i = 0; i == 0 || time(NULL) < end; i++) {
+			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 ||
+			    umount(argv[2]) < 0)
+				err(1, "%s", argv[2]);
+			if (i == 0 && (printf("started\n") < 0 || fflush(stdout) == EOF))
+				err(1, "stdout");
+			usleep((useconds_t)(atol(argv[3]) * 1000));
+		}
+		printf("stopped\n");
+		return fflush(stdout) == EOF;
 	}
 	if (argc == 4 && strcmp(argv[1], "populate") == 0) {
 		for (i = 0, n = atol(argv[3]); i < n; i++) {
@@ -197,6 +241,7 @@ main(int argc, char **argv)
 		}
 		errx(1, "pid %ld never came back", (long)want);
 	}
-	errx(64, "usage: burst pairs DIR N [MS] | populate DIR N | flip DIR N | moves A B N | mixed DIR FLIP | "
+	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | "
+	    "moves A B N | mixed DIR FLIP | "
 	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
 }

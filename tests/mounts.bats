@@ -588,6 +588,33 @@ mount mount $T/q/x tmpfs inner" ]
 	[ "$(unmarked | sed -n 2p)" = "mount move $T/a/sub -> $T/b/sub" ]
 }
 
+# mount_ids PATH SOURCE: "ID PARENT" of the mount of SOURCE on PATH, as /proc/self/mountinfo has it.
+mount_ids() {
+	awk -v p="$1" -v s="$2" '$5 == p { for (i = 7; $i != "-"; i++); if ($(i + 2) == s) print $1, $2 }' \
+		/proc/self/mountinfo
+}
+
+@test "a mount moved beneath another: the one on top has its new parent in every later record" {
+	need_root
+	mkdir -p "$T/x" "$T/b"
+	mount -t tmpfs top "$T/x"
+	mount -t tmpfs low "$T/b"
+	watch --json mounts "$T"
+	"$BURST" as mover beneath "$T/b" "$T/x"
+	wait_until grep -q '"event":"move"' "$T/out"
+	read -r low low_parent < <(mount_ids "$T/x" low)
+	read -r top top_parent < <(mount_ids "$T/x" top)
+	[ "$top_parent" = "$low" ]
+	umount "$T/x"
+	wait_until grep -q '"event":"unmount"' "$T/out"
+	stop_watchq
+	jq_event move '.path == "'"$T/x"'" and .old_path == "'"$T/b"'" and .device == "low" and
+		.mount_id == '"$low"' and .parent_id == '"$low_parent"
+	jq_event unmount '.path == "'"$T/x"'" and .device == "top" and
+		.mount_id == '"$top"' and .parent_id == '"$low"
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
 @test "SIGTERM ends watchq even while a reader does not read" {
 	need_root
 	mkdir "$T/a"
@@ -761,6 +788,25 @@ $1 mount unmount $T/w/a tmpfs flip" ]
 	HOLDERS="${HOLDERS:-} $!"
 	"$BURST" mixed "$T/w/x" "$T/w/a"
 	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount readonly $T/w/a ro (was rw)" ]
+}
+
+@test "with 600 mounts in the watch and a mount every 30 ms elsewhere, a remount,ro comes within the churn" {
+	need_root
+	mkdir -p "$T/w/many" "$T/w/a" "$T/c"
+	"$BURST" populate "$T/w/many" 600
+	mount -t tmpfs wq "$T/w/a"
+	watch -e readonly mounts "$T/w"
+	# Never 100 ms of quiet, and four events per watched mount (the amortised bound) only
+	# after some 40 s. The man page's bound is a second: the flip must come before the
+	# churn stops, 20 s on.
+	"$BURST" every "$T/c" 30 20 >"$T/churn" 2>&1 &
+	HOLDERS="${HOLDERS:-} $!"
+	wait_until grep -q started "$T/churn"
+	mount -o remount,ro "$T/w/a"
+	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
+	[ "$(cat "$T/churn")" = started ]
 	stop_watchq
 	[ "$(cat "$T/out")" = "mount readonly $T/w/a ro (was rw)" ]
 }

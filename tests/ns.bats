@@ -300,6 +300,112 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
 }
 
+# chroot_ns: a process chrooted into $T/root (with /usr bound in, so that sleep runs there) in a
+# new namespace, its pid in $NS; skips where sleep cannot run in such a root.
+chroot_ns() {
+	mkdir -p "$T/root/usr" "$T/root/data"
+	mount --rbind /usr "$T/root/usr"
+	for d in bin lib lib64 sbin; do
+		if [ -e "/$d" ]; then ln -s "usr/$d" "$T/root/$d"; fi
+	done
+	chroot "$T/root" sleep 0 || skip "sleep does not run in a chroot of /usr alone (no merged /usr)"
+	new_ns chroot "$T/root" sleep 1000
+}
+
+@test "a chrooted process: a mount moved out of its root is an unmount, moved back a mount, on every backend" {
+	need_root
+	chroot_ns
+	mkdir -p "$T/root/data/a" "$T/away"
+	in_ns "$NS" mount -t tmpfs a "$T/root/data/a"
+	in_ns "$NS" mkdir "$T/root/data/a/sub"
+	in_ns "$NS" mount -t tmpfs sub "$T/root/data/a/sub"
+	for be in $BACKENDS; do
+		watch_on "$be" --json -N "$NS" mounts /
+		in_ns "$NS" mount --move "$T/root/data/a" "$T/away"
+		wait_until grep -q '"path":"/data/a"' "$T/out"
+		in_ns "$NS" mount --move "$T/away" "$T/root/data/a"
+		sentinel_in "$NS" "$T/root/data"
+		stop_watchq
+		# Nothing has an empty path, and nothing names where the mount went.
+		[ -z "$(grep '"path":""\|"old_path":""\|away' "$T/out")" ]
+		jq -r 'select(.device != "sentinel") | "\(.event) \(.path) \(.device)"' "$T/out" |
+			sort >"$T/$be"
+		printf '%s\n' "mount /data/a a" "mount /data/a/sub sub" "unmount /data/a a" \
+			"unmount /data/a/sub sub" | cmp - "$T/$be"
+		in_ns "$NS" umount "$T/root/data/sentinel"
+	done
+}
+
+# pivot_in_ns BACKEND [-N]: in a new namespace, pivot_root(8) to a tmpfs "newroot" on $T/nr
+# (with /usr bound in and a tmpfs "subm" on /sub) with the old root on /old, then mount a tmpfs
+# "after" on /w, and end once watchq has seen it. watchq --json mounts / (output in $T/out) runs
+# in that namespace, or with -N from ours (it ends when the namespace goes).
+pivot_in_ns() {
+	local wq inner
+	mkdir -p "$T/nr"
+	rm -f "$T/ready" "$T/go"
+	: >"$T/out"
+	: >"$T/err"
+	wq=$(realpath "$WATCHQ")
+	timeout 60 unshare -m --propagation private bash -c '
+		set -e
+		T=$1
+		mount -t tmpfs newroot "$T/nr"
+		mkdir -p "$T/nr/old" "$T/nr/usr" "$T/nr/sub" "$T/nr/w"
+		mount --rbind /usr "$T/nr/usr"
+		for d in bin lib lib64 sbin; do if [ -e "/$d" ]; then ln -s "usr/$d" "$T/nr/$d"; fi; done
+		mount -t tmpfs subm "$T/nr/sub"
+		if [ -z "$4" ]; then
+			"$2" --backend="$3" --json mounts / >"$T/out" 2>"$T/err" &
+			touch "$T/go"
+		fi
+		echo $$ >"$T/ready"
+		until [ -e "$T/go" ] && grep -q watching "$T/err"; do sleep 0.05; done
+		cd "$T/nr"
+		pivot_root . old
+		cd /
+		mount -t tmpfs after /w
+		until grep -q "\"after\"" "/old$T/out"; do sleep 0.05; done
+		[ -n "$4" ] || kill $!
+	' pivot "$T" "$wq" "$1" "${2:-}" </dev/null >/dev/null 2>&1 3>&- &
+	inner=$!
+	if [ "${2:-}" = -N ]; then
+		wait_until test -s "$T/ready"
+		"$wq" --backend="$1" --json -N "$(cat "$T/ready")" mounts / >"$T/out" 2>"$T/err" &
+		WQ_PID=$!
+		wait_until grep -q watching "$T/err"
+		touch "$T/go"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+	fi
+	wait "$inner"
+}
+
+@test "pivot_root: every mount moves to its path from the new root, and later mounts are seen, on every backend, with -N too" {
+	need_root
+	command -v pivot_root >/dev/null || skip "no pivot_root(8)"
+	for run in "fanotify " "mountinfo " "fanotify -N" "mountinfo -N"; do
+		be=${run% *}
+		[[ " $BACKENDS " == *" $be "* ]] || continue
+		pivot_in_ns $run || { cat "$T/err"; false; }
+		# Old root's mounts (every mount but those of the new root) go under /old, whole.
+		jq -e -s --arg t "$T" '[.[] | select(.event == "move" and
+			(.old_path | startswith($t + "/nr") | not))] | length > 2 and
+			all(.path == "/old" + (if .old_path == "/" then "" else .old_path end))' "$T/out"
+		jq_event move 'if .device == "newroot" then .path == "/" and .old_path == "'"$T/nr"'"
+			elif .device == "subm" then .path == "/sub" and .old_path == "'"$T/nr/sub"'"
+			else true end'
+		[ "$(jq -r 'select(.device == "newroot" or .device == "subm") | .path' "$T/out" | sort)" = "/
+/sub" ]
+		jq -e -s 'map(select(.event == "mount")) | map(.path + " " + .device) == ["/w after"]' \
+			"$T/out"
+		[ -z "$(jq -r 'select(.event == "unmount") | .path' "$T/out")" ]
+		jq -r '"\(.event) \(.path) \(.old_path) \(.device)"' "$T/out" | sort >"$T/$be${run#* }"
+	done
+	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+	cmp "$T/fanotify-N" "$T/mountinfo-N" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+}
+
 @test "a bad -N: one line and a documented status" {
 	need_root
 	new_ns
