@@ -65,8 +65,11 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 	}
-	/* A state wait's own watches only wake it: their events count towards nothing. */
-	if (event_is_summary(ev) || r->cfg->mode == MODE_WAIT_STATE)
+	/*
+	 * A state wait's own watches only wake it: their events count towards nothing; nor
+	 * does the state at the start.
+	 */
+	if (event_is_summary(ev) || event_is_present(ev) || r->cfg->mode == MODE_WAIT_STATE)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;
@@ -236,11 +239,14 @@ run_watch(struct run *r, const struct stop *stop)
 		    "change\n",
 		    strerror(errno));
 	run_announce(cfg, r);
+	/* The deadline governs the wait for changes: the present records go out whole. */
+	output_whole(&r->out, true);
 	for (i = 0; i < r->nsrc; i++) {
 		if (cfg->initial)
 			source_present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
+	output_whole(&r->out, false);
 	run_look_for_removals(r);
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
