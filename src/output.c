@@ -89,9 +89,10 @@ output_whole(struct output *o, bool whole)
 
 /*
  * A reader that stops reading must not keep the run going past a signal (blocked, and read
- * from a signalfd) or, but in a listing, past the deadline. So write in chunks of at most PIPE_BUF bytes, which a
- * pipe with room takes whole, and wait for room or for the end of the run: before each chunk
- * on a file that can block, or after EAGAIN on one that does not.
+ * from a signalfd) or, but for a listing written whole, past the deadline. So write in chunks
+ * of at most PIPE_BUF bytes, which a pipe with room takes whole, and wait for room or for the
+ * end of the run: before each chunk on a file that can block, or after EAGAIN on one that does
+ * not.
  */
 static int
 output_write_all(struct output *o, const char *p, size_t n)
