@@ -118,3 +118,18 @@ many() {
 		[ "$stderr" = "watchq: list applies to mounts: keys and sb have no present records" ]
 	done
 }
+
+@test "list -N PID: the mounts of that process's namespace, not ours" {
+	need_root
+	mkdir "$T/n"
+	unshare -m --propagation private sh -c 'mount -t tmpfs wq-ns "$1" && echo ready >"$2" && exec sleep 1000' \
+		_ "$T/n" "$T/ready" 3>&- &
+	HOLDERS=$!
+	wait_until [ -s "$T/ready" ]
+	run --separate-stderr "$WATCHQ" list -N "$HOLDERS" mounts "$T"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$(echo "$output" | grep -c "^mount present $T/n tmpfs wq-ns ")" -eq 1 ]
+	run --separate-stderr "$WATCHQ" list mounts "$T"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *wq-ns* ]]
+}
