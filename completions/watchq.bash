@@ -102,17 +102,19 @@ _watchq()
 		return
 	fi
 
-	# The last source word decides what a target is; wait comes first or not at all.
-	local i src= first=wait
+	# The last source word decides what a target is; wait or list comes first or not at
+	# all, and list lists mounts only.
+	local i src= first='list wait' srcs='mounts keys sb'
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		mounts | keys | sb) src=${words[i]} first= ;;
 		wait) first= ;;
+		list) first= srcs=mounts ;;
 		esac
 	done
 	case $src in
 	mounts)
-		_watchq_paths mounts keys sb
+		_watchq_paths $srcs
 		;;
 	sb)
 		_watchq_paths mounts keys
@@ -122,7 +124,7 @@ _watchq()
 		__ltrim_colon_completions "$cur"
 		;;
 	*)
-		COMPREPLY=($(compgen -W "mounts keys sb $first" -- "$cur"))
+		COMPREPLY=($(compgen -W "$srcs $first" -- "$cur"))
 		;;
 	esac
 } && complete -F _watchq watchq

@@ -55,14 +55,15 @@ static const char doc[] =
     "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
     "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
     "lowspace. loss and removal are always delivered. Names ignore case.\n\n"
-    "Exit status: 0 condition met, --count reached or clean end; 1 runtime "
+    "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
     "ended by signal N (SIGPIPE: its reader went away).";
 
 static const char args_doc[] =
     "SOURCE [TARGET...] [SOURCE [TARGET...]]...\n"
-    "wait CONDITION... [SOURCE [TARGET...]]";
+    "wait CONDITION... [SOURCE [TARGET...]]\n"
+    "list SOURCE [TARGET...] [SOURCE [TARGET...]]...";
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Events and output:", 1 },
@@ -688,6 +689,24 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 	}
 }
 
+/*
+ * list prints the present state whole and exits: what waits, counts changes or chooses among them
+ * does not apply.
+ */
+static void
+cli_check_list(struct config *cfg, const struct cli_state *cs)
+{
+	if (cfg->has_timeout || cfg->count > 0 || cs->monitor || cs->ninclude > 0 ||
+	    cs->nexclude > 0 || cfg->has_space)
+		errx(EXIT_USAGE,
+		    "list prints the present state whole and exits: -t, -n, -m, -e, -E and "
+		    "--space-below do not apply");
+	if (cs->nargs == 0)
+		errx(EXIT_USAGE, "list needs a SOURCE, e.g. watchq list mounts /");
+	cfg->mode = MODE_LIST;
+	cfg->initial = true;
+}
+
 void
 cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
@@ -697,7 +716,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
-	bool wait = false;
+	bool wait = false, list = false;
 
 	/* Every message starts "watchq: ", whatever path or link started it. */
 	program_invocation_name = program_invocation_short_name = name;
@@ -718,17 +737,22 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 
 	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
-	if (cs.nargs > 0 && strcmp(args[0], "wait") == 0) {
-		wait = true;
+	if (cs.nargs > 0 && (strcmp(args[0], "wait") == 0 || strcmp(args[0], "list") == 0)) {
+		wait = args[0][0] == 'w';
+		list = !wait;
 		args++;
 		cs.nargs--;
 	}
 	cli_check_wait(cfg, &cs, wait, args);
+	if (list)
+		cli_check_list(cfg, &cs);
 	cli_watch_sources(cfg, args, cs.nargs);
 	for (i = 0; i < cfg->nconds; i++)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
+	if (list && (cfg->sources & ~(1u << EV_MOUNT)))
+		errx(EXIT_USAGE, "list applies to mounts: keys and sb have no present records");
 	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE,
 		    "--fstype and --source filter mount events; state conditions do not use them");

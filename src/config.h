@@ -43,11 +43,15 @@ enum cond_kind {
 	COND__N
 };
 
-/* What the run does: print events until it ends, or wait for one event or for conditions. */
+/*
+ * What the run does: print events until it ends, wait for one event or for conditions, or list
+ * the present state.
+ */
 enum run_mode {
 	MODE_MONITOR,
 	MODE_WAIT_EVENT,	/* wait -e: the next matching event */
 	MODE_WAIT_STATE,	/* wait with conditions (--mount, --key, ...) */
+	MODE_LIST,		/* list: the present records, whole, then exit */
 };
 
 /* Where a wait condition stands. */

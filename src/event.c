@@ -73,6 +73,12 @@ event_is_summary(const struct event *ev)
 	return ev->type == EV_META || (ev->type == EV_MOUNT && ev->subtype == MOUNT_TRANSIENT);
 }
 
+bool
+event_is_present(const struct event *ev)
+{
+	return ev->type == EV_MOUNT && ev->subtype == MOUNT_PRESENT;
+}
+
 const char *
 event_sb_ro_name(enum sb_ro ro)
 {

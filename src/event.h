@@ -156,6 +156,8 @@ extern const struct event_source event_sources[];
  * it never counts towards --count or wait -e.
  */
 bool event_is_summary(const struct event *ev);
+/* Whether ev is a present record: the state at the start, not a change; it never counts. */
+bool event_is_present(const struct event *ev);
 /* Name of a source type as printed in the first column ("mount", "meta"). */
 const char *event_type_name(enum ev_type type);
 /* "rw", "ro" or "emergency_ro". */

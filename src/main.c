@@ -65,8 +65,11 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 	}
-	/* A state wait's own watches only wake it: their events count towards nothing. */
-	if (event_is_summary(ev) || r->cfg->mode == MODE_WAIT_STATE)
+	/*
+	 * A state wait's own watches only wake it: their events count towards nothing; nor
+	 * does the state at the start.
+	 */
+	if (event_is_summary(ev) || event_is_present(ev) || r->cfg->mode == MODE_WAIT_STATE)
 		return;
 	if (r->cfg->count > 0 && ++r->emitted >= r->cfg->count)
 		r->status = EXIT_OK;
@@ -236,11 +239,14 @@ run_watch(struct run *r, const struct stop *stop)
 		    "change\n",
 		    strerror(errno));
 	run_announce(cfg, r);
+	/* The deadline governs the wait for changes: the present records go out whole. */
+	output_whole(&r->out, true);
 	for (i = 0; i < r->nsrc; i++) {
 		if (cfg->initial)
 			source_present(&r->src[i]);
 		loop.src[loop.nsrc++] = &r->src[i];
 	}
+	output_whole(&r->out, false);
 	run_look_for_removals(r);
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
@@ -255,10 +261,26 @@ run_watch(struct run *r, const struct stop *stop)
 	return code;
 }
 
+/* Print the present records of every source, whole: 0, or the code of what cut them. */
+static int
+run_list(struct run *r)
+{
+	size_t i;
+
+	run_open_sources(r);
+	output_whole(&r->out, true);
+	for (i = 0; i < r->nsrc; i++)
+		source_present(&r->src[i]);
+	for (i = 0; i < r->nsrc; i++)
+		source_close(&r->src[i]);
+	return r->status >= 0 ? r->status : EXIT_OK;
+}
+
 /*
  * A run ended by a signal, or by its reader going away, is a clean end for a
- * monitor. A wait was not answered: it ends as if killed by that signal (the
- * shell sees 128 + its number), so that `watchq wait ... && next` stops.
+ * monitor. A wait was not answered, a list not written whole: it ends as if
+ * killed by that signal (the shell sees 128 + its number), so that
+ * `watchq wait ... && next` stops.
  */
 static int
 run_end_code(int code, bool wait)
@@ -308,7 +330,7 @@ main(int argc, char **argv)
 		err(EXIT_UNAVAILABLE, "--journal: no journald listens on %s",
 		    output_journal_socket);
 	if (code == 0)
-		code = run_watch(&run, &stop);
+		code = cfg.mode == MODE_LIST ? run_list(&run) : run_watch(&run, &stop);
 	if (output_close(&run.out) < 0 && code == EXIT_OK) {
 		warn("%s", escape_arg(cfg.output_path));
 		code = EXIT_ERROR;

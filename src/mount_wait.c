@@ -28,24 +28,39 @@ is_mount_root(const struct mntns *ns, const char *path)
 	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
 }
 
-int
-mount_wait_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c)
+/* Where c stands if the path is (root 1) or is not (0) a mount's root. */
+static int
+state_of(const struct cond *c, int root)
 {
-	char *path;
+	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
+}
+
+int
+mount_wait_statx(const struct mntns *ns, const struct cond *c)
+{
 	int root;
 
 	if (c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
 		return WAIT_PENDING;
 	if (ns && ns->gone)
 		return WAIT_GONE;
+	return (root = is_mount_root(ns, c->arg)) < 0 ? -1 : state_of(c, root);
+}
+
+int
+mount_wait_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c)
+{
+	char *path;
+	int s;
+
 	/*
 	 * The path as given, now; where the kernel cannot say, the table (with -N, at the path
 	 * as it resolves now in that namespace).
 	 */
-	if ((root = is_mount_root(ns, c->arg)) < 0) {
-		path = ns ? mntns_canon(ns, c->arg, true) : NULL;
-		root = mounttab_has_target(t, ns ? (path ? path : "") : c->path);
-		free(path);
-	}
-	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
+	if ((s = mount_wait_statx(ns, c)) >= 0)
+		return s;
+	path = ns ? mntns_canon(ns, c->arg, true) : NULL;
+	s = state_of(c, mounttab_has_target(t, ns ? (path ? path : "") : c->path));
+	free(path);
+	return s;
 }

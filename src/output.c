@@ -55,6 +55,8 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
 	o->stop = stop;
+	o->untimed = *stop;
+	o->untimed.has_deadline = false;
 	o->fd = cfg->format_kind == OUT_JOURNAL ? -1 : STDOUT_FILENO;
 	if (cfg->output_path) {
 		if ((r = output_open_file(o, cfg->output_path)) != 0)
@@ -79,15 +81,23 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 	return 0;
 }
 
+void
+output_whole(struct output *o, bool whole)
+{
+	o->whole = whole;
+}
+
 /*
  * A reader that stops reading must not keep the run going past a signal (blocked, and read
- * from a signalfd) or past the deadline. So write in chunks of at most PIPE_BUF bytes, which a
- * pipe with room takes whole, and wait for room or for the end of the run: before each chunk
- * on a file that can block, or after EAGAIN on one that does not.
+ * from a signalfd) or, but for a listing written whole, past the deadline. So write in chunks
+ * of at most PIPE_BUF bytes, which a pipe with room takes whole, and wait for room or for the
+ * end of the run: before each chunk on a file that can block, or after EAGAIN on one that does
+ * not.
  */
 static int
 output_write_all(struct output *o, const char *p, size_t n)
 {
+	const struct stop *stop = o->whole ? &o->untimed : o->stop;
 	ssize_t w;
 	size_t chunk;
 	int r;
@@ -95,7 +105,7 @@ output_write_all(struct output *o, const char *p, size_t n)
 	while (n > 0) {
 		chunk = n;
 		if (o->may_block) {
-			if (!o->try_first && (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
+			if (!o->try_first && (r = stop_wait(stop, o->fd, POLLOUT, -1)) != 0)
 				return r;
 			if (chunk > PIPE_BUF)
 				chunk = PIPE_BUF;
@@ -106,7 +116,7 @@ output_write_all(struct output *o, const char *p, size_t n)
 				continue;
 			if (errno == EAGAIN && o->may_block) {
 				if (o->try_first &&
-				    (r = stop_wait(o->stop, o->fd, POLLOUT, -1)) != 0)
+				    (r = stop_wait(stop, o->fd, POLLOUT, -1)) != 0)
 					return r;
 				continue;
 			}

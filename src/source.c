@@ -104,7 +104,8 @@ source_unavailable(const struct source *src)
 static void
 source_say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
 {
-	if (cfg->quiet)
+	/* A list is the same on every backend: the fallback costs it nothing. */
+	if (cfg->quiet || cfg->mode == MODE_LIST)
 		return;
 	if (to->misses)
 		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval,

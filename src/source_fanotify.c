@@ -67,6 +67,7 @@ struct fan {
 	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
 	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
 	bool owed;			/* a re-scan is owed */
+	bool tab_owed;			/* the first read of the table is owed (a state wait) */
 	/*
 	 * Since the last removal check, a mount that held a watched directory went or moved, or one
 	 * came over it: the watched directories are checked again.
@@ -571,11 +572,25 @@ fan_ns_gone(struct source *src)
 	f->owed = false;
 }
 
+/* Read the table if its first read is still owed; -1 with errno set. */
+static int
+fan_read_owed(struct fan *f)
+{
+	if (!f->tab_owed)
+		return 0;
+	if (statmount_read_table(&f->sm, &f->tab) < 0)
+		return -1;
+	f->tab_owed = false;
+	return 0;
+}
+
 static int
 fan_drain(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
+	if (fan_read_owed(f) < 0)
+		return -1;
 	if (i == FD_NS) {
 		if (mount_events_ns_exited(src))
 			fan_ns_gone(src);
@@ -668,6 +683,21 @@ waits_for_flip(const struct config *cfg)
 	return false;
 }
 
+/* Whether the run is a state wait for mount points only, which statx(2) of the paths answers. */
+static bool
+fan_waits_for_paths(const struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	size_t i;
+
+	if (cfg->mode != MODE_WAIT_STATE || src->nwatches > 0)
+		return false;
+	for (i = 0; i < cfg->nconds; i++)
+		if (cfg->conds[i].kind != COND_MOUNT && cfg->conds[i].kind != COND_UNMOUNT)
+			return false;
+	return true;
+}
+
 /* Open the mountinfo signal where remounts or attribute changes are wanted; -1 with errno set. */
 static int
 fan_open_signal(struct source *src)
@@ -713,8 +743,13 @@ fan_open(struct source *src)
 	/* Remounts and attribute changes show only on the signal: open it before the first read. */
 	if (fan_open_signal(src) < 0)
 		return -1;
-	/* The mark is in place: whatever changes from here on is queued. */
-	if (statmount_read_table(&f->sm, &f->tab) < 0)
+	/*
+	 * The mark is in place: whatever changes from here on is queued. A wait for mount
+	 * points asks statx(2) of its paths first: the table, read only when statx cannot
+	 * answer or before the first change is drained, is often never needed.
+	 */
+	f->tab_owed = true;
+	if (!fan_waits_for_paths(src) && fan_read_owed(f) < 0)
 		return -1;
 	f->scan_cost = fan_count_watched(src);
 	if (src->ns)
@@ -757,7 +792,13 @@ static int
 fan_check(struct source *src, const struct cond *c)
 {
 	struct fan *f = src->priv;
+	int s;
 
+	if (f->tab_owed && (s = mount_wait_statx(src->ns, c)) >= 0)
+		return s;
+	/* A failed read is the next drain's error. */
+	if (fan_read_owed(f) < 0)
+		return WAIT_PENDING;
 	return mount_wait_check(src->ns, &f->tab, c);
 }
 

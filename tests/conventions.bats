@@ -94,11 +94,11 @@ mount move_to $T/x -> $T/w/in" ] || { cat "$T/out"; false; }
 	[ "$status" -eq 2 ]
 	[ -z "$stderr" ]
 	# -q prints events; -qq does not, and the status still tells.
-	run --separate-stderr "$WATCHQ" -q -n 1 -t 10 --initial mounts "$T"
-	[ "$status" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -q -t 0 --initial mounts "$T"
+	[ "$status" -eq 2 ]
 	[[ "$output" == "mount present $T/a "* ]] && [ -z "$stderr" ]
-	run --separate-stderr "$WATCHQ" -qq -n 1 -t 10 --initial mounts "$T"
-	[ "$status" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -qq -t 0 --initial mounts "$T"
+	[ "$status" -eq 2 ]
 	[ -z "$output" ] && [ -z "$stderr" ]
 	run --separate-stderr "$WATCHQ" -q --quiet -t 0 wait --unmount "$T/nonexistent"
 	[ "$status" -eq 0 ]

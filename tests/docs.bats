@@ -81,7 +81,7 @@ complete_fish() {
 
 @test "bash completion: sources, options, events per source, backends, targets, wait conditions" {
 	run complete_bash watchq ''
-	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb wait " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys list mounts sb wait " ]
 	run complete_bash watchq --ti
 	[ "$(echo "$output" | tr '\n' ' ')" = "--timefmt --timeout --timestamps " ]
 	run complete_bash watchq --sp
@@ -121,6 +121,8 @@ complete_fish() {
 	[[ "$output" == *tmpfs* ]]
 	run complete_bash_line 'watchq wait '
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
+	run complete_bash_line 'watchq list '
+	[ "$output" = mounts ]
 	run complete_bash_line 'watchq mounts / '
 	[[ "$output" != *wait* ]]
 	run complete_bash_line 'watchq sb /s'
@@ -148,7 +150,7 @@ complete_fish() {
 
 @test "zsh completion: sources, options, events per source, targets, backends" {
 	run complete_zsh 'watchq '
-	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb wait " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "keys list mounts sb wait " ]
 	run complete_zsh 'watchq --back'
 	[ "$output" = --backend ]
 	run complete_zsh 'watchq --backend m'
@@ -168,6 +170,8 @@ complete_fish() {
 	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
 	run complete_zsh 'watchq wait '
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
+	run complete_zsh 'watchq list '
+	[ "$output" = mounts ]
 }
 
 @test "fish completion: sources, options, events per source, targets" {
@@ -194,6 +198,8 @@ complete_fish() {
 	[[ "$output" == *--mount* && "$output" == *--key* && "$output" == *--keyring* ]]
 	run complete_fish 'watchq wait '
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
+	run complete_fish 'watchq list '
+	[ "$output" = mounts ]
 }
 
 @test "-N and --ns complete to process ids in all three shells; to files after a slash in bash" {
@@ -233,14 +239,15 @@ complete_fish() {
 	[ "$(complete_bash watchq --backend '' | tr '\n' ' ')" = "$backends" ]
 	[ "$(complete_fish 'watchq --backend ' | tr '\n' ' ')" = "$backends" ]
 	[ "$(complete_zsh 'watchq --backend ' | sort | tr '\n' ' ')" = "$backends" ]
-	[ "$(complete_bash watchq '' | tr '\n' ' ')" = "${sources}wait " ]
-	[ "$(complete_fish 'watchq ' | tr '\n' ' ')" = "${sources}wait " ]
-	[ "$(complete_zsh 'watchq ' | sort | tr '\n' ' ')" = "${sources}wait " ]
+	verbs=$(printf '%s\n' $sources list wait | sort | tr '\n' ' ')
+	[ "$(complete_bash watchq '' | tr '\n' ' ')" = "$verbs" ]
+	[ "$(complete_fish 'watchq ' | sort | tr '\n' ' ')" = "$verbs" ]
+	[ "$(complete_zsh 'watchq ' | sort | tr '\n' ' ')" = "$verbs" ]
 }
 
 @test "--help and --usage begin like the man page synopsis" {
 	syn=$(sed -n '/^# SYNOPSIS/,/^# DESCRIPTION/p' "$ROOT/watchq.1.scd" | grep '^\*watchq\*' | sed 's/[*_]//g; s/\\//g')
-	help=$("$WATCHQ" --help | sed -n '1,2p' | sed 's/^Usage: //; s/^  or:  //')
+	help=$("$WATCHQ" --help | sed -n '1,3p' | sed 's/^Usage: //; s/^  or:  //')
 	[ "$help" = "$syn" ]
 	run "$WATCHQ" --usage
 	[ "$status" -eq 0 ]

@@ -305,3 +305,16 @@ loop_not_mounted() {
 	[ "${lines[1]}" = "hidden 2" ]
 	[ "${lines[2]}" = "revoked 0" ]
 }
+
+@test "wait --mount that already holds on fanotify: statx of the path, not the whole table" {
+	need_root
+	command -v strace >/dev/null || skip "strace not installed"
+	[ "${WATCHQ_BACKEND:-fanotify}" = fanotify ] || skip "the fanotify backend's shortcut"
+	"$WATCHQ" -qq -t 0 --backend=fanotify mounts / || [ $? -ne 69 ] || skip "no fanotify mount events here"
+	mkdir "$T/m"
+	for i in $(seq 200); do mkdir "$T/m/$i" && mount -t tmpfs wq "$T/m/$i"; done
+	# statmount(2) is syscall 457 on every architecture (strace 6.1 knows it by number only).
+	run strace -f -o "$T/trace" "$BATS_TEST_DIRNAME/../watchq" -q --backend=fanotify wait --mount "$T/m/7"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'statmount(\|syscall_0x1c9(' "$T/trace")" -lt 10 ]
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# Listings: --initial's present records and the list verb are written whole,
+# whatever the deadline and however slowly the reader reads.
+
+load helper
+
+# The binary itself: tests/watchq-logged would put a tee between watchq and a slow reader.
+REAL=$BATS_TEST_DIRNAME/../watchq
+
+setup_file() {
+	build_burst
+}
+
+# many N: N tmpfs mounts below $T/many; $NMOUNTS is then how many mounts $T/many holds.
+many() {
+	mkdir "$T/many"
+	"$BURST" populate "$T/many" "$1"
+	NMOUNTS=$(findmnt -rn -o TARGET | grep -c "^$T/many/")
+}
+
+@test "--initial -t 0 into a slow reader: every present record, then the deadline (2)" {
+	need_root
+	many 320
+	for be in fanotify mountinfo; do
+		run bash -c '"$1" -q -t 0 --backend="$2" --json --initial mounts "$3/many" |
+			(sleep 1; jq -c .) >"$3/out"; echo "${PIPESTATUS[0]}"' _ "$REAL" "$be" "$T"
+		# A kernel without fanotify mount events: 69, and mountinfo is tested.
+		[ "$be" = fanotify ] && [ "$output" = 69 ] && continue
+		[ "$output" = 2 ]
+		[ "$(grep -c '"event":"present"' "$T/out")" -eq "$NMOUNTS" ]
+	done
+}
+
+@test "--initial -t 0 as another user into a pipe root made: every present record" {
+	need_root
+	many 320
+	chmod 755 "$T"
+	run bash -c 'setpriv --reuid=65534 --regid=65534 --clear-groups "$1" -q -t 0 --initial mounts "$2/many" |
+		(sleep 1; cat) >"$2/out"; echo "${PIPESTATUS[0]}"' _ "$REAL" "$T"
+	[ "$output" = 2 ]
+	[ "$(grep -c '^mount present ' "$T/out")" -eq "$NMOUNTS" ]
+}
+
+@test "--initial -n N counts changes, not present records" {
+	need_root
+	many 5
+	start_watchq -n 1 --initial mounts "$T/many"
+	wait_until lines_at_least 5
+	mkdir "$T/many/x"
+	mount -t tmpfs wq "$T/many/x"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(grep -c '^mount present ' "$T/out")" -eq 5 ]
+	grep -q "^mount mount $T/many/x " "$T/out"
+}
+
+@test "list: the mounts at or below each TARGET as findmnt has them, exit 0, nothing on stderr" {
+	need_root
+	mkdir "$T/a" "$T/c" "$T/d"
+	mount -t tmpfs wq-a "$T/a"
+	mkdir "$T/a/b"
+	mount -t tmpfs wq-b "$T/a/b"
+	mount -t tmpfs wq-c "$T/c"
+	mount -t tmpfs wq-d "$T/d"
+	findmnt -rn -o TARGET | grep -E "^$T/(a|c)(/|$)" | sort >"$T/want"
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list --json mounts "$T/a" "$T/c"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 0 ] && [ -z "$stderr" ]
+		echo "$output" | jq -r 'select(.event == "present") | .path' | sort >"$T/got"
+		diff "$T/want" "$T/got"
+		[ "$(echo "$output" | jq -r .event | sort -u)" = present ]
+	done
+	# Text, --format, -0 and the filters are those of --initial.
+	run --separate-stderr "$WATCHQ" list mounts "$T/c"
+	[ "$status" -eq 0 ] && [ "$output" = "mount present $T/c tmpfs wq-c" ]
+	"$WATCHQ" list --format '%e %p' -0 --source wq-d mounts "$T" >"$T/out0"
+	printf 'present %s/d\0' "$T" | cmp - "$T/out0"
+	run --separate-stderr "$WATCHQ" list --fstype notmpfs mounts "$T"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
+@test "list into a slow reader, and as another user: every mount, exit 0" {
+	need_root
+	many 320
+	run bash -c '"$1" list --json mounts "$2/many" | (sleep 1; jq -c .) >"$2/out"; echo "${PIPESTATUS[0]}"' _ "$REAL" "$T"
+	[ "$output" = 0 ]
+	[ "$(grep -c '"event":"present"' "$T/out")" -eq "$NMOUNTS" ]
+	chmod 755 "$T"
+	run bash -c 'setpriv --reuid=65534 --regid=65534 --clear-groups "$1" list mounts "$2/many" 2>"$2/err" |
+		(sleep 1; cat) >"$2/out"; echo "${PIPESTATUS[0]}"' _ "$REAL" "$T"
+	[ "$output" = 0 ]
+	[ ! -s "$T/err" ]
+	[ "$(grep -c '^mount present ' "$T/out")" -eq "$NMOUNTS" ]
+}
+
+@test "list whose reader goes away: as if killed by SIGPIPE (141), never 0" {
+	need_root
+	many 320
+	run bash -c '"$1" list --json mounts "$2/many" 2>"$2/err" | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$REAL" "$T"
+	[ "$output" = 141 ]
+	[ ! -s "$T/err" ]
+}
+
+@test "list: what waits or counts changes is a usage error (64)" {
+	for opts in "-t 1" "-n 1" "-m" "-e present" "-E mount"; do
+		run --separate-stderr "$WATCHQ" list $opts mounts /
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: list prints the present state whole and exits: -t, -n, -m, -e, -E and --space-below do not apply" ]
+	done
+	run --separate-stderr "$WATCHQ" list
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: list needs a SOURCE, e.g. watchq list mounts /" ]
+	run --separate-stderr "$WATCHQ" list --mount / mounts /
+	[ "$status" -eq 64 ]
+	for src in keys "sb /"; do
+		run --separate-stderr "$WATCHQ" list $src
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: list applies to mounts: keys and sb have no present records" ]
+	done
+}
+
+@test "list -N PID: the mounts of that process's namespace, not ours" {
+	need_root
+	mkdir "$T/n"
+	unshare -m --propagation private sh -c 'mount -t tmpfs wq-ns "$1" && echo ready >"$2" && exec sleep 1000' \
+		_ "$T/n" "$T/ready" 3>&- &
+	HOLDERS=$!
+	wait_until [ -s "$T/ready" ]
+	run --separate-stderr "$WATCHQ" list -N "$HOLDERS" mounts "$T"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$(echo "$output" | grep -c "^mount present $T/n tmpfs wq-ns ")" -eq 1 ]
+	run --separate-stderr "$WATCHQ" list mounts "$T"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *wq-ns* ]]
+}
