@@ -548,6 +548,22 @@ mount_raw_names() {
 	done
 }
 
+@test "-o FILE on a filesystem that fills up: no half record left, exit 1 with the message" {
+	need_root
+	mkdir "$T/small" "$T/w"
+	mount -t tmpfs -o size=4k wq "$T/small"
+	# 4000 bytes of whole lines: the next record fits only in part.
+	for i in $(seq 40); do printf '%099d\n' 0; done >"$T/small/out"
+	cp "$T/small/out" "$T/before"
+	start_watchq -j -o "$T/small/out" mounts "$T/w"
+	mkdir "$T/w/a"
+	mount -t tmpfs wq "$T/w/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 1 ]
+	[ "$(cat "$T/err" | tail -n 1)" = "watchq: write $T/small/out: No space left on device" ]
+	cmp "$T/before" "$T/small/out"
+}
+
 @test "a watched directory that disappears is a removal, then exit 3" {
 	need_root
 	mkdir "$T/m"
