@@ -308,6 +308,8 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 		cfg->timestamps = true;
 		break;
 	case 'o':
+		if (*arg == '\0')
+			errx(EXIT_USAGE, "--output: an empty FILE names nothing");
 		cfg->output_path = arg;
 		break;
 	case OPT_JOURNAL:
@@ -340,6 +342,7 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 {
 	struct config *cfg = cs->cfg;
 	long long n;
+	int r;
 
 	switch (key) {
 	case 't':
@@ -370,7 +373,11 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cfg->recursive = true;
 		break;
 	case OPT_SPACE_BELOW:
-		if (number_space(arg, &cfg->space_pct, &cfg->space_bytes) < 0)
+		if ((r = number_space(arg, &cfg->space_pct, &cfg->space_bytes)) == -2)
+			errx(EXIT_USAGE,
+			    "--space-below: '%s' has no unit: PERCENT%% or SIZE (10%%, 10M, 10G)",
+			    escape_arg(arg));
+		if (r < 0)
 			errx(EXIT_USAGE,
 			    "--space-below: '%s' is not a PERCENT%% below 100 or a SIZE (512M, 2G)",
 			    escape_arg(arg));

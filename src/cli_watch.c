@@ -225,6 +225,34 @@ cli_watch_path_condition(struct config *cfg, struct cond *c)
 	}
 }
 
+/* Whether a and b name one target: canonical paths where both have one, else as given. */
+static bool
+cli_watch_same_target(const struct cond *a, const struct cond *b)
+{
+	if (a->path && b->path)
+		return strcmp(a->path, b->path) == 0;
+	return strcmp(a->arg, b->arg) == 0;
+}
+
+/* Exits 64 when two conditions contradict each other: --mount P --unmount P never holds. */
+static void
+cli_watch_opposites(const struct config *cfg)
+{
+	const struct cond *a, *b;
+	size_t i, k;
+
+	for (i = 0; i < cfg->nconds; i++) {
+		a = &cfg->conds[i];
+		for (k = i + 1; k < cfg->nconds; k++) {
+			b = &cfg->conds[k];
+			if (wait_kinds[a->kind].opposite == b->kind && cli_watch_same_target(a, b))
+				errx(EXIT_USAGE, "%s %s and %s %s can never both hold",
+				    wait_kinds[a->kind].option, escape_arg(a->arg),
+				    wait_kinds[b->kind].option, escape_arg(b->arg));
+		}
+	}
+}
+
 void
 cli_watch_conditions(struct config *cfg, const char *keyring)
 {
@@ -240,4 +268,5 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");
+	cli_watch_opposites(cfg);
 }

@@ -91,14 +91,23 @@ escape_text(struct buf *b, const char *s)
 }
 
 void
-escape_known(struct buf *b, const char *s)
+escape_field(struct buf *b, const char *s, bool raw)
+{
+	if (raw)
+		buf_adds(b, s);
+	else
+		escape_text(b, s);
+}
+
+void
+escape_known(struct buf *b, const char *s, bool raw)
 {
 	if (s == NULL)
 		buf_addc(b, '-');
-	else if (strcmp(s, "-") == 0)
+	else if (strcmp(s, "-") == 0 && !raw)
 		buf_adds(b, "\\x2d");
 	else
-		escape_text(b, s);
+		escape_field(b, s, raw);
 }
 
 const char *

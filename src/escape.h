@@ -9,9 +9,11 @@
 /* Append s for a text column: backslash as \\; space, controls, invalid UTF-8 and the bytes of
  * C1, bidi and line-separator code points as \xHH (printf %b undoes it). */
 void escape_text(struct buf *b, const char *s);
-/* Append s as escape_text() does, for a column where - alone means unknown: NULL as -, a string
- * that is - as \x2d, an empty string as nothing. */
-void escape_known(struct buf *b, const char *s);
+/* Append s as escape_text() does, or its exact bytes if raw. */
+void escape_field(struct buf *b, const char *s, bool raw);
+/* Append s as escape_field() does, for a column where - alone means unknown: NULL as -, a string
+ * that is - as \x2d unless raw, an empty string as nothing. */
+void escape_known(struct buf *b, const char *s, bool raw);
 /* s escaped by escape_text() for an error message, errno kept for err(3); valid for four more
  * calls. */
 const char *escape_arg(const char *s);

@@ -162,6 +162,24 @@ mntns_follow_first(struct mntns *ns, pid_t pid)
 	return 0;
 }
 
+/* The process (thread group) that thread pid belongs to: pid itself for a leader; -1 if gone. */
+static pid_t
+pid_tgid(pid_t pid)
+{
+	char p[64], line[128];
+	FILE *f;
+	int tgid = -1;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)pid);
+	if ((f = fopen(p, "re")) == NULL)
+		return -1;
+	while (tgid < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) != 1)
+			tgid = -1;
+	fclose(f);
+	return tgid > 0 ? (pid_t)tgid : -1;
+}
+
 /* arg as a PID (only digits), or -1. */
 static pid_t
 pid_arg(const char *arg)
@@ -195,8 +213,10 @@ mntns_open_nsfs(struct mntns *ns, const char *arg)
 		pid = 0;
 	}
 	if ((ns->nsfd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		/* A zombie is still in /proc, without namespaces: no process to follow. */
+		snprintf(file, sizeof(file), "/proc/%d", (int)pid);
 		if (path == file && errno == ENOENT)
-			errno = ESRCH;
+			errno = access(file, F_OK) == 0 ? ENXIO : ESRCH;
 		return -1;
 	}
 	if (fstat(ns->nsfd, &st) < 0)
@@ -215,7 +235,7 @@ mntns_open_nsfs(struct mntns *ns, const char *arg)
 int
 mntns_open(struct mntns *ns, const char *arg)
 {
-	pid_t pid;
+	pid_t pid, tgid;
 	int tries;
 
 	memset(ns, 0, sizeof(*ns));
@@ -223,12 +243,20 @@ mntns_open(struct mntns *ns, const char *arg)
 	ns->pidfd = ns->nsfd = ns->rootfd = -1;
 	if ((pid = mntns_open_nsfs(ns, arg)) < 0)
 		return -1;
-	/* The process named; else (a file named the namespace, or that process is gone) another. */
-	if (pid > 0) {
-		if (mntns_follow_first(ns, pid) == 0)
+	/*
+	 * The process named, or the process of the thread named (no pidfd follows a thread);
+	 * else (a file named the namespace, or that process is gone) another. A thread whose own
+	 * process is in another namespace names no process to follow.
+	 */
+	if (pid > 0 && (tgid = pid_tgid(pid)) > 0) {
+		if (mntns_follow_first(ns, tgid) == 0)
 			return 0;
 		if (errno == EACCES || errno == EPERM)
 			return -1;
+		if (tgid != pid) {
+			errno = ENXIO;
+			return -1;
+		}
 	}
 	for (tries = 0; tries < FOLLOW_TRIES; tries++) {
 		if ((pid = mntns_find_member(ns)) == 0)

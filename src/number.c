@@ -42,7 +42,7 @@ number_count(const char *s, long long lo, long long hi, long long *out)
 int
 number_space(const char *s, double *pct, uint64_t *bytes)
 {
-	static const char units[] = "KMGTPE";
+	static const char units[] = "BKMGTPE";
 	const char *u;
 	char *end;
 	double v;
@@ -62,15 +62,17 @@ number_space(const char *s, double *pct, uint64_t *bytes)
 		*pct = v;
 		return 0;
 	}
-	shift = 0;
-	if (*end != '\0') {
-		if ((u = strchr(units, toupper((unsigned char)end[0]))) == NULL)
-			return -1;
-		shift = 10 * (int)(u - units + 1);
-		end++;
-		if (strcmp(end, "iB") != 0 && strcmp(end, "B") != 0 && *end != '\0')
-			return -1;
-	}
+	/* A bare number would be bytes, so small that it never fires: it is refused. */
+	if (*end == '\0')
+		return -2;
+	if ((u = strchr(units, toupper((unsigned char)end[0]))) == NULL)
+		return -1;
+	shift = 10 * (int)(u - units);
+	end++;
+	if (shift > 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0 && *end != '\0')
+		return -1;
+	if (shift == 0 && *end != '\0')
+		return -1;
 	v = ldexp(v, shift);
 	if (v < 1 || v >= 0x1p63)
 		return -1;

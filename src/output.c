@@ -67,6 +67,7 @@ output_open(struct output *o, const struct config *cfg, const struct stop *stop)
 		return 0;
 	o->may_block = S_ISFIFO(stb.st_mode) || S_ISCHR(stb.st_mode) || S_ISSOCK(stb.st_mode);
 	o->is_sock = S_ISSOCK(stb.st_mode);
+	o->is_reg = S_ISREG(stb.st_mode) && o->own_fd;
 	/*
 	 * A pipe or FIFO we were given is opened again through /proc, for an open file of our
 	 * own that does not block: a write is then tried first, with no poll before each
@@ -130,6 +131,24 @@ output_write_all(struct output *o, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * A regular file opened by -o gets each record whole or not at all: a write that fails part way
+ * (a full filesystem) is cut back to where the record began, so that every line in it is whole.
+ */
+static int
+output_write_record(struct output *o)
+{
+	off_t start = o->is_reg ? lseek(o->fd, 0, SEEK_END) : -1;
+	int r, e;
+
+	if ((r = output_write_all(o, o->line.data, o->line.len)) < 0 && start >= 0) {
+		e = errno;
+		if (ftruncate(o->fd, start) == 0)
+			errno = e;
+	}
+	return r;
+}
+
 int
 output_event(struct output *o, const struct event *ev)
 {
@@ -151,7 +170,7 @@ output_event(struct output *o, const struct event *ev)
 		output_text(&o->line, ev, o->cfg, OUTPUT_END_NONE);
 		return output_journal_send(&o->line, ev);
 	}
-	return output_write_all(o, o->line.data, o->line.len);
+	return output_write_record(o);
 }
 
 int

@@ -14,6 +14,7 @@ struct output {
 	bool may_block;		/* a pipe or terminal: wait for room, in chunks it takes whole */
 	bool try_first;		/* our own non-blocking file, or a socket: wait only on EAGAIN */
 	bool is_sock;
+	bool is_reg;		/* a regular file of -o: a record cut short is cut off */
 	bool own_fd;
 	const struct config *cfg;
 	struct buf line;

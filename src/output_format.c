@@ -9,21 +9,26 @@ struct format_event {
 	const struct ev_mount_fields *m;	/* NULL unless a mount record, not transient */
 	const struct ev_sb_fields *sb;		/* NULL unless a superblock record */
 	const char *timefmt;
+	bool raw;		/* strings as their exact bytes: -0, or %#X */
 };
+
+/* The flag after % that prints a string escape's exact bytes: %#p. */
+#define FORMAT_RAW	'#'
 
 /* One %-escape: its letter, what it needs and how it is written. */
 struct format_escape {
 	char c;
+	bool string;		/* writes strings of any bytes: escaped, or raw with FORMAT_RAW */
 	bool needs_who;		/* shows who made a mount change (looked up only if shown) */
 	void (*write)(struct buf *b, const struct format_event *x);
 };
 
 /* A string field where known; an unknown one prints nothing. */
 static void
-format_str(struct buf *b, const char *s)
+format_str(struct buf *b, const struct format_event *x, const char *s)
 {
 	if (s)
-		escape_text(b, s);
+		escape_field(b, s, x->raw);
 }
 
 static void
@@ -41,13 +46,13 @@ format_event_name(struct buf *b, const struct format_event *x)
 static void
 format_watch_source(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x->ev->watch_source);
+	format_str(b, x, x->ev->watch_source);
 }
 
 static void
 format_watch(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x->ev->watch);
+	format_str(b, x, x->ev->watch);
 }
 
 static void
@@ -59,7 +64,7 @@ format_tag(struct buf *b, const struct format_event *x)
 static void
 format_path(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x->m ? x->m->path : x->sb ? x->sb->path : NULL);
+	format_str(b, x, x->m ? x->m->path : x->sb ? x->sb->path : NULL);
 }
 
 /* The path a move came from, or the options a change replaced. */
@@ -67,40 +72,40 @@ static void
 format_old(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
-		format_str(b, x->m->old_path ? x->m->old_path : x->m->old_options);
+		format_str(b, x, x->m->old_path ? x->m->old_path : x->m->old_options);
 }
 
 static void
 format_fstype(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x->m ? x->m->fstype : x->sb ? x->sb->fstype : NULL);
+	format_str(b, x, x->m ? x->m->fstype : x->sb ? x->sb->fstype : NULL);
 }
 
 static void
 format_device(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x->m ? x->m->device : x->sb ? x->sb->device : NULL);
+	format_str(b, x, x->m ? x->m->device : x->sb ? x->sb->device : NULL);
 }
 
 static void
 format_root(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
-		format_str(b, x->m->root);
+		format_str(b, x, x->m->root);
 }
 
 static void
 format_options(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
-		format_str(b, x->m->options);
+		format_str(b, x, x->m->options);
 }
 
 static void
 format_propagation(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
-		format_str(b, x->m->propagation);
+		format_str(b, x, x->m->propagation);
 }
 
 /* ro or rw for a mount; a superblock has a read-only state only in its readonly record. */
@@ -157,7 +162,7 @@ static void
 format_comm(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
-		escape_known(b, x->m->by.comm);
+		escape_known(b, x->m->by.comm, x->raw);
 }
 
 static void
@@ -182,9 +187,9 @@ format_key_desc(struct buf *b, const struct format_event *x)
 
 	if (x->ev->type != EV_KEY || k->type == NULL)
 		return;
-	format_str(b, k->type);
+	format_str(b, x, k->type);
 	buf_addc(b, ':');
-	format_str(b, k->description ? k->description : "");
+	format_str(b, x, k->description ? k->description : "");
 }
 
 static void
@@ -200,30 +205,30 @@ format_percent(struct buf *b, const struct format_event *x)
 }
 
 static const struct format_escape format_escapes[] = {
-	{ 's', false, format_source },
-	{ 'e', false, format_event_name },
-	{ 'E', false, format_watch_source },
-	{ 'w', false, format_watch },
-	{ 't', false, format_tag },
-	{ 'p', false, format_path },
-	{ 'o', false, format_old },
-	{ 'f', false, format_fstype },
-	{ 'd', false, format_device },
-	{ 'F', false, format_root },
-	{ 'O', false, format_options },
-	{ 'g', false, format_propagation },
-	{ 'r', false, format_readonly },
-	{ 'i', false, format_mount_id },
-	{ 'I', false, format_parent_id },
-	{ 'N', false, format_mnt_ns },
-	{ 'P', true, format_pid },
-	{ 'u', true, format_uid },
-	{ 'c', true, format_comm },
-	{ 'K', false, format_keyring },
-	{ 'k', false, format_key },
-	{ 'y', false, format_key_desc },
-	{ 'T', false, format_time },
-	{ '%', false, format_percent },
+	{ 's', false, false, format_source },
+	{ 'e', false, false, format_event_name },
+	{ 'E', true, false, format_watch_source },
+	{ 'w', true, false, format_watch },
+	{ 't', false, false, format_tag },
+	{ 'p', true, false, format_path },
+	{ 'o', true, false, format_old },
+	{ 'f', true, false, format_fstype },
+	{ 'd', true, false, format_device },
+	{ 'F', true, false, format_root },
+	{ 'O', true, false, format_options },
+	{ 'g', true, false, format_propagation },
+	{ 'r', false, false, format_readonly },
+	{ 'i', false, false, format_mount_id },
+	{ 'I', false, false, format_parent_id },
+	{ 'N', false, false, format_mnt_ns },
+	{ 'P', false, true, format_pid },
+	{ 'u', false, true, format_uid },
+	{ 'c', true, true, format_comm },
+	{ 'K', false, false, format_keyring },
+	{ 'k', false, false, format_key },
+	{ 'y', true, false, format_key_desc },
+	{ 'T', false, false, format_time },
+	{ '%', false, false, format_percent },
 };
 
 /* The escape %c, or NULL if there is none. */
@@ -238,24 +243,39 @@ format_escape_find(char c)
 	return NULL;
 }
 
-/* The escape that starts at p, or NULL if p is not a '%' followed by a known escape letter. */
+/*
+ * The escape that starts at p (%X, or %#X for a string escape), its length in *len; NULL if p
+ * starts none.
+ */
 static const struct format_escape *
-format_escape_at(const char *p)
+format_escape_at(const char *p, size_t *len)
 {
-	return p[0] == '%' && p[1] != '\0' ? format_escape_find(p[1]) : NULL;
+	const struct format_escape *e;
+	size_t raw;
+
+	if (p[0] != '%')
+		return NULL;
+	raw = p[1] == FORMAT_RAW;
+	if (p[1 + raw] == '\0' || (e = format_escape_find(p[1 + raw])) == NULL)
+		return NULL;
+	if (raw && !e->string)
+		return NULL;
+	*len = 2 + raw;
+	return e;
 }
 
 int
 output_format_check(const char *fmt)
 {
 	const char *p;
+	size_t len;
 
 	for (p = fmt; *p; p++) {
 		if (*p != '%')
 			continue;
-		if (format_escape_at(p) == NULL)
+		if (format_escape_at(p, &len) == NULL)
 			return -1;
-		p++;
+		p += len - 1;
 	}
 	return 0;
 }
@@ -263,11 +283,17 @@ output_format_check(const char *fmt)
 bool
 output_format_uses(const char *fmt, char c)
 {
+	const struct format_escape *e;
 	const char *p;
+	size_t len;
 
-	for (p = fmt; *p; p++)
-		if (format_escape_at(p) != NULL && *++p == c)
+	for (p = fmt; *p; p++) {
+		if ((e = format_escape_at(p, &len)) == NULL)
+			continue;
+		if (e->c == c)
 			return true;
+		p += len - 1;
+	}
 	return false;
 }
 
@@ -276,13 +302,14 @@ output_format_needs_who(const char *fmt)
 {
 	const struct format_escape *e;
 	const char *p;
+	size_t len;
 
 	for (p = fmt; *p; p++) {
-		if ((e = format_escape_at(p)) == NULL)
+		if ((e = format_escape_at(p, &len)) == NULL)
 			continue;
 		if (e->needs_who)
 			return true;
-		p++;
+		p += len - 1;
 	}
 	return false;
 }
@@ -294,6 +321,7 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 	struct format_event x = { .ev = ev, .timefmt = timefmt };
 	const struct format_escape *e;
 	const char *p;
+	size_t len;
 
 	/* A transient record knows no mount's fields: its escapes print nothing. */
 	if (ev->type == EV_MOUNT && ev->subtype != MOUNT_TRANSIENT)
@@ -301,9 +329,11 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 	else if (ev->type == EV_SB)
 		x.sb = &ev->u.sb;
 	for (p = fmt; *p; p++) {
-		if ((e = format_escape_at(p)) != NULL) {
+		if ((e = format_escape_at(p, &len)) != NULL) {
+			/* -0 ends records with the one byte no string holds: all are raw. */
+			x.raw = end == OUTPUT_END_NUL || len == 3;
 			e->write(b, &x);
-			p++;
+			p += len - 1;
 		} else {
 			buf_addc(b, *p);
 		}

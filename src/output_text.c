@@ -4,12 +4,13 @@
 #include "output_text.h"
 #include "quota_nl.h"
 
-/* One column after a space: - where s is unknown or empty, \x2d where s is -. */
+/* One column after a space: - where s is unknown or empty, \x2d where s is - (unless raw); its
+ * exact bytes if raw (-0). */
 static void
-text_col(struct buf *b, const char *s)
+text_col(struct buf *b, const char *s, bool raw)
 {
 	buf_addc(b, ' ');
-	escape_known(b, s && *s ? s : NULL);
+	escape_known(b, s && *s ? s : NULL, raw);
 }
 
 /*
@@ -18,7 +19,7 @@ text_col(struct buf *b, const char *s)
  * name that is - prints as \x2d, an empty name prints nothing.
  */
 static void
-text_by(struct buf *b, const struct ev_who *by)
+text_by(struct buf *b, const struct ev_who *by, bool raw)
 {
 	if (by->pid)
 		buf_addf(b, " pid=%ld", (long)by->pid);
@@ -29,67 +30,67 @@ text_by(struct buf *b, const struct ev_who *by)
 	else
 		buf_adds(b, " uid=-");
 	buf_adds(b, " comm=");
-	escape_known(b, by->comm);
+	escape_known(b, by->comm, raw);
 }
 
 /* The source, then [ROOT] where the mount shows a part of its filesystem, as findmnt does. */
 static void
-text_source(struct buf *b, const struct ev_mount_fields *m)
+text_source(struct buf *b, const struct ev_mount_fields *m, bool raw)
 {
 	struct buf s = { 0 };
 
 	if (m->root == NULL || *m->root == '\0' || strcmp(m->root, "/") == 0) {
-		text_col(b, m->device);
+		text_col(b, m->device, raw);
 		return;
 	}
 	buf_adds(&s, m->device ? m->device : "");
 	buf_addc(&s, '[');
 	buf_adds(&s, m->root);
 	buf_addc(&s, ']');
-	text_col(b, s.data);
+	text_col(b, s.data, raw);
 	buf_free(&s);
 }
 
 static void
-text_mount(struct buf *b, const struct event *ev)
+text_mount(struct buf *b, const struct event *ev, bool raw)
 {
 	const struct ev_mount_fields *m = &ev->u.mount;
 
 	switch (ev->subtype) {
 	case MOUNT_MOVE:
-		text_col(b, m->old_path);
+		text_col(b, m->old_path, raw);
 		buf_adds(b, " ->");
-		text_col(b, m->path);
-		text_by(b, &m->by);
+		text_col(b, m->path, raw);
+		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_READONLY:
 	case MOUNT_WRITABLE:
-		text_col(b, m->path);
+		text_col(b, m->path, raw);
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
 		break;
 	case MOUNT_SETATTR:
-		text_col(b, m->path);
-		text_col(b, m->options);
+		text_col(b, m->path, raw);
+		text_col(b, m->options, raw);
 		buf_adds(b, " (was");
-		text_col(b, m->old_options);
+		text_col(b, m->old_options, raw);
 		buf_addc(b, ')');
 		break;
 	case MOUNT_PROPAGATION:
-		text_col(b, m->path);
-		text_col(b, m->propagation);
+		text_col(b, m->path, raw);
+		text_col(b, m->propagation, raw);
 		buf_adds(b, " (was");
-		text_col(b, m->old_propagation);
+		text_col(b, m->old_propagation, raw);
 		buf_addc(b, ')');
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
 		break;
 	default:
-		text_col(b, m->path);
-		text_col(b, m->fstype);
-		text_source(b, m);
+		text_col(b, m->path, raw);
+		text_col(b, m->fstype, raw);
+		text_source(b, m, raw);
 		if (ev->subtype != MOUNT_PRESENT)
-			text_by(b, &m->by);
+			text_by(b, &m->by, raw);
 		break;
 	}
 }
@@ -100,19 +101,19 @@ text_mount(struct buf *b, const struct event *ev)
  * keyctl show; the keyring of a link or unlink is printed as keyring=N.
  */
 static void
-text_key(struct buf *b, const struct event *ev)
+text_key(struct buf *b, const struct event *ev, bool raw)
 {
 	const struct ev_key_fields *k = &ev->u.key;
 
-	text_col(b, ev->watch);
+	text_col(b, ev->watch, raw);
 	buf_addf(b, " %d", (int)k->key);
 	if (ev->subtype == KEY_CLEARED)
 		return;
 	buf_addc(b, ' ');
 	if (k->type) {
-		escape_text(b, k->type);
+		escape_field(b, k->type, raw);
 		buf_addc(b, ':');
-		escape_text(b, k->description ? k->description : "");
+		escape_field(b, k->description ? k->description : "", raw);
 	} else {
 		buf_addc(b, '-');
 	}
@@ -123,14 +124,14 @@ text_key(struct buf *b, const struct event *ev)
 }
 
 static void
-text_sb(struct buf *b, const struct event *ev)
+text_sb(struct buf *b, const struct event *ev, bool raw)
 {
 	const struct ev_sb_fields *s = &ev->u.sb;
 	const char *name;
 
-	text_col(b, s->path);
-	text_col(b, s->fstype);
-	text_col(b, s->device);
+	text_col(b, s->path, raw);
+	text_col(b, s->fstype, raw);
+	text_col(b, s->device, raw);
 	switch (ev->subtype) {
 	case SB_ERROR:
 		name = strerrorname_np(s->error);
@@ -157,12 +158,12 @@ text_sb(struct buf *b, const struct event *ev)
 }
 
 static void
-text_meta(struct buf *b, const struct event *ev)
+text_meta(struct buf *b, const struct event *ev, bool raw)
 {
 	const struct ev_meta_fields *m = &ev->u.meta;
 
-	text_col(b, ev->watch_source);
-	text_col(b, ev->watch);
+	text_col(b, ev->watch_source, raw);
+	text_col(b, ev->watch, raw);
 	if (ev->subtype == META_LOSS) {
 		if (m->lost >= 0)
 			buf_addf(b, " %lld events lost, resynchronised", m->lost);
@@ -178,6 +179,9 @@ void
 output_text(struct buf *b, const struct event *ev, const struct config *cfg,
     enum output_end end)
 {
+	/* NUL-ended records carry each string's exact bytes: NUL is the one byte none holds. */
+	bool raw = end == OUTPUT_END_NUL;
+
 	if (cfg->timestamps) {
 		buf_addtime(b, &ev->time, cfg->timefmt);
 		buf_addc(b, ' ');
@@ -186,13 +190,13 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg,
 	buf_addc(b, ' ');
 	buf_adds(b, event_name(ev));
 	if (ev->type == EV_MOUNT)
-		text_mount(b, ev);
+		text_mount(b, ev, raw);
 	else if (ev->type == EV_KEY)
-		text_key(b, ev);
+		text_key(b, ev, raw);
 	else if (ev->type == EV_SB)
-		text_sb(b, ev);
+		text_sb(b, ev, raw);
 	else if (ev->type == EV_META)
-		text_meta(b, ev);
+		text_meta(b, ev, raw);
 	/* With -N, the record's namespace comes last on the line, after everything else. */
 	if (cfg->nns > 0 && ev->mnt_ns)
 		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);

@@ -42,7 +42,8 @@ path_resolve_prefix(struct buf *abs, char *(*resolve)(void *ctx, const char *pat
 		res = resolve(ctx, abs->len && abs->data[0] ? abs->data : "/");
 		*slash = save;
 		*rest = slash;
-		if (res != NULL || (errno != ENOENT && errno != ENOTDIR))
+		/* A symlink loop resolves to nothing, as a missing file does. */
+		if (res != NULL || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP))
 			return res;
 		while (slash > abs->data && *--slash != '/')
 			;

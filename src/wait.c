@@ -5,12 +5,12 @@
  * line name the mount backend for them.
  */
 const struct wait_kind wait_kinds[COND__N] = {
-	[COND_MOUNT] = { "--mount", EV_MOUNT, 1u << EV_MOUNT },
-	[COND_UNMOUNT] = { "--unmount", EV_MOUNT, 1u << EV_MOUNT },
-	[COND_READONLY] = { "--readonly", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
-	[COND_WRITABLE] = { "--writable", EV_SB, 1u << EV_SB | 1u << EV_MOUNT },
-	[COND_KEY] = { "--key", EV_KEY, 1u << EV_KEY },
-	[COND_NO_KEY] = { "--no-key", EV_KEY, 1u << EV_KEY },
+	[COND_MOUNT] = { "--mount", EV_MOUNT, 1u << EV_MOUNT, COND_UNMOUNT },
+	[COND_UNMOUNT] = { "--unmount", EV_MOUNT, 1u << EV_MOUNT, COND_MOUNT },
+	[COND_READONLY] = { "--readonly", EV_SB, 1u << EV_SB | 1u << EV_MOUNT, COND_WRITABLE },
+	[COND_WRITABLE] = { "--writable", EV_SB, 1u << EV_SB | 1u << EV_MOUNT, COND_READONLY },
+	[COND_KEY] = { "--key", EV_KEY, 1u << EV_KEY, COND_NO_KEY },
+	[COND_NO_KEY] = { "--no-key", EV_KEY, 1u << EV_KEY, COND_KEY },
 };
 
 /*

@@ -11,6 +11,7 @@ struct wait_kind {
 	const char *option;	/* the option that states it: "--mount" */
 	enum ev_type judge;	/* the source whose check says where it stands */
 	unsigned sources;	/* the sources it opens: 1 << type */
+	enum cond_kind opposite;	/* the kind that cannot hold of the same target at once */
 };
 
 /* Each kind of wait condition: the one place that says which source judges it and which open. */

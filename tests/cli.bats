@@ -134,6 +134,7 @@ usage_error() {
 	usage_error "--mount: an empty PATH names nothing" wait --mount ''
 	usage_error "--unmount: an empty PATH names nothing" wait --unmount ''
 	usage_error "--readonly: an empty PATH names nothing" wait --readonly ''
+	usage_error "--output: an empty FILE names nothing" -o '' mounts /
 }
 
 @test "more than 256 watches is a usage error" {

@@ -114,7 +114,7 @@ records_at_least() {
 	[ "$(tr -cd '\0' <"$T/out" | wc -c)" -ge "$1" ]
 }
 
-@test "-0 ends each record with NUL instead of a newline: text, --format and JSON" {
+@test "-0 ends each record with NUL instead of a newline: text, --format and JSON; paths raw" {
 	need_root
 	mkdir "$T/a b"
 	for fmt in "" "--format=%e %p" "--json"; do
@@ -128,8 +128,8 @@ records_at_least() {
 		[ "$(tr -cd '\n' <"$T/out" | wc -c)" -eq 0 ]
 		xargs -0 -n 1 printf '%s|' <"$T/out" >"$T/split"
 		case $fmt in
-		"") [ "$(tr '\0' '\n' <"$T/out" | unmarked - | tr '\n' '|')" = "mount mount $T/a\\x20b tmpfs wq|mount unmount $T/a\\x20b tmpfs wq|" ] ;;
-		--format*) [ "$(cat "$T/split")" = "mount $T/a\\x20b|unmount $T/a\\x20b|" ] ;;
+		"") [ "$(tr '\0' '\n' <"$T/out" | unmarked - | tr '\n' '|')" = "mount mount $T/a b tmpfs wq|mount unmount $T/a b tmpfs wq|" ] ;;
+		--format*) [ "$(cat "$T/split")" = "mount $T/a b|unmount $T/a b|" ] ;;
 		*) [ "$(xargs -0 -n 1 <"$T/out" sh -c 'printf %s "$1" | jq -r .event' _ | tr '\n' ' ')" = "mount unmount " ] ;;
 		esac
 	done

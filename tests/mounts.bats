@@ -522,6 +522,93 @@ mount_hostile() {
 	[ "$(jq -r 'select(has("path_b64")) | .path' "$T/out")" = "$T/bad�utf8" ]
 }
 
+# mount_raw_names: a tmpfs on each hostile name and on one with a leading -; their
+# exact paths, each ended by a NUL, sorted, in $T/want as od prints them.
+mount_raw_names() {
+	local name
+	mkdir "$T/m"
+	mount -t tmpfs wq "$T/m"
+	{ hostile_names; echo '-dash'; } >"$T/names"
+	while IFS= read -r name; do
+		mkdir "$T/m/$(printf '%b' "$name")"
+		mount -t tmpfs wq "$T/m/$(printf '%b' "$name")"
+		printf '%s\0' "$T/m/$(printf '%b' "$name")"
+	done <"$T/names" | LC_ALL=C sort -z | od -An -tx1 >"$T/want"
+}
+
+@test "-0: --format %p and text paths are raw bytes, exact through xargs -0" {
+	need_root
+	mount_raw_names
+	st=0
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} -q -t 0 --initial -0 \
+	    --format %p mounts "$T/m" >"$T/raw" || st=$?
+	[ "$st" -eq 2 ]
+	xargs -0 -n 1 printf '%s\0' <"$T/raw" | LC_ALL=C grep -azvxF "$T/m" |
+	    LC_ALL=C sort -z | od -An -tx1 >"$T/got"
+	diff "$T/want" "$T/got"
+	# Text records carry the same raw path between spaces.
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} -q -t 0 --initial -0 \
+	    mounts "$T/m" >"$T/text" || st=$?
+	grep -aqzxF "mount present $T/m/with space tmpfs wq" "$T/text"
+	grep -aqzxF "mount present $T/m/back\\slash tmpfs wq" "$T/text"
+	grep -aqzxF "mount present $T/m/-dash tmpfs wq" "$T/text"
+	found=0
+	while IFS= read -r -d '' rec; do
+		[ "$rec" != "mount present $T/m/$(printf 'new\nline') tmpfs wq" ] || found=1
+	done <"$T/text"
+	[ "$found" -eq 1 ]
+}
+
+@test "--format %#p is the raw path on a newline-ended line; %p stays escaped" {
+	need_root
+	mount_raw_names
+	while IFS= read -r name; do
+		[ "$name" != 'new\nline' ] || continue
+		want="$T/m/$(printf '%b' "$name")"
+		got=$("$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} -q -t 0 --initial \
+		    --format '%#p|%p' mounts "$want") || [ $? -eq 2 ]
+		[ "$(printf '%s' "${got%%|*}" | od -An -tx1)" = "$(printf '%s' "$want" | od -An -tx1)" ]
+		[ "$(printf '%b' "${got#*|}" | od -An -tx1)" = "$(printf '%s' "$want" | od -An -tx1)" ]
+		echo data >"$T/f"
+		cp "$T/f" "${got%%|*}/"
+		[ -f "$want/f" ]
+	done <"$T/names"
+	got=$("$WATCHQ" -q -t 0 --initial --format '%#p|%p' mounts "$T/m/with space") || [ $? -eq 2 ]
+	[ "$got" = "$T/m/with space|$T/m/with\x20space" ]
+}
+
+@test "--format %#X: unknown stays as before (nothing; - for %#c); a flag on a number escape is a usage error" {
+	need_root
+	mkdir "$T/a"
+	start_watchq --format '[%#o][%o][%#c][%c][%#p]' -n 1 mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	finish_watchq
+	line=$(cat "$T/out")
+	[[ "$line" =~ ^\[\]\[\]\[(.*)\]\[(.*)\]\[$T/a\]$ ]]
+	[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] || [ "${BASH_REMATCH[2]}" = '\x2d' ]
+	for bad in '%#t' '%#i' '%#%' '%#' '%##p' '%#T'; do
+		run --separate-stderr "$WATCHQ" --format "$bad" mounts /
+		[ "$status" -eq 64 ] || { echo "$bad: $status"; return 1; }
+		[[ "$stderr" == "watchq: --format: unknown escape in "* ]]
+	done
+}
+
+@test "-o FILE on a filesystem that fills up: no half record left, exit 1 with the message" {
+	need_root
+	mkdir "$T/small" "$T/w"
+	mount -t tmpfs -o size=4k wq "$T/small"
+	# 4000 bytes of whole lines: the next record fits only in part.
+	for i in $(seq 40); do printf '%099d\n' 0; done >"$T/small/out"
+	cp "$T/small/out" "$T/before"
+	start_watchq -j -o "$T/small/out" mounts "$T/w"
+	mkdir "$T/w/a"
+	mount -t tmpfs wq "$T/w/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 1 ]
+	[ "$(cat "$T/err" | tail -n 1)" = "watchq: write $T/small/out: No space left on device" ]
+	cmp "$T/before" "$T/small/out"
+}
+
 @test "a watched directory that disappears is a removal, then exit 3" {
 	need_root
 	mkdir "$T/m"

@@ -404,6 +404,54 @@ pivot_in_ns() {
 	done
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
 	cmp "$T/fanotify-N" "$T/mountinfo-N" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+
+# followed_pid: the pid of the pidfd the running watchq holds.
+followed_pid() {
+	local fd
+	for fd in /proc/"$WQ_PID"/fd/*; do
+		[ "$(readlink "$fd")" = "anon_inode:[pidfd]" ] || continue
+		sed -n 's/^Pid:\t//p' "/proc/$WQ_PID/fdinfo/${fd##*/}"
+	done
+}
+
+# other_thread PID: a thread of PID other than its leader.
+other_thread() {
+	ls "/proc/$1/task" | grep -vx "$1" | head -n 1
+}
+
+has_other_thread() {
+	[ -n "$(other_thread "$1")" ]
+}
+
+@test "-N TID of a thread follows the thread's own process, not the lowest pid of the namespace" {
+	need_root
+	command -v python3 >/dev/null || skip "needs python3 for a process with threads"
+	new_ns
+	A=$NS
+	nsenter -t "$A" -m python3 -c 'import threading, time
+threading.Thread(target=time.sleep, args=(1000,)).start()
+time.sleep(1000)' </dev/null >/dev/null 2>&1 3>&- &
+	B=$!
+	NS_PIDS="$NS_PIDS $B"
+	wait_until has_other_thread "$B"
+	tid=$(other_thread "$B")
+	[ "$A" -lt "$B" ]
+	start_watchq -N "$tid" mounts /
+	[ "$(followed_pid)" = "$B" ]
+}
+
+has_zombie_child() {
+	[ "$(ps -o stat= --ppid "$1")" = Z ]
+}
+
+@test "-N of a zombie: no process to follow, 69" {
+	need_root
+	new_ns sh -c 'sleep 0 & exec sleep 1000'
+	wait_until has_zombie_child "$NS"
+	z=$(ps -o pid= --ppid "$NS" | tr -d ' ')
+	run --separate-stderr "$WATCHQ" -N "$z" mounts /
+	[ "$status" -eq 69 ]
+	[ "$stderr" = "watchq: -N $z: no process is in this mount namespace (watchq sees one through a process in it)" ]
 }
 
 @test "a bad -N: one line and a documented status" {

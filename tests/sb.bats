@@ -246,10 +246,15 @@ twin_ext4() {
 	[ "$stderr" = "watchq: sb needs at least one PATH" ]
 	run --separate-stderr "$WATCHQ" sb /nonexistent/x
 	[ "$status" -eq 64 ]
-	run --separate-stderr "$WATCHQ" --space-below 10 mounts /
+	run --separate-stderr "$WATCHQ" --space-below 10% mounts /
 	[ "$status" -eq 64 ]
 	[ "$stderr" = "watchq: --space-below applies to sb" ]
-	for bad in 0% 100% -1 10X 1.5.5 '' 10%% 1Mx; do
+	for bare in 10 1.5; do
+		run --separate-stderr "$WATCHQ" --space-below "$bare" sb /
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: --space-below: '$bare' has no unit: PERCENT% or SIZE (10%, 10M, 10G)" ]
+	done
+	for bad in 0% 100% -1 10X 1.5.5 '' 10%% 1Mx 10Bx 10iB 0B; do
 		run --separate-stderr "$WATCHQ" --space-below "$bad" sb /
 		[ "$status" -eq 64 ]
 		[[ "$stderr" == "watchq: --space-below: '$bad' is not a PERCENT% below 100 or a SIZE (512M, 2G)" ]]

@@ -224,6 +224,40 @@ loop_not_mounted() {
 	with_backends loop_not_mounted
 }
 
+# loop_at_start: a symlink loop when the wait starts is no mount point, as at
+# each later check: --unmount holds at once; --mount waits, and holds once the
+# loop is replaced by a directory that gets mounted.
+loop_at_start() {
+	ln -sfn L "$T/L"
+	run --separate-stderr "$WATCHQ" --backend="$BACKEND" -t 5 wait --unmount "$T/L"
+	[ "$status" -eq 0 ] || { echo "$BACKEND --unmount: $status $stderr"; return 1; }
+	start_watchq --backend="$BACKEND" -t 10 wait --mount "$T/L"
+	kill -0 "$WQ_PID"
+	rm "$T/L"
+	mkdir "$T/L"
+	mount -t tmpfs wq "$T/L"
+	finish_watchq
+	umount "$T/L"
+	rmdir "$T/L"
+	[ "$WQ_STATUS" -eq 0 ] || { echo "$BACKEND --mount: status $WQ_STATUS"; cat "$T/err"; return 1; }
+}
+
+@test "wait --unmount/--mount of a symlink loop at the start: no mount point, not a usage error, on both backends" {
+	need_root
+	with_backends loop_at_start
+}
+
+@test "wait with opposite conditions on one target is a usage error" {
+	mkdir "$T/d"
+	for pair in "--mount $T/d --unmount $T/d/" "--unmount $T/d --mount $T/./d" \
+	    "--readonly $T/d --writable $T/d" "--key user:x --no-key user:x"; do
+		set -- $pair
+		run --separate-stderr "$WATCHQ" -t 5 wait $pair
+		[ "$status" -eq 64 ] || { echo "$pair: $status"; return 1; }
+		[ "$stderr" = "watchq: $1 $2 and $3 $4 can never both hold" ]
+	done
+}
+
 @test "wait --readonly on a directory removed exits 3 at once" {
 	need_root
 	mkdir "$T/d"

@@ -85,8 +85,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (output_format_check(fmt) == 0) {
 			output_format(&b, fmt, cfg.timefmt, &ev, OUTPUT_END_NEWLINE);
 			/* A newline the user wrote in the format is theirs, and so is one from
-			 * strftime's %n when the format is also the --timefmt; expansions add none. */
-			if (strchr(fmt, '\n') == NULL && cfg.timefmt != fmt)
+			 * strftime's %n when the format is also the --timefmt, or from a raw %#X
+			 * the user asked for; escaped expansions add none. */
+			if (strchr(fmt, '\n') == NULL && cfg.timefmt != fmt && !strstr(fmt, "%#"))
 				one_line(&b);
 			buf_reset(&b);
 		}

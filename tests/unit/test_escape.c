@@ -73,7 +73,7 @@ main(void)
 		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 			buf_reset(&b);
 			buf_addc(&b, '[');
-			escape_known(&b, known[i].in);
+			escape_known(&b, known[i].in, false);
 			buf_addc(&b, ']');
 			CHECK(b.len == strlen(known[i].out) + 2 && memcmp(b.data + 1, known[i].out, b.len - 2) == 0,
 			    "case %zu: %s", i, b.data);

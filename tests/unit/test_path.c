@@ -56,6 +56,9 @@ main(void)
 	buf_reset(&b);
 	buf_addf(&b, "%s/f", dir);
 	close(creat(b.data, 0600));
+	buf_reset(&b);
+	buf_addf(&b, "%s/loop", dir);
+	CHECK(symlink("loop", b.data) == 0, "symlink %m");
 
 	lenient("@/a/b", "@/a/b");				/* exists */
 	lenient("@/a/missing/x", "@/a/missing/x");		/* missing components kept */
@@ -67,6 +70,8 @@ main(void)
 	lenient("@/missing/../a", "@/a");			/* ".." of a missing component: lexical */
 	lenient("@/missing/./y/", "@/missing/y");
 	lenient("@/f/x", "@/f/x");				/* below a regular file: never exists */
+	lenient("@/loop", "@/loop");				/* a symlink loop: lexical */
+	lenient("@/loop/x/..", "@/loop");
 	lenient("/", "/");
 	lenient("/nonexistent-watchq/../..", "/");		/* never above the root */
 	CHECK(chdir(dir) == 0, "chdir %m");
