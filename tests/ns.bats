@@ -404,6 +404,7 @@ pivot_in_ns() {
 	done
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
 	cmp "$T/fanotify-N" "$T/mountinfo-N" 2>/dev/null || [ "$BACKENDS" = mountinfo ]
+}
 
 # followed_pid: the pid of the pidfd the running watchq holds.
 followed_pid() {
