@@ -51,10 +51,10 @@ static const char doc[] =
     "\v"
     "several sources may follow one another. Events of mounts: mount "
     "(new_mount), unmount (umount), move, move_from (moved_from), move_to "
-    "(moved_to), readonly, setattr, remount (readonly and setattr), transient; "
-    "--initial adds present. Of keys: instantiated, updated, linked, unlinked, "
-    "cleared, revoked, invalidated, setattr. Of sb: error, readonly, edquot, "
-    "lowspace. loss and removal are always delivered. Names ignore case.\n\n"
+    "(moved_to), readonly, setattr, remount (readonly and setattr), transient. "
+    "Of keys: instantiated, updated, linked, unlinked, cleared, revoked, "
+    "invalidated, setattr. Of sb: error, readonly, edquot, lowspace. --initial "
+    "adds present to each. loss and removal are always delivered. Names ignore case.\n\n"
     "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
@@ -557,8 +557,6 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "--fstype applies to mounts");
 	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
-	if (cfg->initial && !cli_watches_type(cfg, EV_MOUNT))
-		errx(EXIT_USAGE, "--initial applies to mounts");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
@@ -758,8 +756,6 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if (list && (cfg->sources & ~(1u << EV_MOUNT)))
-		errx(EXIT_USAGE, "list applies to mounts: keys and sb have no present records");
 	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE,
 		    "--fstype and --source filter mount events; state conditions do not use them");

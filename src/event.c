@@ -32,10 +32,12 @@ const struct event_name event_names[] = {
 	{ "revoked", EV_KEY, KEY_REVOKED, 0, 0 },
 	{ "invalidated", EV_KEY, KEY_INVALIDATED, 0, 0 },
 	{ "setattr", EV_KEY, KEY_SETATTR, 0, 0 },
+	{ "present", EV_KEY, KEY_PRESENT, 0, 0 },
 	{ "error", EV_SB, SB_ERROR, 0, 0 },
 	{ "readonly", EV_SB, SB_READONLY, 0, 0 },
 	{ "edquot", EV_SB, SB_EDQUOT, 0, 0 },
 	{ "lowspace", EV_SB, SB_LOWSPACE, 0, 0 },
+	{ "present", EV_SB, SB_PRESENT, 0, 0 },
 	{ "loss", EV_META, META_LOSS, 0, 0 },
 	{ "removal", EV_META, META_REMOVAL, 0, 0 },
 	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
@@ -76,7 +78,9 @@ event_is_summary(const struct event *ev)
 bool
 event_is_present(const struct event *ev)
 {
-	return ev->type == EV_MOUNT && ev->subtype == MOUNT_PRESENT;
+	return (ev->type == EV_MOUNT && ev->subtype == MOUNT_PRESENT) ||
+	    (ev->type == EV_KEY && ev->subtype == KEY_PRESENT) ||
+	    (ev->type == EV_SB && ev->subtype == SB_PRESENT);
 }
 
 const char *

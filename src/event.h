@@ -49,6 +49,7 @@ enum ev_key {
 	KEY_REVOKED,
 	KEY_INVALIDATED,
 	KEY_SETATTR,
+	KEY_PRESENT,		/* not the kernel's: a key's state at the start */
 };
 
 enum ev_sb {
@@ -56,6 +57,7 @@ enum ev_sb {
 	SB_READONLY,
 	SB_EDQUOT,
 	SB_LOWSPACE,
+	SB_PRESENT,		/* the filesystem's state at the start */
 };
 
 /* Info bits of a move: which end lies outside the watched subtree. */
@@ -104,12 +106,13 @@ struct ev_sb_fields {
 	const char *path, *fstype, *device;	/* the filesystem's mount point, type, source */
 	int error;			/* error: the first errno */
 	unsigned count;			/* error: errors merged into this event */
-	enum sb_ro ro, old_ro;		/* readonly */
+	enum sb_ro ro, old_ro;		/* readonly; present: ro only */
 	uint32_t quota_type;		/* edquot: USRQUOTA, GRPQUOTA, PRJQUOTA */
 	uint64_t id, caused_id;		/* edquot: whose quota, who wrote */
 	const char *warning;		/* edquot: "block_soft", ... */
 	bool low;			/* lowspace: below the threshold (else: recovered) */
-	uint64_t avail, size, threshold;	/* lowspace: bytes */
+	bool has_space;			/* present: avail and size are known */
+	uint64_t avail, size, threshold;	/* lowspace, present: bytes */
 };
 
 struct ev_meta_fields {

@@ -244,6 +244,61 @@ keyset_check(const struct cond *c)
 	return found || unknown ? WAIT_PENDING : WAIT_MET;
 }
 
+/* One present record: key in keyring (0: the watched key itself), named from snap if given. */
+static void
+keyset_present_one(struct source *src, const struct watch *w, int32_t keyring, int32_t key,
+    const struct keysnap *snap)
+{
+	struct event ev;
+	struct keydesc d;
+	bool described = snap == NULL && keydesc_get(&d, key) == 0;
+
+	source_event_init(&ev, EV_KEY, KEY_PRESENT, w);
+	ev.u.key.keyring = keyring;
+	ev.u.key.key = key;
+	if (snap) {
+		ev.u.key.type = snap->type;
+		ev.u.key.description = snap->description;
+	} else if (described) {
+		ev.u.key.type = d.type;
+		ev.u.key.description = d.description;
+	}
+	src->sink->emit(src->sink, &ev);
+	if (described)
+		keydesc_free(&d);
+}
+
+/* The keys linked in entry i, each followed by what is linked in it if it is followed too. Keyrings
+ * cannot hold themselves (the kernel refuses such links); depth bounds stale snapshots. */
+static void
+keyset_present_links(struct keyset *ks, struct source *src, size_t i, size_t depth)
+{
+	const struct keyent *e = &ks->v[i];
+	struct keyent *c;
+	size_t k;
+
+	for (k = 0; k < e->snap.nlinks; k++) {
+		c = keyset_find(ks, e->snap.links[k]);
+		keyset_present_one(src, e->sw->w, e->serial, e->snap.links[k],
+		    c ? &c->snap : NULL);
+		if (c && c->child && depth < ks->n)
+			keyset_present_links(ks, src, (size_t)(c - ks->v), depth + 1);
+	}
+}
+
+void
+keyset_present(struct keyset *ks, struct source *src)
+{
+	size_t i;
+
+	for (i = 0; i < ks->n; i++) {
+		if (ks->v[i].child || ks->v[i].gone)
+			continue;
+		keyset_present_one(src, ks->v[i].sw->w, 0, ks->v[i].serial, &ks->v[i].snap);
+		keyset_present_links(ks, src, i, 0);
+	}
+}
+
 void
 keyset_free(struct keyset *ks)
 {

@@ -46,6 +46,9 @@ bool keyset_is_new_keyring(struct keyset *ks, int32_t serial);
 /* Whether key condition c holds now (an enum wait_state): a key of its type and description is
  * linked in its keyring. */
 int keyset_check(const struct cond *c);
+/* Emit a present record of each watched key's own state and of each key linked in a followed
+ * keyring, depth first (keyctl show's tree), from the snapshots. */
+void keyset_present(struct keyset *ks, struct source *src);
 /* Release everything. */
 void keyset_free(struct keyset *ks);
 

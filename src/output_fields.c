@@ -189,6 +189,12 @@ walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 		put_uint(w, "size", s->size);
 		put_uint(w, "threshold", s->threshold);
 		break;
+	case SB_PRESENT:
+		put_bool(w, "readonly", s->ro != SB_RO_RW);
+		put_str(w, "state", event_sb_ro_name(s->ro));
+		put_uint_known(w, "avail", s->has_space, s->avail);
+		put_uint_known(w, "size", s->has_space, s->size);
+		break;
 	}
 }
 

@@ -108,13 +108,14 @@ format_propagation(struct buf *b, const struct format_event *x)
 		format_str(b, x, x->m->propagation);
 }
 
-/* ro or rw for a mount; a superblock has a read-only state only in its readonly record. */
+/* ro or rw for a mount; a superblock has a read-only state only in its readonly and present
+ * records. */
 static void
 format_readonly(struct buf *b, const struct format_event *x)
 {
 	if (x->m)
 		buf_adds(b, x->m->readonly ? "ro" : "rw");
-	else if (x->sb && x->ev->subtype == SB_READONLY)
+	else if (x->sb && (x->ev->subtype == SB_READONLY || x->ev->subtype == SB_PRESENT))
 		buf_adds(b, event_sb_ro_name(x->sb->ro));
 }
 

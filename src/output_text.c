@@ -117,7 +117,8 @@ text_key(struct buf *b, const struct event *ev, bool raw)
 	} else {
 		buf_addc(b, '-');
 	}
-	if (ev->subtype == KEY_LINKED || ev->subtype == KEY_UNLINKED)
+	if (ev->subtype == KEY_LINKED || ev->subtype == KEY_UNLINKED ||
+	    (ev->subtype == KEY_PRESENT && k->keyring))
 		buf_addf(b, " keyring=%d", (int)k->keyring);
 	else if (k->aux)
 		buf_addf(b, " (error %d)", (int)k->aux);
@@ -153,6 +154,14 @@ text_sb(struct buf *b, const struct event *ev, bool raw)
 		buf_addf(b, " %s avail=%llu size=%llu threshold=%llu", s->low ? "low" : "ok",
 		    (unsigned long long)s->avail, (unsigned long long)s->size,
 		    (unsigned long long)s->threshold);
+		break;
+	case SB_PRESENT:
+		buf_addf(b, " %s", event_sb_ro_name(s->ro));
+		if (s->has_space)
+			buf_addf(b, " avail=%llu size=%llu", (unsigned long long)s->avail,
+			    (unsigned long long)s->size);
+		else
+			buf_adds(b, " avail=- size=-");
 		break;
 	}
 }

@@ -81,6 +81,12 @@ keypoll_close(struct source *src)
 	src->priv = NULL;
 }
 
+static void
+keypoll_present(struct source *src)
+{
+	keyset_present(src->priv, src);
+}
+
 static int
 keypoll_check(struct source *src, const struct cond *c)
 {
@@ -90,7 +96,7 @@ keypoll_check(struct source *src, const struct cond *c)
 const struct source_ops source_keypoll_ops = {
 	.open = keypoll_open,
 	.drain = keypoll_drain,
-	.present = NULL,	/* --initial reports mounts only */
+	.present = keypoll_present,
 	.check = keypoll_check,
 	.close = keypoll_close,
 };

@@ -507,6 +507,45 @@ sb_can_report(const struct source *src)
 	    p->want_space;
 }
 
+/*
+ * The state each watch started from, and the space of the filesystem at its path if it is still
+ * that one: the path is pinned so that both reads see the same object.
+ */
+static void
+sb_present(struct source *src)
+{
+	struct sb_src *p = src->priv;
+	struct statvfs sv;
+	struct sb_info now;
+	struct event ev;
+	char pinned[32];
+	size_t i;
+	int pin;
+
+	for (i = 0; i < p->n; i++) {
+		struct sbw *s = &p->ws[i];
+
+		if (!s->sw->alive || s->w->internal)
+			continue;
+		sb_event_init(&ev, s, SB_PRESENT);
+		ev.u.sb.ro = s->info.ro;
+		if ((pin = open(s->w->path, O_PATH | O_CLOEXEC)) >= 0) {
+			snprintf(pinned, sizeof(pinned), "/proc/self/fd/%d", pin);
+			if (sb_info_get(&now, pinned) == 0) {
+				ev.u.sb.has_space = now.dev == s->info.dev &&
+				    fstatvfs(pin, &sv) == 0;
+				sb_info_free(&now);
+			}
+			close(pin);
+		}
+		if (ev.u.sb.has_space) {
+			ev.u.sb.avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+			ev.u.sb.size = (uint64_t)sv.f_blocks * sv.f_frsize;
+		}
+		src->sink->emit(src->sink, &ev);
+	}
+}
+
 static int
 sb_open(struct source *src)
 {
@@ -524,6 +563,11 @@ sb_open(struct source *src)
 	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	/* list reads each filesystem once: no error, quota or space watch. */
+	if (cfg->mode == MODE_LIST) {
+		src->backend_label = "mountinfo";
+		return sb_add_watches(src);
+	}
 	if (p->want_error || p->want_ro)
 		sb_open_errors(src);
 	if (sb_add_watches(src) < 0)
@@ -608,7 +652,7 @@ sb_check(struct source *src, const struct cond *c)
 const struct source_ops source_sb_ops = {
 	.open = sb_open,
 	.drain = sb_drain,
-	.present = NULL,
+	.present = sb_present,
 	.check = sb_check,
 	.removals = sb_recheck_all,
 	.close = sb_close,

@@ -223,7 +223,8 @@ wq_set_filter(int fd, const struct config *cfg)
 	memset(&f, 0, sizeof(f));
 	f.nr_filters = 1;
 	f.filters[0].type = KAPI_WATCH_TYPE_KEY_NOTIFY;
-	f.filters[0].subtype_filter[0] = cfg->events.leaf[EV_KEY][0];
+	/* present records are ours, not the kernel's. */
+	f.filters[0].subtype_filter[0] = cfg->events.leaf[EV_KEY][0] & ~(1u << KEY_PRESENT);
 	if (cfg->recursive)
 		f.filters[0].subtype_filter[0] |= 1u << KEY_LINKED | 1u << KEY_UNLINKED |
 		    1u << KEY_CLEARED;
@@ -293,6 +294,14 @@ wq_close(struct source *src)
 	src->priv = NULL;
 }
 
+static void
+wq_present(struct source *src)
+{
+	struct wq *q = src->priv;
+
+	keyset_present(&q->ks, src);
+}
+
 static int
 wq_check(struct source *src, const struct cond *c)
 {
@@ -302,7 +311,7 @@ wq_check(struct source *src, const struct cond *c)
 const struct source_ops source_watchqueue_ops = {
 	.open = wq_open,
 	.drain = wq_drain,
-	.present = NULL,	/* --initial reports mounts only */
+	.present = wq_present,
 	.check = wq_check,
 	.close = wq_close,
 };

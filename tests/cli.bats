@@ -159,8 +159,6 @@ usage_error() {
 
 @test "options that do not apply are usage errors" {
 	usage_error "event 'present' comes only with --initial" -e present mounts /
-	usage_error "--initial applies to mounts" --initial keys
-	usage_error "--initial applies to mounts" --initial sb /
 	usage_error "--fstype applies to mounts" --fstype ext4 keys
 	usage_error "--source applies to mounts" --source /dev/sda sb /
 	usage_error "--backend=poll does not serve sb" --backend=poll sb /

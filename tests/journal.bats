@@ -180,6 +180,24 @@ finish_more() {
 	jq -e '.WATCHQ_EVENT == "updated" and .WATCHQ_DESCRIPTION == "watchq-journal-null"' "$T/entries"
 }
 
+@test "--journal: list sb and keys: present entries at priority 6, fields as in JSON" {
+	need_journald
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	mkdir "$T/ro"
+	mount -t tmpfs -o ro,size=8m wq-jro "$T/ro"
+	"$WATCHQ" list --journal sb "$T/ro"
+	entries WATCHQ_WATCH="$T/ro" >"$T/entries"
+	[ "$(jq -r '[.WATCHQ_EVENT, .WATCHQ_STATE, .WATCHQ_READONLY, .WATCHQ_SIZE, .PRIORITY] | join(" ")' \
+	    "$T/entries")" = "present ro true $((8 << 20)) 6" ]
+	[ "$(jq -r .MESSAGE "$T/entries")" = "sb present $T/ro tmpfs wq-jro ro avail=$((8 << 20)) size=$((8 << 20))" ]
+	timeout 20 keyctl session - bash -c 'r=$(keyctl newring wq-jring @s) &&
+		keyctl add user wq-jkey x "$r" >/dev/null && "$1" list --journal keys "$r" && echo "$r" >"$2/ring"' \
+		_ "$WATCHQ" "$T"
+	entries WATCHQ_WATCH="$(cat "$T/ring")" >"$T/entries"
+	[ "$(jq -r '[.WATCHQ_EVENT, .WATCHQ_KEYRING // "-", .WATCHQ_TYPE, .WATCHQ_DESCRIPTION, .PRIORITY] | join(" ")' \
+	    "$T/entries")" = "$(printf '%s\n' 'present - keyring wq-jring 6' "present $(cat "$T/ring") user wq-jkey 6")" ]
+}
+
 @test "--journal: priorities: sb error 3, read-only 4, back to writable 5, removal 5" {
 	need_journald
 	make_ext4 "" errors=continue

@@ -112,11 +112,102 @@ many() {
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: list needs a SOURCE, e.g. watchq list mounts /" ]
 	run --separate-stderr "$WATCHQ" list --mount / mounts /
 	[ "$status" -eq 64 ]
-	for src in keys "sb /"; do
-		run --separate-stderr "$WATCHQ" list $src
-		[ "$status" -eq 64 ]
-		[ "$stderr" = "watchq: list applies to mounts: keys and sb have no present records" ]
-	done
+	run --separate-stderr "$WATCHQ" list key @s
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: unknown source 'key' (mounts, keys, sb)" ]
+	run --separate-stderr "$WATCHQ" list --fstype tmpfs keys
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --fstype applies to mounts" ]
+}
+
+# new_session: our own session keyring, for this test shell and what it starts.
+new_session() {
+	command -v keyctl >/dev/null || skip "keyctl (keyutils) missing"
+	keyctl new_session >/dev/null 2>&1 || skip "cannot join a new session keyring here"
+	SES=$(keyctl show @s | awk 'NR == 2 { print $1 }')
+	A=$(keyctl add user wq-a va @s)
+	B=$(keyctl add user wq-b vb @s)
+	R=$(keyctl newring wq-in @s)
+	C=$(keyctl add user wq-c vc "$R")
+}
+
+# keyctl_view: "SERIAL TYPE:DESCRIPTION" of each key keyctl show @s lists, sorted.
+keyctl_view() {
+	keyctl show @s | sed -n '2,$s/^ *\([0-9]*\) .* \([a-z_.]*\): \(.*\)$/\1 \2:\3/p' | sort
+}
+
+@test "list keys: a keyring's own state and the keys linked in it, as keyctl show has them" {
+	new_session
+	keyctl_view >"$T/want"
+	[ "$(wc -l <"$T/want")" -eq 5 ]
+	run --separate-stderr "$WATCHQ" list --recursive keys
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	echo "$output" | awk '{ print $4, $5 }' | sort | diff "$T/want" -
+	[ "${lines[0]}" = "key present @s $SES keyring:_ses" ]
+	echo "$output" | grep -qx "key present @s $C user:wq-c keyring=$R"
+	echo "$output" | grep -qx "key present @s $A user:wq-a keyring=$SES"
+	# Without --recursive: the keys linked in the keyring named, not below.
+	run --separate-stderr "$WATCHQ" list keys @s
+	[ "$status" -eq 0 ] && [ "${#lines[@]}" -eq 4 ]
+	[[ "$output" != *wq-c* ]]
+	run --separate-stderr "$WATCHQ" list keys "$R"
+	[ "$status" -eq 0 ]
+	[ "$output" = "key present $R $R keyring:wq-in
+key present $R $C user:wq-c keyring=$R" ]
+	run --separate-stderr "$WATCHQ" list --json --recursive keys
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -r '"\(.key) \(.type):\(.description)"' | sort | diff "$T/want" -
+	[ "$(echo "$output" | jq -c "select(.key == $SES) | [.event, .keyring, .aux]")" = \
+	    '["present",null,0]' ]
+	[ "$(echo "$output" | jq 'select(.key == '"$C"') | .keyring')" = "$R" ]
+	"$WATCHQ" list --format '%e %k' -0 keys "$R" >"$T/out0"
+	printf 'present %s\0present %s\0' "$R" "$C" | cmp - "$T/out0"
+}
+
+@test "--initial keys: the present records of list, then the changes" {
+	new_session
+	"$WATCHQ" list keys >"$T/list"
+	WATCHQ_BACKEND= start_watchq --interval 0.05 --initial keys
+	wait_until lines_at_least 4
+	D=$(keyctl add user wq-d vd @s)
+	wait_until grep -q "^key linked " "$T/out"
+	stop_watchq
+	head -n 4 "$T/out" | diff "$T/list" -
+	[ "$(sed -n 5p "$T/out")" = "key linked @s $D user:wq-d keyring=$SES" ]
+}
+
+@test "list sb: each path's filesystem, its read-only state and space; ro of a read-only mount" {
+	need_root
+	mkdir "$T/t" "$T/ro"
+	mount -t tmpfs -o size=4m wq-t "$T/t"
+	mkdir "$T/t/sub"
+	mount -t tmpfs -o ro,size=8m wq-ro "$T/ro"
+	read -r a bs b < <(stat -f -c '%a %S %b' "$T/t")
+	run --separate-stderr "$WATCHQ" list sb "$T/t/sub" "$T/ro"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "${lines[0]}" = "sb present $T/t tmpfs wq-t rw avail=$((a * bs)) size=$((b * bs))" ]
+	[ "${lines[1]}" = "sb present $T/ro tmpfs wq-ro ro avail=$((8 << 20)) size=$((8 << 20))" ]
+	run --separate-stderr "$WATCHQ" list --json sb "$T/ro"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.event, .path, .fstype, .device, .readonly, .state, .size]')" = \
+	    "[\"present\",\"$T/ro\",\"tmpfs\",\"wq-ro\",true,\"ro\",$((8 << 20))]" ]
+	run --separate-stderr "$WATCHQ" list --format '%e %p %r' sb "$T/ro" "$T/t"
+	[ "$output" = "present $T/ro ro
+present $T/t rw" ]
+	run --separate-stderr "$WATCHQ" list sb "$T/none"
+	[ "$status" -eq 64 ]
+}
+
+@test "--initial sb: the present records of list, then the changes" {
+	need_root
+	mkdir "$T/t"
+	mount -t tmpfs -o size=4m wq-t "$T/t"
+	"$WATCHQ" list sb "$T/t" >"$T/list"
+	start_watchq --initial sb "$T/t"
+	wait_until lines_at_least 1
+	mount -o remount,ro "$T/t"
+	wait_until grep -q "^sb readonly " "$T/out"
+	stop_watchq
+	head -n 1 "$T/out" | diff "$T/list" -
+	[ "$(sed -n 2p "$T/out")" = "sb readonly $T/t tmpfs wq-t ro (was rw)" ]
 }
 
 @test "list -N PID: the mounts of that process's namespace, not ours" {

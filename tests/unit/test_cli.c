@@ -133,6 +133,14 @@ main(void)
 	    cfg.watches[2].type == EV_SB, "mounts /, keys RING, sb /");
 	CHECK(cfg.watches[2].tag == 2, "tags count watches");
 
+	/* --initial and list ask for the present records of keys and sb too. */
+	parse("--initial", "keys", num, "sb", "/", (char *)NULL);
+	CHECK(evset_has_event(&cfg.events, EV_KEY, KEY_PRESENT) &&
+	    evset_has_event(&cfg.events, EV_SB, SB_PRESENT), "--initial keys sb: present");
+	parse("list", "keys", num, (char *)NULL);
+	CHECK(cfg.mode == MODE_LIST && evset_has_event(&cfg.events, EV_KEY, KEY_PRESENT),
+	    "list keys: present");
+
 	/* --keyring must name a keyring. */
 	USAGE("not a keyring", "wait", "--key", "user:a", "--keyring", unum);
 	USAGE("not a keyring", "wait", "--no-key", "user:a", "--keyring", "%user:wq-user");
@@ -140,8 +148,6 @@ main(void)
 
 	/* Options that do not apply. */
 	USAGE("'present' comes only with --initial", "-e", "present", "mounts");
-	USAGE("--initial applies to mounts", "--initial", "keys");
-	USAGE("--initial applies to mounts", "--initial", "sb", "/");
 	USAGE("--fstype applies to mounts", "--fstype", "ext4", "keys");
 	USAGE("--source applies to mounts", "--source", "/dev/sda", "sb", "/");
 	USAGE("does not serve sb", "--backend=poll", "sb", "/");
