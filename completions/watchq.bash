@@ -103,13 +103,12 @@ _watchq()
 	fi
 
 	# The last source word decides what a target is; wait or list comes first or not at
-	# all, and list lists mounts only.
+	# all.
 	local i src= first='list wait' srcs='mounts keys sb'
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		mounts | keys | sb) src=${words[i]} first= ;;
-		wait) first= ;;
-		list) first= srcs=mounts ;;
+		wait | list) first= ;;
 		esac
 	done
 	case $src in

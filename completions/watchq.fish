@@ -16,7 +16,7 @@ function __watchq_waiting
 	contains -- wait (commandline -opc)
 end
 
-# Whether the line is a list, which lists mounts only.
+# Whether the line is a list.
 function __watchq_listing
 	contains -- list (commandline -opc)
 end
@@ -59,7 +59,7 @@ end
 complete -c watchq -f
 complete -c watchq -n 'test -z (__watchq_source); and not __watchq_waiting; and not __watchq_listing' -a 'mounts keys sb list wait'
 complete -c watchq -n 'test -z (__watchq_source); and __watchq_waiting' -a 'mounts keys sb'
-complete -c watchq -n 'test -z (__watchq_source); and __watchq_listing' -a 'mounts'
+complete -c watchq -n 'test -z (__watchq_source); and __watchq_listing' -a 'mounts keys sb'
 complete -c watchq -n 'test (__watchq_source) = mounts' -a '(__watchq_mountpoints) (__fish_complete_directories)'
 complete -c watchq -n 'test (__watchq_source) = sb' -a '(__watchq_mountpoints) (__fish_complete_directories)'
 complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a (__watchq_keyrings)'
