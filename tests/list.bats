@@ -201,7 +201,7 @@ present $T/t rw" ]
 	mkdir "$T/t"
 	mount -t tmpfs -o size=4m wq-t "$T/t"
 	"$WATCHQ" list sb "$T/t" >"$T/list"
-	start_watchq --initial sb "$T/t"
+	WATCHQ_BACKEND= start_watchq --initial sb "$T/t"
 	wait_until lines_at_least 1
 	mount -o remount,ro "$T/t"
 	wait_until grep -q "^sb readonly " "$T/out"
