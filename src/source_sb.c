@@ -497,13 +497,14 @@ sb_name_backend(struct source *src)
 	src->backend_label = p->backend;
 }
 
-/* Whether any event asked for can come. */
+/* Whether any event asked for can come: present records always can. */
 static bool
 sb_can_report(const struct source *src)
 {
 	const struct sb_src *p = src->priv;
 
-	return (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota ||
+	return evset_has_event(&src->cfg->events, EV_SB, SB_PRESENT) ||
+	    (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota ||
 	    p->want_space;
 }
 
