@@ -110,7 +110,7 @@ asan:
 # `make` and `make check` need. `make deps-full`: those and the heavier set of
 # vm-check (qemu, a kernel to build), bench, soak (valgrind, gnuplot), fuzz and
 # CC=clang builds.
-DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc \
+DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc strace \
 	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema
 DEPS_FULL = clang libclang-rt-14-dev valgrind gnuplot-nox \
 	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
