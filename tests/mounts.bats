@@ -683,6 +683,7 @@ mount_ids() {
 
 @test "a mount moved beneath another: the one on top has its new parent in every later record" {
 	need_root
+	kernel_at_least 6 5 || skip "MOVE_MOUNT_BENEATH needs Linux 6.5 (this is $(uname -r))"
 	mkdir -p "$T/x" "$T/b"
 	mount -t tmpfs top "$T/x"
 	mount -t tmpfs low "$T/b"
