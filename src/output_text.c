@@ -51,6 +51,17 @@ text_source(struct buf *b, const struct ev_mount_fields *m, bool raw)
 	buf_free(&s);
 }
 
+/* A state that changed: PATH NOW (was BEFORE). */
+static void
+text_change(struct buf *b, const char *path, const char *now, const char *before, bool raw)
+{
+	text_col(b, path, raw);
+	text_col(b, now, raw);
+	buf_adds(b, " (was");
+	text_col(b, before, raw);
+	buf_addc(b, ')');
+}
+
 static void
 text_mount(struct buf *b, const struct event *ev, bool raw)
 {
@@ -69,18 +80,10 @@ text_mount(struct buf *b, const struct event *ev, bool raw)
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
 		break;
 	case MOUNT_SETATTR:
-		text_col(b, m->path, raw);
-		text_col(b, m->options, raw);
-		buf_adds(b, " (was");
-		text_col(b, m->old_options, raw);
-		buf_addc(b, ')');
+		text_change(b, m->path, m->options, m->old_options, raw);
 		break;
 	case MOUNT_PROPAGATION:
-		text_col(b, m->path, raw);
-		text_col(b, m->propagation, raw);
-		buf_adds(b, " (was");
-		text_col(b, m->old_propagation, raw);
-		buf_addc(b, ')');
+		text_change(b, m->path, m->propagation, m->old_propagation, raw);
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
