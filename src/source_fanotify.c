@@ -240,6 +240,26 @@ fan_on_below(void *p, uint64_t id)
 		mounttab_update(&f->tab, new, fan_on_change, b->cr);
 }
 
+/*
+ * Whether a mount just attached may have mounts below it that the cache places elsewhere (see
+ * fan_on_below()): only if another mount is on top of it at its mount point, as the mount that
+ * was there is after an attach beneath it. listmount(2) costs the size of the whole namespace,
+ * statx(2) of the path does not; where statx cannot say, the mounts below are listed.
+ */
+static bool
+fan_covered(struct source *src, uint64_t id)
+{
+	struct fan *f = src->priv;
+	const struct mounttab_entry *e = mounttab_find(&f->tab, id);
+	struct statx stx;
+
+	if (e == NULL || e->target[0] != '/' ||
+	    mntns_statx(src->ns, e->target, KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0 ||
+	    !(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
+		return true;
+	return stx.stx_mnt_id != id;
+}
+
 static void
 fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
@@ -278,7 +298,8 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		mounttab_update(&f->tab, new, fan_on_change, cr);
 	}
 	/* Gone meanwhile (ENOENT): its detach record follows. */
-	(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
+	if (fan_covered(cr->src, id))
+		(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
 }
 
 static void
