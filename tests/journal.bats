@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # watchq --journal against a real systemd-journald, started by this file as a
 # plain process over a tmpfs on /run (and /var/log/journal) in the suite's mount
-# namespace; and the example unit, checked by systemd-analyze verify.
+# namespace.
 load helper
 
 JOURNALD=${JOURNALD:-/lib/systemd/systemd-journald}
@@ -280,17 +280,4 @@ finish_more() {
 		[ "$stderr" = "watchq: --journal cannot be combined with --json, --format or --output" ]
 	done
 	[ ! -e "$T/x" ]
-}
-
-@test "examples/watchq-mounts.service: systemd-analyze verify is clean" {
-	need_root
-	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
-	# Its ExecStart= and man page must exist: install into a tmpfs over /usr/local, in a namespace of its own.
-	run unshare -m --propagation private sh -c '
-		mount -t tmpfs wq /usr/local &&
-		make -s -C "$0" install >/dev/null &&
-		systemd-analyze verify "$0/examples/watchq-mounts.service"' "$ROOT"
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	grep -qx 'ExecStart=/usr/local/bin/watchq --journal mounts /' "$ROOT/examples/watchq-mounts.service"
 }
