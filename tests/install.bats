@@ -13,6 +13,7 @@ load helper
 	[ -s "$T/root/usr/share/zsh/site-functions/_watchq" ]
 	[ -s "$T/root/usr/share/fish/vendor_completions.d/watchq.fish" ]
 	cmp watchq.schema.json "$T/root/usr/share/watchq/watchq.schema.json"
+	cmp watchq.catalog "$T/root/usr/lib/systemd/catalog/watchq.catalog"
 	# The unit names the binary installed, wherever PREFIX put it.
 	grep -qx 'ExecStart=/usr/bin/watchq --journal mounts /' "$T/root/usr/lib/systemd/system/watchq-mounts.service"
 	run ! grep -n '@[A-Z]*@' "$T/root/usr/lib/systemd/system/watchq-mounts.service"
