@@ -127,7 +127,7 @@ run_notify(const char *state)
 
 /*
  * The readiness line: every watch, by source, with the backend that serves it (and the namespace of
- * each -N). A monitor also tells the service manager that it is ready, with the line as its status.
+ * each -N). A monitor also tells the service manager that it is ready, the line as its status.
  */
 static void
 run_announce(const struct config *cfg, const struct run *r)

@@ -20,9 +20,10 @@ main(void)
 	size_t nids = 0, i;
 
 	for (n = event_names; n->name; n++) {
-		struct event ev = { .type = n->type, .subtype = n->subtype, .info = n->info_value };
+		struct event ev = { .type = n->type, .subtype = n->subtype };
 		const char *id;
 
+		ev.info = n->info_value;
 		/* An alias prints under another name: it is that name's kind. */
 		if (strcmp(event_name(&ev), n->name) != 0)
 			continue;
