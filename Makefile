@@ -10,6 +10,8 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 DATADIR = $(PREFIX)/share/watchq
+SYSTEMDUNITDIR = $(PREFIX)/lib/systemd/system
+CATALOGDIR = $(PREFIX)/lib/systemd/catalog
 
 CC = cc
 CFLAGS = -O2 -g
@@ -127,11 +129,16 @@ install: all
 	install -Dm644 completions/_watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq
 	install -Dm644 completions/watchq.fish $(DESTDIR)$(FISHCOMPDIR)/watchq.fish
 	install -Dm644 watchq.schema.json $(DESTDIR)$(DATADIR)/watchq.schema.json
+	@mkdir -p $(B)
+	sed 's|@BINDIR@|$(BINDIR)|g' examples/watchq-mounts.service.in >$(B)/watchq-mounts.service
+	install -Dm644 $(B)/watchq-mounts.service $(DESTDIR)$(SYSTEMDUNITDIR)/watchq-mounts.service
+	install -Dm644 watchq.catalog $(DESTDIR)$(CATALOGDIR)/watchq.catalog
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/watchq $(DESTDIR)$(MANDIR)/man1/watchq.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq \
-		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish $(DESTDIR)$(DATADIR)/watchq.schema.json
+		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish $(DESTDIR)$(DATADIR)/watchq.schema.json \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/watchq-mounts.service $(DESTDIR)$(CATALOGDIR)/watchq.catalog
 	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:

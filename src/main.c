@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
+
 #include "buf.h"
 #include "cli.h"
 #include "cli_watch.h"
@@ -111,17 +113,30 @@ run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 }
 
 /*
+ * One message to the service manager, where NOTIFY_SOCKET names one (sd_notify(3)); a failure is
+ * said, not fatal.
+ */
+static void
+run_notify(const char *state)
+{
+	int r = sd_notify(0, state);
+
+	if (r < 0)
+		warnx("NOTIFY_SOCKET %s: %s", escape_arg(getenv("NOTIFY_SOCKET")), strerror(-r));
+}
+
+/*
  * The readiness line: every watch, by source, with the backend that serves it (and the namespace of
- * each -N).
+ * each -N). A monitor also tells the service manager that it is ready, the line as its status.
  */
 static void
 run_announce(const struct config *cfg, const struct run *r)
 {
+	static const char ready[] = "READY=1\nSTATUS=";
 	struct buf b = { 0 };
 	size_t i, k;
 
-	if (cfg->quiet)
-		return;
+	buf_adds(&b, ready);
 	if (cfg->mode == MODE_WAIT_STATE) {
 		buf_adds(&b, "waiting for");
 		for (i = 0; i < cfg->nconds; i++) {
@@ -149,7 +164,10 @@ run_announce(const struct config *cfg, const struct run *r)
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
 	}
-	warnx("%s", b.data);
+	if (!cfg->quiet)
+		warnx("%s", b.data + sizeof(ready) - 1);
+	if (cfg->mode == MODE_MONITOR)
+		run_notify(b.data);
 	buf_free(&b);
 }
 
@@ -255,6 +273,8 @@ run_watch(struct run *r, const struct stop *stop)
 	code = run_after(r);
 	if (code < 0)
 		code = loop_run(&loop);
+	if (cfg->mode == MODE_MONITOR)
+		run_notify("STOPPING=1");
 	removal_close(&r->gone);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);

@@ -255,6 +255,27 @@ complete_fish() {
 	[[ "$output" == *"  or:  watchq [OPTION...] wait CONDITION... [SOURCE [TARGET...]]"* ]]
 }
 
+@test "the man page: FILES names each file make install puts beside the binary; BUGS; SEE ALSO" {
+	cd "$ROOT"
+	[ -w . ] || skip "source tree is read-only here"
+	sections=$(grep '^# ' watchq.1.scd | tr '\n' '|')
+	[[ "$sections" == *"|# ENVIRONMENT|# FILES|# EXAMPLES|# BUGS|# SEE ALSO|# AUTHORS|" ]]
+	files=$(sed -n '/^# FILES/,/^# EXAMPLES/p' watchq.1.scd | sed -n 's/^_\(\/usr\/local\/[^_]*\)_$/\1/p' | sort)
+	make -s install DESTDIR="$T/root"
+	# Every file but the binary, the man page and the completions, which their own names find.
+	installed=$(cd "$T/root" && find usr/local -type f | sed 's|^|/|' |
+		grep -v '^/usr/local/\(bin\|share/man\|share/bash-completion\|share/zsh\|share/fish\)/' | sort)
+	[ "$(echo "$installed" | wc -l)" -ge 3 ]
+	[ "$files" = "$installed" ]
+	bugs=$(sed -n '/^# BUGS/,/^# SEE ALSO/p' watchq.1.scd)
+	[[ "$bugs" == *"watchq --version"* ]]
+	[ "$(echo "$bugs" | grep -c '^- ')" -ge 5 ]
+	see=$(sed -n '/^# SEE ALSO/,/^# AUTHORS/p' watchq.1.scd)
+	for ref in 'journalctl*(1)' 'jq*(1)' 'lsns*(8)' 'systemd.exec*(5)' 'mountsnoop*(8)' 'findmnt*(8)'; do
+		[[ "$see" == *"*$ref"* ]] || { echo "SEE ALSO lacks $ref"; false; }
+	done
+}
+
 @test "every README command runs as written" {
 	need_root
 	command -v keyctl >/dev/null || skip "keyutils not installed"

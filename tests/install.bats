@@ -13,10 +13,33 @@ load helper
 	[ -s "$T/root/usr/share/zsh/site-functions/_watchq" ]
 	[ -s "$T/root/usr/share/fish/vendor_completions.d/watchq.fish" ]
 	cmp watchq.schema.json "$T/root/usr/share/watchq/watchq.schema.json"
+	cmp watchq.catalog "$T/root/usr/lib/systemd/catalog/watchq.catalog"
+	# The unit names the binary installed, wherever PREFIX put it.
+	grep -qx 'ExecStart=/usr/bin/watchq --journal mounts /' "$T/root/usr/lib/systemd/system/watchq-mounts.service"
+	run ! grep -n '@[A-Z]*@' "$T/root/usr/lib/systemd/system/watchq-mounts.service"
 	"$T/root/usr/bin/watchq" --version
 	run make -s uninstall DESTDIR="$T/root" PREFIX=/usr
 	[ "$status" -eq 0 ]
 	[ -z "$(find "$T/root" -type f)" ]
+}
+
+@test "make install: SYSTEMDUNITDIR moves the unit; systemd-analyze verify passes on the installed unit" {
+	need_root
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+	cd "$BATS_TEST_DIRNAME/.."
+	[ -w . ] || skip "source tree is read-only here"
+	make -s install DESTDIR="$T/other" SYSTEMDUNITDIR=/etc/systemd/system
+	[ -s "$T/other/etc/systemd/system/watchq-mounts.service" ]
+	[ ! -e "$T/other/usr/local/lib/systemd/system" ]
+	make -s install DESTDIR="$T/root"
+	unit=$T/root/usr/local/lib/systemd/system/watchq-mounts.service
+	grep -qx 'ExecStart=/usr/local/bin/watchq --journal mounts /' "$unit"
+	# verify reads the unit from its path; its ExecStart= and its man page must be
+	# those installed: the DESTDIR tree over /usr/local, in a mount namespace of its own.
+	run unshare -m --propagation private sh -c 'mount --bind "$0/usr/local" /usr/local &&
+		systemd-analyze verify "$1"' "$T/root" "$unit"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "make deps installs what make and make check need; make deps-full adds the heavy set" {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # watchq --journal against a real systemd-journald, started by this file as a
 # plain process over a tmpfs on /run (and /var/log/journal) in the suite's mount
-# namespace; and the example unit, checked by systemd-analyze verify.
+# namespace.
 load helper
 
 JOURNALD=${JOURNALD:-/lib/systemd/systemd-journald}
@@ -93,6 +93,12 @@ start_more() {
 	wait_until grep -q '^watchq: watching' "$T/$name.err"
 }
 
+# message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as the man page lists them.
+message_ids() {
+	sed -n '/^## Journal/,/^# BACKENDS/p' "$ROOT/watchq.1.scd" |
+		sed -n 's/^\(mount\|key\|sb\|meta\) \([a-z_]*\) *\([0-9a-f]\{32\}\)$/\1 \2 \3/p'
+}
+
 # all_saw N FILE...: each FILE holds N lines, and the journal N entries of the watch
 # of $T: every watchq of the test has seen N changes (a change made before one has
 # is read with the one before it, and may merge).
@@ -140,7 +146,8 @@ finish_more() {
 	[ "$(wc -l <"$T/entries")" -eq 4 ]
 	# MESSAGE: what the text output prints, line for line.
 	[ "$(jq -r .MESSAGE "$T/entries")" = "$(cat "$T/out")" ]
-	jq -e -s 'all(.PRIORITY == "6" and .SYSLOG_IDENTIFIER == "watchq" and
+	jq -e -s 'all(.PRIORITY == (if .WATCHQ_EVENT == "readonly" then "4" else "6" end) and
+		.SYSLOG_IDENTIFIER == "watchq" and
 		(.WATCHQ_TIME | test("^20[0-9-]{8}T[0-9:]{8}\\.[0-9]{6}Z$")))' "$T/entries"
 	# Every other field: the JSON object's, name in upper case after WATCHQ_, value as JSON prints it.
 	jq -e -n --slurpfile e "$T/entries" --slurpfile j "$T/json" '
@@ -282,15 +289,90 @@ finish_more() {
 	[ ! -e "$T/x" ]
 }
 
-@test "examples/watchq-mounts.service: systemd-analyze verify is clean" {
-	need_root
-	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
-	# Its ExecStart= and man page must exist: install into a tmpfs over /usr/local, in a namespace of its own.
-	run unshare -m --propagation private sh -c '
-		mount -t tmpfs wq /usr/local &&
-		make -s -C "$0" install >/dev/null &&
-		systemd-analyze verify "$0/examples/watchq-mounts.service"' "$ROOT"
+@test "--journal: journalctl -p warning finds a mount turned read-only, not the mount nor its way back" {
+	need_journald
+	mkdir "$T/a"
+	start_watchq --journal -n 3 mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge 1 ]'
+	mount -o remount,ro "$T/a"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge 2 ]'
+	mount -o remount,rw "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	entries WATCHQ_WATCH="$T" >"$T/entries"
+	[ "$(jq -r '[.WATCHQ_EVENT, .PRIORITY] | join(" ")' "$T/entries")" = "$(printf '%s\n' \
+		'mount 6' 'readonly 4' 'writable 6')" ]
+	journalctl --sync
+	[ "$(journalctl -q --no-pager -o cat -t watchq -p warning WATCHQ_WATCH="$T")" = \
+		"mount readonly $T/a ro (was rw)" ]
+}
+
+@test "--journal: each entry has the MESSAGE_ID the man page lists for its kind of event" {
+	need_journald
+	message_ids >"$T/ids"
+	[ "$(wc -l <"$T/ids")" -ge 27 ]
+	mkdir "$T/a" "$T/b"
+	start_watchq --journal -n 3 mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge 1 ]'
+	mount --move "$T/a" "$T/b"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge 2 ]'
+	umount "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	mount -t tmpfs -o size=1M wq "$T/a"
+	"$WATCHQ" -q --journal -n 1 --space-below 1E sb "$T/a"
+	entries WATCHQ_WATCH="$T" >"$T/entries"
+	entries WATCHQ_WATCH="$T/a" >>"$T/entries"
+	jq -r '[.WATCHQ_SOURCE, .WATCHQ_EVENT, .MESSAGE_ID] | join(" ")' "$T/entries" >"$T/got"
+	[ "$(cut -d' ' -f1,2 "$T/got" | tr '\n' ,)" = "mount mount,mount move,mount unmount,sb lowspace," ]
+	while read -r line; do
+		grep -qxF -- "$line" "$T/ids" || { echo "not in the man page: $line"; false; }
+	done <"$T/got"
+	[ "$(journalctl -q --no-pager -o cat MESSAGE_ID="$(awk '$2 == "move" { print $3 }' "$T/ids")" \
+		WATCHQ_WATCH="$T" | wc -l)" -eq 1 ]
+}
+
+@test "MESSAGE_IDs: the man page, watchq.catalog and the writer's table agree, each id once" {
+	message_ids >"$T/man"
+	sed -n 's/^\t{ EV_\([A-Z]*\), "\([a-z_]*\)", "\([0-9a-f]\{32\}\)", LOG_[A-Z]* },$/\1 \2 \3/p' \
+		"$ROOT/src/output_journal.c" | tr '[:upper:]' '[:lower:]' >"$T/src"
+	[ "$(wc -l <"$T/man")" -ge 27 ]
+	diff "$T/src" "$T/man"
+	[ -z "$(cut -d' ' -f3 "$T/man" | sort | uniq -d)" ]
+	# One catalog entry per id, each with a subject.
+	sed -n 's/^-- \([0-9a-f]\{32\}\)$/\1/p' "$ROOT/watchq.catalog" | sort >"$T/catalog"
+	[ "$(cut -d' ' -f3 "$T/man" | sort)" = "$(cat "$T/catalog")" ]
+	[ "$(grep -c '^Subject: ' "$ROOT/watchq.catalog")" -eq "$(wc -l <"$T/catalog")" ]
+}
+
+@test "--journal: the installed catalog: journalctl --update-catalog, then journalctl -x explains an entry" {
+	need_journald
+	[ -d /var/lib/systemd/catalog ] || skip "no /var/lib/systemd/catalog to mount the test's database over"
+	cd "$ROOT"
+	[ -w . ] || skip "source tree is read-only here"
+	make -s install DESTDIR="$T/root" PREFIX=/usr
+	cmp watchq.catalog "$T/root/usr/lib/systemd/catalog/watchq.catalog"
+	journalctl --root="$T/root" --update-catalog
+	[ -s "$T/root/var/lib/systemd/catalog/database" ]
+	mkdir "$T/a"
+	start_watchq --journal -n 2 mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	wait_until eval '[ "$(entries WATCHQ_WATCH="$T" | wc -l)" -ge 1 ]'
+	mount -o remount,ro "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	journalctl --sync
+	# journalctl -x reads the database at its fixed path: the test's, in a mount namespace of its
+	# own. Under LC_ALL=C, catalog lines start with "-- ".
+	run --separate-stderr unshare -m --propagation private sh -c '
+		mount --bind "$0/var/lib/systemd/catalog" /var/lib/systemd/catalog &&
+		LC_ALL=C journalctl -x -q --no-pager -o short WATCHQ_WATCH="$1" WATCHQ_EVENT=readonly' "$T/root" "$T"
 	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	grep -qx 'ExecStart=/usr/local/bin/watchq --journal mounts /' "$ROOT/examples/watchq-mounts.service"
+	[[ "${lines[0]}" == *" watchq["*"]: mount readonly $T/a ro (was rw)" ]]
+	[ "${lines[1]}" = "-- Subject: Mount $T/a became read-only" ] || { echo "$output"; false; }
+	[[ "$output" == *"-- Defined-By: watchq"* ]]
+	[[ "$output" == *"-- Documentation: man:watchq(1)"* ]]
+	[[ "$output" == *"-- The mount at $T/a became read-only, through the mount itself"* ]]
 }

@@ -12,8 +12,13 @@ need_jsonschema() {
 	command -v jq >/dev/null || skip "jq not installed"
 }
 
-# check: json-check on standard input.
+# check: json-check on standard input, against the strict copy of the schema, as the suite validates.
 check() {
+	"$BATS_TEST_DIRNAME/json-check" --strict "$ROOT/watchq.schema.json"
+}
+
+# check_open: the same against the schema as installed, open to fields added later.
+check_open() {
 	"$BATS_TEST_DIRNAME/json-check" "$ROOT/watchq.schema.json"
 }
 
@@ -25,7 +30,7 @@ check() {
 	[ "$(jq -r .version "$ROOT/watchq.schema.json")" -ge 1 ]
 }
 
-@test "an added field, a missing field, a null where a value is known, a wrong type: each fails" {
+@test "strict copy: an added field, a missing field, a null where a value is known, a wrong type: each fails" {
 	need_jsonschema
 	"$WATCHQ" -q -t 0.1 --initial -j -e present mounts / | head -1 >"$T/line"
 	[ -s "$T/line" ]
@@ -37,6 +42,37 @@ check() {
 		run check <"$T/bad"
 		[ "$status" -eq 1 ] || { echo "schema accepts $edit"; false; }
 	done
+}
+
+@test "the installed schema accepts a field a later version adds (the strict copy does not), nothing else" {
+	need_root
+	need_jsonschema
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	"$WATCHQ" list -j mounts "$T/a" >"$T/lines"
+	"$WATCHQ" list -j sb "$T/a" >>"$T/lines"
+	start_watchq -j sb "$T/a"
+	umount "$T/a"
+	finish_watchq
+	cat "$T/out" >>"$T/lines"
+	[ "$(jq -r '[.source, .event] | join(" ")' "$T/lines" | tr '\n' ,)" = "mount present,sb present,meta removal," ]
+	run check_open <"$T/lines"
+	[ "$status" -eq 0 ]
+	jq -c '.later_field = {"any": [1]}' "$T/lines" >"$T/later"
+	run check_open <"$T/later"
+	[ "$status" -eq 0 ]
+	run --separate-stderr check <"$T/later"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "json-check: 0 lines match, 3 do not" ]
+	# Open to additions only: what the strict copy rejects otherwise, the open schema rejects too.
+	for edit in 'del(.event)' '.tag = 256' '.source = "nosuch"' '.time = 1'; do
+		jq -c "$edit" "$T/lines" >"$T/bad"
+		run check_open <"$T/bad"
+		[ "$status" -eq 1 ] || { echo "open schema accepts $edit"; false; }
+	done
+	# The two differ in that alone.
+	[ "$(jq -c '[.. | objects | select(has("unevaluatedProperties")) | .unevaluatedProperties] | unique' \
+		"$ROOT/watchq.schema.json")" = "[true]" ]
 }
 
 @test "every record type of mounts, sb and meta validates, hostile bytes and -0 too" {
@@ -79,7 +115,7 @@ check() {
 	[ "$status" -eq 0 ]
 }
 
-@test "the man page's JSON fields are the schema's" {
+@test "the man page's JSON fields are the schema's, and the schema's the man page's" {
 	need_jsonschema
 	man=$(sed -n '/^## JSON/,/^# BACKENDS/p' "$ROOT/watchq.1.scd" | sed -n 's/^|  \([a-z_]*\)$/\1/p' | sort -u)
 	schema=$(jq -r '[.. | objects | .properties? // empty | keys[]] | unique[]' "$ROOT/watchq.schema.json" |
@@ -87,6 +123,10 @@ check() {
 	[ "$(echo "$man" | wc -l)" -ge 30 ]
 	for f in $man; do
 		echo "$schema" | grep -qx "$f" || { echo "schema lacks $f"; false; }
+	done
+	# And the other way: every field the strict copy lets through is documented.
+	for f in $schema; do
+		echo "$man" | grep -qx "$f" || { echo "man page lacks $f"; false; }
 	done
 	grep -q 'watchq.schema.json' "$ROOT/README.md"
 	grep -q 'watchq.schema.json' "$ROOT/watchq.1.scd"
