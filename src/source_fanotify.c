@@ -241,10 +241,11 @@ fan_on_below(void *p, uint64_t id)
 }
 
 /*
- * Whether a mount just attached may have mounts below it that the cache places elsewhere (see
- * fan_on_below()): only if another mount is on top of it at its mount point, as the mount that
- * was there is after an attach beneath it. listmount(2) costs the size of the whole namespace,
- * statx(2) of the path does not; where statx cannot say, the mounts below are listed.
+ * Whether a mount just attached, that was in sight before, may have mounts below it that the
+ * cache places elsewhere (see fan_on_below()): only if another mount is on top of it at its mount
+ * point, as the mount that was there is after an attach beneath it. listmount(2) costs the size
+ * of the whole namespace, statx(2) of the path does not; where statx cannot say, the mounts below
+ * are listed.
  */
 static bool
 fan_covered(struct source *src, uint64_t id)
@@ -266,6 +267,7 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 	struct fan *f = cr->src->priv;
 	struct mounttab_entry *new = statmount_one(&f->sm, id), *old;
 	struct mounttab_change ch;
+	bool unseen;
 
 	if (new == NULL) {
 		/*
@@ -289,6 +291,8 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		mounttab_entry_free(new);
 		return;
 	}
+	/* Moved into sight: the mounts on it come with it, without records of their own. */
+	unseen = old != NULL && old->target[0] == '\0';
 	if (old == NULL) {
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
 		fan_on_change(cr, &ch);
@@ -298,7 +302,7 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		mounttab_update(&f->tab, new, fan_on_change, cr);
 	}
 	/* Gone meanwhile (ENOENT): its detach record follows. */
-	if (fan_covered(cr->src, id))
+	if (unseen || fan_covered(cr->src, id))
 		(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
 }
 

@@ -731,6 +731,7 @@ mount_ids() {
 	sentinel "$T/w"
 	stop_watchq
 	# Only the sentinel is a mount; whatever else came is transient, with nothing invented.
+	jq -c 'select(.event != "transient")' "$T/out"	# shown if the test fails
 	[ "$(jq -r 'select(.event != "transient") | .event + " " + .path' "$T/out")" = "mount $T/w/sentinel" ]
 	jq -e -s 'all(.[] | select(.event == "transient"); .path == null and .mount_id == null
 		and .unique_id == null and .parent_id == null and .options == null and .readonly == null
