@@ -225,6 +225,12 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		kill "$NS"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
+		new_ns
+		watch_on "$be" wait -N "$NS" --mounted nothing
+		kill "$NS"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		[ ! -s "$T/out" ]
 
 		# A watched directory removed there, with no mount change: at once, as in our own namespace.
 		new_ns
