@@ -32,12 +32,18 @@ is_mount_root(const struct mntns *ns, const char *path)
 	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
 }
 
-/* Where c stands if its object is (there 1) or is not (0) there: a mount's root, a mount. */
+/* Whether c holds while its object is there (a mount's root, a mount), not while it is not. */
+static bool
+wants_there(const struct cond *c)
+{
+	return c->kind == COND_MOUNT || c->kind == COND_MOUNTED;
+}
+
+/* Where c stands if its object is (there 1) or is not (0) there. */
 static int
 state_of(const struct cond *c, int there)
 {
-	return (there == 1) == (c->kind == COND_MOUNT || c->kind == COND_MOUNTED) ? WAIT_MET :
-	    WAIT_PENDING;
+	return (there == 1) == wants_there(c) ? WAIT_MET : WAIT_PENDING;
 }
 
 /* The context of find_one(). */
@@ -45,6 +51,7 @@ struct finder {
 	const struct source *src;
 	const struct cond *c;
 	char *real;		/* the SPEC's canonical path now, or NULL */
+	bool maybe;		/* a mount that may be of SPEC counts as one */
 	const struct mounttab_entry *found;
 	const struct watch *w;	/* the watch whose subtree holds found */
 };
@@ -66,9 +73,12 @@ find_one(void *p, const struct mounttab_entry *e)
 {
 	struct finder *f = p;
 	const struct watch *w;
+	int r;
 
-	if (f->found || (w = scope_of(f->src, e)) == NULL ||
-	    !srcmatch_matches(f->c->arg, f->real, e->source, e->dev))
+	if (f->found || (w = scope_of(f->src, e)) == NULL)
+		return;
+	r = srcmatch_judge(f->c->arg, f->real, e->source, e->dev);
+	if (r == 0 || (r < 0 && !f->maybe))
 		return;
 	f->found = e;
 	f->w = w;
@@ -77,13 +87,15 @@ find_one(void *p, const struct mounttab_entry *e)
 /*
  * The first mount of t in src's scope whose source is c's SPEC, in the order a listing prints
  * them (parents first), and in *w the watch whose subtree holds it; NULL if none. The SPEC is
- * resolved afresh: a device path or a tag may name a device plugged in since the last look.
+ * resolved afresh: a device path or a tag may name a device plugged in since the last look. A
+ * mount that cannot be told apart from one of SPEC is not one for --mounted, and keeps
+ * --unmounted from holding: neither says yes on a guess.
  */
 static const struct mounttab_entry *
 find(const struct source *src, const struct mounttab *t, const struct cond *c,
     const struct watch **w)
 {
-	struct finder f = { src, c, NULL, NULL, NULL };
+	struct finder f = { src, c, NULL, !wants_there(c), NULL, NULL };
 	dev_t devno;
 
 	if (srcmatch_kind(c->arg, &devno) == SRCMATCH_SOURCE)

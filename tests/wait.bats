@@ -495,6 +495,23 @@ wq() {
 	[ "$WQ_STATUS" -eq 0 ]
 }
 
+@test "wait --unmounted LABEL= is not met while a mount watchq may not probe could carry the label" {
+	make_ext4 "-L wq-hidden"
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	blkid -p "$LOOPDEV" | grep -q 'LABEL="wq-hidden"' || skip "libblkid does not see the image"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	# Unprivileged, the device cannot be probed: where udev's links do not name it either, the
+	# mount could be of LABEL=wq-hidden, so neither condition holds; where they do, it is.
+	run --separate-stderr nobody "$WATCHQ" -q -t 0.3 wait --unmounted LABEL=wq-hidden mounts "$T"
+	[ "$status" -eq 2 ] || { echo "$status $stderr"; false; }
+	run --separate-stderr nobody "$WATCHQ" -q -t 0.3 --format %#p wait --mounted LABEL=wq-hidden mounts "$T"
+	if [ -e /dev/disk/by-label/wq-hidden ]; then
+		[ "$status" -eq 0 ] && [ "$output" = "$T/fs" ]
+	else
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+	fi
+}
+
 @test "wait --mounted and --unmounted with the change right at the start: seen before or after arming, never missed" {
 	need_root
 	mkdir "$T/r"
