@@ -403,6 +403,21 @@ wq() {
 	[ "$(cat "$T/out")" = "mount present $T/in/m tmpfs wq-later" ]
 }
 
+@test "wait --mounted with another condition: both must hold at once; the mount is printed then" {
+	need_root
+	mkdir -p "$T/d/a" "$T/b"
+	mount -t tmpfs wq-both "$T/d/a"
+	mount -t tmpfs other "$T/b"
+	run --separate-stderr wq -t 0.3 wait --mounted wq-both --unmount "$T/b" mounts "$T/d"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	start_watchq -t 20 --json wait --unmount "$T/b" --mounted wq-both mounts "$T/d"
+	umount "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(jq -c '[.event, .path, .watch]' "$T/out")" = "[\"present\",\"$T/d/a\",\"$T/d\"]" ]
+}
+
 @test "wait --mounted: a mount moved into the DIR answers; the DIR removed exits 3" {
 	need_root
 	mkdir -p "$T/in" "$T/elsewhere/m" "$T/gone"
