@@ -103,6 +103,11 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
 	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
 	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
+	{ "mounted", OPT_COND + COND_MOUNTED, "SPEC", 0,
+	    "Until SPEC (as --source takes it) is mounted at or below the mounts DIRs "
+	    "(default /); print that mount", 5 },
+	{ "unmounted", OPT_COND + COND_UNMOUNTED, "SPEC", 0,
+	    "Until no mount of SPEC is left at or below the mounts DIRs", 5 },
 	{ "readonly", OPT_COND + COND_READONLY, "PATH", 0,
 	    "Until the mount holding PATH is read-only", 5 },
 	{ "writable", OPT_COND + COND_WRITABLE, "PATH", 0,
@@ -522,7 +527,8 @@ cli_apply_events(struct config *cfg, struct cli_state *cs)
 		meta_asked |= cli_apply_list(cfg, cs->include[i], typemask, false);
 	for (i = 0; i < cs->nexclude; i++)
 		meta_asked |= cli_apply_list(cfg, cs->exclude[i], typemask, true);
-	if (cfg->initial)
+	/* A wait's condition that prints what met it prints it as a present record. */
+	if (cfg->initial || (cfg->mode == MODE_WAIT_STATE && wait_prints(cfg)))
 		evset_apply_name(&cfg->events, "present", typemask, false);
 	evset_add_type(&cfg->events, EV_META);
 	for (i = 0; i < EV__NTYPES; i++)
@@ -558,7 +564,7 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
-		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
+		errx(EXIT_USAGE, "-N applies to mounts (and to wait's mount conditions)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE,
 		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
@@ -647,6 +653,46 @@ cli_check_events(const struct config *cfg, const struct cli_state *cs)
 		errx(EXIT_USAGE, "lowspace needs --space-below=PERCENT%%|SIZE");
 }
 
+/* A state wait's SOURCE: mounts DIR..., where --mounted and --unmounted look. */
+static void
+cli_check_scope(const struct config *cfg, char **args, size_t nargs)
+{
+	const struct event_source *k;
+	size_t i;
+
+	if (!wait_by_source(cfg))
+		errx(EXIT_USAGE,
+		    "state conditions take no SOURCE: '%s' (mounts DIR... is where --mounted and "
+		    "--unmounted look)",
+		    escape_arg(args[0]));
+	for (i = 0; i < nargs; i++)
+		if ((k = source_find(args[i])) != NULL && k->type != EV_MOUNT)
+			errx(EXIT_USAGE,
+			    "--mounted and --unmounted look in mounts DIR...: %s does not apply",
+			    k->word);
+}
+
+/*
+ * A state wait ends at its conditions, and prints nothing but the mount --mounted found: output
+ * options apply only to that, and counting to nothing.
+ */
+static void
+cli_check_wait_output(const struct config *cfg, const struct cli_state *cs)
+{
+	if (cfg->mode != MODE_WAIT_STATE)
+		return;
+	if (!wait_prints(cfg) &&
+	    (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps || cfg->null ||
+		cfg->output_path || cs->journal))
+		errx(EXIT_USAGE,
+		    "state conditions print nothing and end when they hold: -n, --json, --format, "
+		    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited "
+		    "for, --mounted the mount it found)");
+	if (cfg->count > 0)
+		errx(EXIT_USAGE,
+		    "state conditions end when they hold: -n does not apply");
+}
+
 /* Set the run mode from "wait" and the conditions, and say what does not go with it. */
 static void
 cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char **args)
@@ -663,28 +709,13 @@ cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, char *
 		if (cs->monitor)
 			errx(EXIT_USAGE, "wait ends at its condition: -m/--monitor does not apply");
 		if (cs->ninclude > 0 && cfg->mode == MODE_WAIT_STATE)
-			errx(EXIT_USAGE,
-			    "wait -e cannot be combined with state conditions (--mount, --unmount, "
-			    "--readonly, --writable, --key, --no-key)");
+			errx(EXIT_USAGE, "wait -e cannot be combined with state conditions (%s)",
+			    wait_options());
 		if (cs->ninclude == 0 && cfg->mode == MODE_WAIT_EVENT)
-			errx(EXIT_USAGE,
-			    "wait needs a condition: --mount, --unmount, --readonly, --writable, "
-			    "--key, --no-key or -e EVENT");
+			errx(EXIT_USAGE, "wait needs a condition: %s or -e EVENT", wait_options());
 		if (cfg->mode == MODE_WAIT_STATE && cs->nargs > 0)
-			errx(EXIT_USAGE, "state conditions take no SOURCE: '%s'",
-			    escape_arg(args[0]));
-		/*
-		 * A state wait prints nothing and ends at its condition: output and counting do not
-		 * apply.
-		 */
-		if (cfg->mode == MODE_WAIT_STATE &&
-		    (cfg->count > 0 || cfg->format_kind != OUT_TEXT || cfg->timestamps ||
-			cfg->null || cfg->output_path || cs->journal))
-			errx(EXIT_USAGE,
-			    "state conditions print nothing and end when they hold: -n, --json, "
-			    "--format, "
-			    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it "
-			    "waited for)");
+			cli_check_scope(cfg, args, cs->nargs);
+		cli_check_wait_output(cfg, cs);
 		if (cs->ninclude > 0 && cs->nargs == 0)
 			errx(EXIT_USAGE,
 			    "wait -e needs a SOURCE, e.g. watchq wait -e unmount mounts /mnt");

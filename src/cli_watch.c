@@ -13,6 +13,7 @@
 #include "keyspec.h"
 #include "path.h"
 #include "source.h"
+#include "srcmatch.h"
 #include "xalloc.h"
 #include "wait.h"
 
@@ -130,6 +131,26 @@ cli_watch_end_source(struct config *cfg, const struct event_source *k, bool had_
 	cli_watch_add(cfg, k->type, k->default_target);
 }
 
+/*
+ * --mounted and --unmounted without a mounts DIR look at or below /: an internal watch, so that
+ * only the DIRs named count as watches that can go away.
+ */
+static void
+cli_watch_default_scope(struct config *cfg)
+{
+	const struct event_source *k;
+	size_t i, first = cfg->nwatches;
+
+	for (i = 0; i < cfg->nwatches; i++)
+		if (cfg->watches[i].type == EV_MOUNT)
+			return;
+	for (k = event_sources; k->type != EV_MOUNT; k++)
+		;
+	cli_watch_add(cfg, EV_MOUNT, k->default_target);
+	for (i = first; i < cfg->nwatches; i++)
+		cfg->watches[i].internal = true;
+}
+
 void
 cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 {
@@ -154,6 +175,8 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 		had_target = true;
 	}
 	cli_watch_end_source(cfg, k, had_target);
+	if (cfg->mode == MODE_WAIT_STATE && wait_by_source(cfg))
+		cli_watch_default_scope(cfg);
 }
 
 
@@ -225,6 +248,19 @@ cli_watch_path_condition(struct config *cfg, struct cond *c)
 	}
 }
 
+/* A SPEC condition, as --source takes it: a tag no device has now may name one later. */
+static void
+cli_watch_spec_condition(const struct cond *c)
+{
+	dev_t devno;
+
+	if (c->arg[0] == '\0')
+		errx(EXIT_USAGE, "%s: an empty SPEC names nothing", wait_kinds[c->kind].option);
+	if (srcmatch_kind(c->arg, &devno) < 0)
+		errx(EXIT_USAGE, "%s: '%s' needs a value after the '='", wait_kinds[c->kind].option,
+		    escape_arg(c->arg));
+}
+
 /* Whether a and b name one target: canonical paths where both have one, else as given. */
 static bool
 cli_watch_same_target(const struct cond *a, const struct cond *b)
@@ -260,11 +296,18 @@ cli_watch_conditions(struct config *cfg, const char *keyring)
 	size_t i;
 
 	for (i = 0; i < cfg->nconds; i++) {
-		if (wait_kinds[cfg->conds[i].kind].judge == EV_KEY)
+		switch (wait_kinds[cfg->conds[i].kind].arg) {
+		case WAIT_ARG_KEY:
 			cli_watch_key_condition(cfg, &cfg->conds[i], keyring ? keyring : "@s",
 			    &serial);
-		else
+			break;
+		case WAIT_ARG_SPEC:
+			cli_watch_spec_condition(&cfg->conds[i]);
+			break;
+		case WAIT_ARG_PATH:
 			cli_watch_path_condition(cfg, &cfg->conds[i]);
+			break;
+		}
 	}
 	if (keyring && serial == 0)
 		errx(EXIT_USAGE, "--keyring goes with --key or --no-key");

@@ -7,7 +7,8 @@
 
 /*
  * Turn the words after the options (and "wait") into watches, a source's default target where none
- * follows it; exits 64 on a bad word, or on no word outside a state wait.
+ * follows it (for --mounted and --unmounted, /); exits 64 on a bad word, or on no word outside a
+ * state wait.
  */
 void cli_watch_sources(struct config *cfg, char **args, size_t nargs);
 /*

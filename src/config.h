@@ -36,6 +36,8 @@ struct watch {
 enum cond_kind {
 	COND_MOUNT,
 	COND_UNMOUNT,
+	COND_MOUNTED,
+	COND_UNMOUNTED,
 	COND_READONLY,
 	COND_WRITABLE,
 	COND_KEY,
@@ -64,7 +66,10 @@ enum wait_state {
 struct cond {
 	enum cond_kind kind;
 	const char *arg;	/* as given */
-	/* Canonical absolute path; mount conditions with -N: NULL, looked up in each namespace */
+	/*
+	 * Canonical absolute path; mount conditions with -N, and --mounted and --unmounted (whose
+	 * SPEC is resolved at each check): NULL
+	 */
 	char *path;
 	char *type;		/* key conditions: TYPE, then DESC after its NUL */
 	const char *desc;

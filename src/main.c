@@ -49,7 +49,8 @@ run_emit(struct sink *sink, struct event *ev)
 	if (r->status >= 0 || !filter_match(&r->cfg->filter, ev))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ev->time);
-	if (!r->silent) {
+	/* A state wait prints only what met a condition that prints it (present records). */
+	if (!r->silent && (r->cfg->mode != MODE_WAIT_STATE || event_is_present(ev))) {
 		int w = output_event(&r->out, ev);
 
 		if (w < 0) {
@@ -77,6 +78,23 @@ run_emit(struct sink *sink, struct event *ev)
 		r->status = EXIT_OK;
 }
 
+/*
+ * The conditions hold: print what met those that print it, whole, and exit 0; or, where a tag
+ * probed again no longer matches, go on waiting.
+ */
+static int
+run_met(struct run *r)
+{
+	bool shown;
+
+	output_whole(&r->out, true);
+	shown = wait_show(r->cfg, r->src, r->nsrc);
+	output_whole(&r->out, false);
+	if (r->status >= 0)
+		return r->status;
+	return shown ? EXIT_OK : -1;
+}
+
 static int
 run_after(void *p)
 {
@@ -89,7 +107,7 @@ run_after(void *p)
 	if (cfg->mode == MODE_WAIT_STATE) {
 		switch (wait_check(cfg, r->src, r->nsrc)) {
 		case WAIT_MET:
-			return EXIT_OK;
+			return run_met(r);
 		case WAIT_GONE:
 			return EXIT_REMOVED;
 		case WAIT_PENDING:
@@ -126,6 +144,25 @@ run_notify(const char *state)
 }
 
 /*
+ * " at or below /media /mnt": the mounts TARGETs a state wait looks in, each once (-N copies
+ * share its tag); none for the default, /.
+ */
+static void
+run_name_scope(struct buf *b, const struct config *cfg)
+{
+	const struct watch *w;
+	size_t i, k = 0;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		w = &cfg->watches[i];
+		if (w->type != EV_MOUNT || w->internal || (i > 0 && w->tag == w[-1].tag))
+			continue;
+		buf_adds(b, k++ ? " " : " at or below ");
+		escape_text(b, w->target);
+	}
+}
+
+/*
  * The readiness line: every watch, by source, with the backend that serves it (and the namespace of
  * each -N). A monitor also tells the service manager that it is ready, the line as its status.
  */
@@ -143,6 +180,7 @@ run_announce(const struct config *cfg, const struct run *r)
 			buf_addf(&b, " %s ", wait_kinds[cfg->conds[i].kind].option);
 			escape_text(&b, cfg->conds[i].arg);
 		}
+		run_name_scope(&b, cfg);
 		for (i = 0, k = 0; i < r->nsrc; i++)
 			if (r->src[i].ns)
 				run_name_ns(&b, r->src[i].ns, k++ == 0 ? " in" : ",");
@@ -336,11 +374,10 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, run.ns, argc, argv);
-	if (!out_ok && cfg.output_path == NULL && !(cfg.mode == MODE_WAIT_STATE || cfg.no_events) &&
-	    cfg.format_kind != OUT_JOURNAL)
+	run.silent = cfg.no_events || (cfg.mode == MODE_WAIT_STATE && !wait_prints(&cfg));
+	if (!out_ok && cfg.output_path == NULL && !run.silent && cfg.format_kind != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");
 	run.cfg = &cfg;
-	run.silent = cfg.mode == MODE_WAIT_STATE || cfg.no_events;
 	wait = cfg.mode != MODE_MONITOR;
 	if (cfg.has_timeout)
 		stop_set_timeout(&stop, cfg.timeout);

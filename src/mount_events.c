@@ -153,7 +153,6 @@ static void
 present_one(void *p, const struct mounttab_entry *e)
 {
 	struct source *src = p;
-	struct event ev;
 	size_t i;
 
 	for (i = 0; i < src->nwatches; i++) {
@@ -162,9 +161,17 @@ present_one(void *p, const struct mounttab_entry *e)
 		if (!src->watches[i].alive || !path_within(w->path, e->target) ||
 		    !passes_filters(src->cfg, e))
 			continue;
-		fill(&ev, w, MOUNT_PRESENT, e);
-		src->sink->emit(src->sink, &ev);
+		mount_events_present_of(src, w, e);
 	}
+}
+
+void
+mount_events_present_of(struct source *src, const struct watch *w, const struct mounttab_entry *e)
+{
+	struct event ev;
+
+	fill(&ev, w, MOUNT_PRESENT, e);
+	src->sink->emit(src->sink, &ev);
 }
 
 void

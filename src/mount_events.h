@@ -17,6 +17,9 @@ void mount_events_change_by(struct source *src, const struct mounttab_change *ch
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
 /* Emit present records for every mount of t that src's watches cover. */
 void mount_events_present(struct source *src, const struct mounttab *t);
+/* Emit the present record of mount e for watch w of src. */
+void mount_events_present_of(struct source *src, const struct watch *w,
+    const struct mounttab_entry *e);
 /* Report each live watch of src whose directory no longer exists (in its namespace) as removed. */
 void mount_events_removals(struct source *src);
 /* The process src follows in a -N namespace has exited: follow another and say false, or, with

@@ -1,10 +1,14 @@
-/* The mount conditions of wait: whether a path is a mount's root now. */
+/* The mount conditions of wait: whether a path is a mount's root, or a source is mounted, now. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "mntns.h"
+#include "mount_events.h"
 #include "mount_wait.h"
+#include "path.h"
+#include "srcmatch.h"
+#include "wait.h"
 
 /*
  * Whether path, resolved now as the kernel resolves it, is the root of a mount (what mountpoint(1)
@@ -28,11 +32,94 @@ is_mount_root(const struct mntns *ns, const char *path)
 	return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
 }
 
-/* Where c stands if the path is (root 1) or is not (0) a mount's root. */
-static int
-state_of(const struct cond *c, int root)
+/* Whether c holds while its object is there (a mount's root, a mount), not while it is not. */
+static bool
+wants_there(const struct cond *c)
 {
-	return (root == 1) == (c->kind == COND_MOUNT) ? WAIT_MET : WAIT_PENDING;
+	return c->kind == COND_MOUNT || c->kind == COND_MOUNTED;
+}
+
+/* Where c stands if its object is (there 1) or is not (0) there. */
+static int
+state_of(const struct cond *c, int there)
+{
+	return (there == 1) == wants_there(c) ? WAIT_MET : WAIT_PENDING;
+}
+
+/* The context of find_one(). */
+struct finder {
+	const struct source *src;
+	const struct cond *c;
+	char *real;		/* the SPEC's canonical path now, or NULL */
+	bool maybe;		/* a mount that may be of SPEC counts as one */
+	const struct mounttab_entry *found;
+	const struct watch *w;	/* the watch whose subtree holds found */
+};
+
+/* The first live watch of src whose subtree holds e, or NULL. */
+static const struct watch *
+scope_of(const struct source *src, const struct mounttab_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive && path_within(src->watches[i].w->path, e->target))
+			return src->watches[i].w;
+	return NULL;
+}
+
+static void
+find_one(void *p, const struct mounttab_entry *e)
+{
+	struct finder *f = p;
+	const struct watch *w;
+	int r;
+
+	if (f->found || (w = scope_of(f->src, e)) == NULL)
+		return;
+	r = srcmatch_judge(f->c->arg, f->real, e->source, e->dev);
+	if (r == 0 || (r < 0 && !f->maybe))
+		return;
+	f->found = e;
+	f->w = w;
+}
+
+/*
+ * The first mount of t in src's scope whose source is c's SPEC, in the order a listing prints
+ * them (parents first), and in *w the watch whose subtree holds it; NULL if none. The SPEC is
+ * resolved afresh: a device path or a tag may name a device plugged in since the last look. A
+ * mount that cannot be told apart from one of SPEC is not one for --mounted, and keeps
+ * --unmounted from holding: neither says yes on a guess.
+ */
+static const struct mounttab_entry *
+find(const struct source *src, const struct mounttab *t, const struct cond *c,
+    const struct watch **w)
+{
+	struct finder f = { src, c, NULL, !wants_there(c), NULL, NULL };
+	dev_t devno;
+
+	if (srcmatch_kind(c->arg, &devno) == SRCMATCH_SOURCE)
+		f.real = path_canon(c->arg);
+	mounttab_each(t, find_one, &f);
+	free(f.real);
+	*w = f.w;
+	return f.found;
+}
+
+/* Where --mounted or --unmounted stands in src's scope: gone with the namespace or every DIR. */
+static int
+by_source(const struct source *src, const struct mounttab *t, const struct cond *c)
+{
+	const struct watch *w;
+	size_t i, live = 0;
+
+	if (src->ns && src->ns->gone)
+		return WAIT_GONE;
+	for (i = 0; i < src->nwatches; i++)
+		live += src->watches[i].alive;
+	if (live == 0)
+		return WAIT_GONE;
+	return state_of(c, find(src, t, c, &w) != NULL);
 }
 
 int
@@ -40,19 +127,22 @@ mount_wait_statx(const struct mntns *ns, const struct cond *c)
 {
 	int root;
 
-	if (c->kind != COND_MOUNT && c->kind != COND_UNMOUNT)
-		return WAIT_PENDING;
+	if (wait_kinds[c->kind].arg != WAIT_ARG_PATH)
+		return -1;
 	if (ns && ns->gone)
 		return WAIT_GONE;
 	return (root = is_mount_root(ns, c->arg)) < 0 ? -1 : state_of(c, root);
 }
 
 int
-mount_wait_check(const struct mntns *ns, const struct mounttab *t, const struct cond *c)
+mount_wait_check(const struct source *src, const struct mounttab *t, const struct cond *c)
 {
+	const struct mntns *ns = src->ns;
 	char *path;
 	int s;
 
+	if (wait_kinds[c->kind].arg == WAIT_ARG_SPEC)
+		return by_source(src, t, c);
 	/*
 	 * The path as given, now; where the kernel cannot say, the table (with -N, at the path
 	 * as it resolves now in that namespace).
@@ -63,4 +153,15 @@ mount_wait_check(const struct mntns *ns, const struct mounttab *t, const struct 
 	s = state_of(c, mounttab_has_target(t, ns ? (path ? path : "") : c->path));
 	free(path);
 	return s;
+}
+
+bool
+mount_wait_show(struct source *src, const struct mounttab *t, const struct cond *c)
+{
+	const struct watch *w;
+	const struct mounttab_entry *e = find(src, t, c, &w);
+
+	if (e)
+		mount_events_present_of(src, w, e);
+	return e != NULL;
 }

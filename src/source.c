@@ -169,6 +169,12 @@ source_check(struct source *src, const struct cond *c)
 	return src->backend->ops->check ? src->backend->ops->check(src, c) : WAIT_PENDING;
 }
 
+bool
+source_show(struct source *src, const struct cond *c)
+{
+	return src->backend->ops->show && src->backend->ops->show(src, c);
+}
+
 size_t
 source_removal_paths(const struct source *src, const char **paths)
 {

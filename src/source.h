@@ -32,6 +32,11 @@ struct source_ops {
 	 */
 	int (*check)(struct source *src, const struct cond *c);
 	/*
+	 * Emit as a present record what meets condition c now (a condition that prints it);
+	 * whether there was one. NULL if it shows none.
+	 */
+	bool (*show)(struct source *src, const struct cond *c);
+	/*
 	 * Look again whether the object of each live watch still exists, reporting each gone
 	 * (source_gone); NULL if its watches have no path.
 	 */
@@ -101,6 +106,8 @@ int source_drain(struct source *src, size_t i);
 void source_present(struct source *src);
 /* Where condition c stands as src sees it (an enum wait_state); WAIT_PENDING if it judges none. */
 int source_check(struct source *src, const struct cond *c);
+/* Emit as a present record what meets condition c now, as src sees it; whether there was one. */
+bool source_show(struct source *src, const struct cond *c);
 /*
  * Store in paths the path to follow for removal of each live watch, if the backend looks again at
  * them (a -N watch's reach); return how many.

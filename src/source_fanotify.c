@@ -824,7 +824,15 @@ fan_check(struct source *src, const struct cond *c)
 	/* A failed read is the next drain's error. */
 	if (fan_read_owed(f) < 0)
 		return WAIT_PENDING;
-	return mount_wait_check(src->ns, &f->tab, c);
+	return mount_wait_check(src, &f->tab, c);
+}
+
+static bool
+fan_show(struct source *src, const struct cond *c)
+{
+	struct fan *f = src->priv;
+
+	return fan_read_owed(f) == 0 && mount_wait_show(src, &f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {
@@ -832,6 +840,7 @@ const struct source_ops source_fanotify_ops = {
 	.drain = fan_drain,
 	.present = fan_present,
 	.check = fan_check,
+	.show = fan_show,
 	.removals = mount_events_removals,
 	.close = fan_close,
 };

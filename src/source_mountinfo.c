@@ -344,7 +344,15 @@ mi_check(struct source *src, const struct cond *c)
 {
 	struct mountinfo *mi = src->priv;
 
-	return mount_wait_check(src->ns, &mi->tab, c);
+	return mount_wait_check(src, &mi->tab, c);
+}
+
+static bool
+mi_show(struct source *src, const struct cond *c)
+{
+	struct mountinfo *mi = src->priv;
+
+	return mount_wait_show(src, &mi->tab, c);
 }
 
 const struct source_ops source_mountinfo_ops = {
@@ -352,6 +360,7 @@ const struct source_ops source_mountinfo_ops = {
 	.drain = mi_drain,
 	.present = mi_present,
 	.check = mi_check,
+	.show = mi_show,
 	.removals = mount_events_removals,
 	.close = mi_close,
 };

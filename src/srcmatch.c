@@ -95,13 +95,12 @@ srcmatch_resolve(const char *spec)
 	return t ? mnt_resolve_tag(t->name, spec + strlen(t->name) + 1, NULL) : NULL;
 }
 
-bool
-srcmatch_matches(const char *spec, const char *real, const char *source, dev_t dev)
+int
+srcmatch_judge(const char *spec, const char *real, const char *source, dev_t dev)
 {
 	struct stat st;
 	dev_t want;
 	char *tagdev;
-	bool match;
 	int r;
 
 	switch (srcmatch_kind(spec, &want)) {
@@ -112,14 +111,23 @@ srcmatch_matches(const char *spec, const char *real, const char *source, dev_t d
 		if (major(dev) != 0 && (r = srcmatch_probe_has(dev, srcmatch_tag_of(spec),
 		    strchr(spec, '=') + 1)) >= 0)
 			return r;
-		/* Unprivileged: as findmnt, through udev's links to the device. */
+		/*
+		 * Unprivileged: as findmnt, through udev's links to the device. A block device
+		 * that neither its probe nor a link tells about may carry the tag.
+		 */
 		if ((tagdev = srcmatch_resolve(spec)) == NULL)
-			return false;
-		match = strcmp(tagdev, source) == 0 ||
+			return major(dev) != 0 ? -1 : 0;
+		r = strcmp(tagdev, source) == 0 ||
 		    (stat(tagdev, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev);
 		free(tagdev);
-		return match;
+		return r;
 	default:
 		return strcmp(spec, source) == 0 || (real && strcmp(real, source) == 0);
 	}
+}
+
+bool
+srcmatch_matches(const char *spec, const char *real, const char *source, dev_t dev)
+{
+	return srcmatch_judge(spec, real, source, dev) == 1;
 }

@@ -20,5 +20,10 @@ char *srcmatch_resolve(const char *spec);
  * canonical path, or NULL.
  */
 bool srcmatch_matches(const char *spec, const char *real, const char *source, dev_t dev);
+/*
+ * As srcmatch_matches(): 1 yes, 0 no, -1 cannot tell (a tag on a block device that can be neither
+ * probed nor found through udev's links).
+ */
+int srcmatch_judge(const char *spec, const char *real, const char *source, dev_t dev);
 
 #endif

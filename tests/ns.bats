@@ -156,6 +156,35 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	done
 }
 
+@test "-N with wait --mounted and --unmounted: looked for in the namespace's table, the record names it" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	new_ns
+	ino=$(ns_ino "$NS")
+	in_ns "$NS" mount -t tmpfs theirs "$T/a"
+	mount -t tmpfs ours "$T/b"
+	for be in $BACKENDS; do
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 5 --format '%#p %N' wait -N "$NS" --mounted theirs mounts "$T"
+		[ "$status" -eq 0 ] || { echo "$be: $status $stderr"; false; }
+		[ "$output" = "$T/a $ino" ]
+		# Mounted here, not there: no answer.
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 wait -N "$NS" --mounted ours
+		[ "$status" -eq 2 ]
+		run --separate-stderr "$WATCHQ" --backend="$be" -t 5 wait -N "$NS" --unmounted ours
+		[ "$status" -eq 0 ]
+		watch_on "$be" wait -N "$NS" --unmounted theirs mounts "$T"
+		grep -qx "watchq: waiting for --unmounted theirs at or below $T in mnt:\[$ino\] of pid $NS (backend $be)" "$T/err"
+		in_ns "$NS" umount "$T/a"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 0 ]
+		watch_on "$be" --format '%#p %N' wait -N "$NS" --mounted theirs
+		in_ns "$NS" mount -t tmpfs theirs "$T/a"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 0 ]
+		[ "$(cat "$T/out")" = "$T/a $ino" ]
+	done
+}
+
 @test "several -N: each event, present record and the readiness line name their own namespace" {
 	need_root
 	mkdir "$T/a" "$T/b"
@@ -196,6 +225,12 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		kill "$NS"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
+		new_ns
+		watch_on "$be" wait -N "$NS" --mounted nothing
+		kill "$NS"
+		finish_watchq
+		[ "$WQ_STATUS" -eq 3 ]
+		[ ! -s "$T/out" ]
 
 		# A watched directory removed there, with no mount change: at once, as in our own namespace.
 		new_ns

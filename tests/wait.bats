@@ -354,3 +354,196 @@ loop_at_start() {
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'statmount(\|syscall_0x1c9(' "$T/trace")" -lt 10 ]
 }
+
+# wq ARGS...: watchq on $WATCHQ_BACKEND if set, as start_watchq runs it.
+wq() {
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} "$@"
+}
+
+@test "wait --mounted that already holds exits 0 at once and prints the mount: text, JSON, %#p raw" {
+	need_root
+	mkdir "$T/a" "$T/b c"
+	mount -t tmpfs wq-held "$T/b c"
+	run --separate-stderr wq -t 5 wait --mounted wq-held
+	[ "$status" -eq 0 ]
+	[ "$output" = "mount present $T/b\\x20c tmpfs wq-held" ]
+	run --separate-stderr wq -t 5 --json wait --mounted wq-held mounts "$T"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.event, .path, .device, .watch]')" = "[\"present\",\"$T/b c\",\"wq-held\",\"$T\"]" ]
+	where=$(wq -q -t 5 --format %#p wait --mounted wq-held mounts "$T")
+	[ "$where" = "$T/b c" ]
+	# Not at or below the DIR: no answer.
+	run --separate-stderr wq -t 0.3 wait --mounted wq-held mounts "$T/a"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+}
+
+@test "wait --mounted of a source mounted twice prints the mount list prints first" {
+	need_root
+	mkdir -p "$T/x/deep" "$T/y"
+	mount -t tmpfs wq-two "$T/x/deep"
+	mount -t tmpfs wq-two "$T/y"
+	run --separate-stderr wq -t 5 --format %#p wait --mounted wq-two mounts "$T"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$T/y" ]
+	[ "$output" = "$(wq --format %#p --source wq-two list mounts "$T" | head -n 1)" ]
+}
+
+@test "wait --mounted started before the mount: only a mount of SPEC at or below DIR answers" {
+	need_root
+	mkdir -p "$T/in/m" "$T/in/o" "$T/outside"
+	start_watchq -t 20 wait --mounted wq-later mounts "$T/in"
+	[[ "$(tail -n 1 "$T/err")" =~ ^watchq:\ waiting\ for\ --mounted\ wq-later\ at\ or\ below\ $T/in\ \(backend\ (fanotify|mountinfo)\)$ ]]
+	# Another source in the DIR, and the source outside it, before the one that answers.
+	mount -t tmpfs other "$T/in/o"
+	mount -t tmpfs wq-later "$T/outside"
+	mount -t tmpfs wq-later "$T/in/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "mount present $T/in/m tmpfs wq-later" ]
+}
+
+@test "wait --mounted with another condition: both must hold at once; the mount is printed then" {
+	need_root
+	mkdir -p "$T/d/a" "$T/b"
+	mount -t tmpfs wq-both "$T/d/a"
+	mount -t tmpfs other "$T/b"
+	run --separate-stderr wq -t 0.3 wait --mounted wq-both --unmount "$T/b" mounts "$T/d"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	start_watchq -t 20 --json wait --unmount "$T/b" --mounted wq-both mounts "$T/d"
+	umount "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(jq -c '[.event, .path, .watch]' "$T/out")" = "[\"present\",\"$T/d/a\",\"$T/d\"]" ]
+}
+
+@test "wait --mounted: a mount moved into the DIR answers; the DIR removed exits 3" {
+	need_root
+	mkdir -p "$T/in" "$T/elsewhere/m" "$T/gone"
+	mount -t tmpfs wq-moved "$T/elsewhere/m"
+	start_watchq -t 20 --format %#p wait --mounted wq-moved mounts "$T/in"
+	mkdir "$T/in/m"
+	mount --move "$T/elsewhere/m" "$T/in/m"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "$T/in/m" ]
+	start_watchq -t 20 wait --mounted wq-none mounts "$T/gone"
+	rmdir "$T/gone"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ ! -s "$T/out" ]
+}
+
+@test "wait --unmounted: at once where none is; once the last goes, unmounted or moved out; prints nothing" {
+	need_root
+	mkdir -p "$T/in/a" "$T/in/b" "$T/outside/b"
+	run --separate-stderr wq -t 5 wait --unmounted wq-u mounts "$T/in"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	mount -t tmpfs wq-u "$T/in/a"
+	mount -t tmpfs wq-u "$T/in/b"
+	start_watchq -t 20 wait --unmounted wq-u mounts "$T/in"
+	umount "$T/in/a"
+	# One is left: the state does not hold.
+	run --separate-stderr wq -t 0.3 wait --unmounted wq-u mounts "$T/in"
+	[ "$status" -eq 2 ]
+	mount --move "$T/in/b" "$T/outside/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ ! -s "$T/out" ]
+	# Outside the DIR it does not count.
+	run --separate-stderr wq -t 5 wait --unmounted wq-u mounts "$T/in"
+	[ "$status" -eq 0 ]
+}
+
+@test "wait --mounted and --unmounted: a bad SPEC, SOURCE or option is a usage error" {
+	for spec in LABEL= UUID= PARTUUID= PARTLABEL=; do
+		run --separate-stderr "$WATCHQ" -t 0 wait --mounted "$spec"
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: --mounted: '$spec' needs a value after the '='" ]
+	done
+	run --separate-stderr "$WATCHQ" -t 0 wait --unmounted ""
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --unmounted: an empty SPEC names nothing" ]
+	run --separate-stderr "$WATCHQ" -t 0 wait --mounted LABEL=x --unmounted LABEL=x
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --mounted LABEL=x and --unmounted LABEL=x can never both hold" ]
+	run --separate-stderr "$WATCHQ" -t 0 wait --mounted x keys
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --mounted and --unmounted look in mounts DIR...: keys does not apply" ]
+	run --separate-stderr "$WATCHQ" -t 0 wait --mount / mounts /
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == "watchq: state conditions take no SOURCE: 'mounts'"* ]]
+	run --separate-stderr "$WATCHQ" -t 0 -n 1 wait --mounted x
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: state conditions end when they hold: -n does not apply" ]
+	run --separate-stderr "$WATCHQ" -t 0 --json wait --unmounted x
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == "watchq: state conditions print nothing and end when they hold: "* ]]
+	run --separate-stderr "$WATCHQ" -t 0 wait --mounted x mounts "$T/missing"
+	[ "$status" -eq 64 ]
+}
+
+@test "wait --mounted LABEL= of a loop device that appears later, then MAJ:MIN, then --unmounted" {
+	need_root
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
+	truncate -s 8M "$T/fs.img"
+	mkfs.ext4 -q -F -L wq-stick "$T/fs.img" || skip "mkfs.ext4 failed"
+	mkdir "$T/fs"
+	# No device has the label yet: not an error, and no note (waiting for it is the point).
+	start_watchq -t 20 wait --mounted LABEL=wq-stick mounts "$T"
+	[ "$(wc -l <"$T/err")" -eq 1 ]
+	LOOPDEV=$(losetup -f --show "$T/fs.img") || skip "no loop device"
+	blkid -p "$LOOPDEV" | grep -q 'LABEL="wq-stick"' || skip "libblkid does not see the image"
+	mount "$LOOPDEV" "$T/fs"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "mount present $T/fs ext4 $LOOPDEV" ]
+	majmin=$(findmnt -n -o MAJ:MIN "$T/fs" | tr -d ' ')
+	run --separate-stderr wq -t 5 --format %#p wait --mounted "$majmin" mounts "$T"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$T/fs" ]
+	start_watchq -t 20 wait --unmounted LABEL=wq-stick mounts "$T"
+	umount "$T/fs"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "wait --unmounted LABEL= is not met while a mount watchq may not probe could carry the label" {
+	make_ext4 "-L wq-hidden"
+	command -v setpriv >/dev/null || skip "setpriv missing"
+	blkid -p "$LOOPDEV" | grep -q 'LABEL="wq-hidden"' || skip "libblkid does not see the image"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	# Unprivileged, the device cannot be probed: where udev's links do not name it either, the
+	# mount could be of LABEL=wq-hidden, so neither condition holds; where they do, it is.
+	run --separate-stderr nobody "$WATCHQ" -q -t 0.3 wait --unmounted LABEL=wq-hidden mounts "$T"
+	[ "$status" -eq 2 ] || { echo "$status $stderr"; false; }
+	run --separate-stderr nobody "$WATCHQ" -q -t 0.3 --format %#p wait --mounted LABEL=wq-hidden mounts "$T"
+	if [ -e /dev/disk/by-label/wq-hidden ]; then
+		[ "$status" -eq 0 ] && [ "$output" = "$T/fs" ]
+	else
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+	fi
+}
+
+@test "wait --mounted and --unmounted with the change right at the start: seen before or after arming, never missed" {
+	need_root
+	mkdir "$T/r"
+	for i in $(seq 20); do
+		mkdir "$T/r/$i"
+		wq -q -t 20 wait --mounted "wq-race$i" mounts "$T/r" >"$T/race" &
+		pid=$!
+		mount -t tmpfs "wq-race$i" "$T/r/$i"
+		st=0
+		wait "$pid" || st=$?
+		[ "$st" -eq 0 ] || { echo "--mounted $i: status $st"; return 1; }
+		[ "$(cat "$T/race")" = "mount present $T/r/$i tmpfs wq-race$i" ]
+		wq -q -t 20 wait --unmounted "wq-race$i" mounts "$T/r" &
+		pid=$!
+		umount "$T/r/$i"
+		st=0
+		wait "$pid" || st=$?
+		[ "$st" -eq 0 ] || { echo "--unmounted $i: status $st"; return 1; }
+	done
+}

@@ -127,6 +127,23 @@ main(void)
 	parse("wait", "--unmount", "/", (char *)NULL);
 	CHECK(cfg.nwatches == 0 && cfg.sources == 1u << EV_MOUNT, "no watch, mounts opened");
 
+	/*
+	 * --mounted and --unmounted look at or below / by default (an internal watch), else at or
+	 * below each mounts DIR (watches like any); --mounted asks for the present record it prints.
+	 */
+	parse("wait", "--unmounted", "LABEL=wq", "--mount", "/", (char *)NULL);
+	CHECK(cfg.nwatches == 1 && cfg.watches[0].type == EV_MOUNT && cfg.watches[0].internal &&
+	    strcmp(cfg.watches[0].path, "/") == 0, "internal mounts / for --unmounted");
+	CHECK(!evset_has_event(&cfg.events, EV_MOUNT, MOUNT_PRESENT), "--unmounted prints nothing");
+	parse("wait", "--mounted", "8:1", "mounts", "/", "/tmp", (char *)NULL);
+	CHECK(cfg.nwatches == 2 && !cfg.watches[0].internal && !cfg.watches[1].internal &&
+	    strcmp(cfg.watches[1].path, "/tmp") == 0, "mounts / /tmp for --mounted");
+	CHECK(cfg.conds[0].kind == COND_MOUNTED && cfg.conds[0].path == NULL, "--mounted 8:1");
+	CHECK(evset_has_event(&cfg.events, EV_MOUNT, MOUNT_PRESENT), "--mounted prints present");
+	USAGE("--mounted: 'UUID=' needs a value after the '='", "wait", "--mounted", "UUID=");
+	USAGE("take no SOURCE", "wait", "--mount", "/", "mounts", "/");
+	USAGE("keys does not apply", "wait", "--unmounted", "x", "mounts", "/", "keys");
+
 	/* Sources and default targets. */
 	parse("mounts", "keys", num, "sb", "/", (char *)NULL);
 	CHECK(cfg.nwatches == 3 && strcmp(cfg.watches[0].path, "/") == 0 && cfg.watches[1].key == ring &&

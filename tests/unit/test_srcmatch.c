@@ -43,5 +43,12 @@ main(void)
 	CHECK(srcmatch_matches("tmpfs", NULL, "tmpfs", makedev(0, 40)), "source string");
 	CHECK(srcmatch_matches("/dev/disk/x", "/dev/sda1", "/dev/sda1", makedev(8, 1)), "resolved path");
 	CHECK(!srcmatch_matches("/dev/sdb1", NULL, "/dev/sda1", makedev(8, 1)), "other path");
+	/* A tag no device is known to carry: a block device nothing names cannot be ruled out. */
+	CHECK(srcmatch_judge("LABEL=wq-unit-none", NULL, "/dev/wq-none", makedev(259, 4095)) == -1,
+	    "block device neither probed nor linked");
+	CHECK(srcmatch_judge("LABEL=wq-unit-none", NULL, "tmpfs", makedev(0, 40)) == 0,
+	    "no block device");
+	CHECK(!srcmatch_matches("LABEL=wq-unit-none", NULL, "/dev/wq-none", makedev(259, 4095)),
+	    "cannot tell is no match");
 	return unit_done("test_srcmatch");
 }
