@@ -13,6 +13,7 @@
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
+#include "filter.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
@@ -42,7 +43,8 @@ enum {
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
-	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
+	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
+	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
 /* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
@@ -89,6 +91,13 @@ static const struct argp_option options[] = {
 	{ "source", OPT_SOURCE, "DEV", 0,
 	    "Only mounts of this device or source "
 	    "(LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
+	{ "include", OPT_PATH_RE, "REGEX", 0,
+	    "Only events whose path (or old path) matches this extended regex (repeatable)", 3 },
+	{ "includei", OPT_PATH_RE + 1, "REGEX", 0, "As --include, ignoring case", 3 },
+	{ "exclude", OPT_PATH_RE + 2, "REGEX", 0,
+	    "No events whose path matches this extended regex (repeatable; wins over --include)",
+	    3 },
+	{ "excludei", OPT_PATH_RE + 3, "REGEX", 0, "As --exclude, ignoring case", 3 },
 	{ "ns", 'N', "PID|NSFILE", 0,
 	    "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0,
@@ -278,6 +287,17 @@ cli_set_fstypes(struct config *cfg, const char *arg)
 		errx(EXIT_USAGE, "--fstype: empty list");
 }
 
+/* --include, --includei, --exclude, --excludei (how: key - OPT_PATH_RE). */
+static void
+cli_add_path_re(struct config *cfg, int how, const char *arg)
+{
+	char err[256];
+
+	if (filter_paths_add(&cfg->paths, arg, how & 1, how & 2, err, sizeof(err)) < 0)
+		errx(EXIT_USAGE, "--%s%s: '%s' is not an extended regular expression: %s",
+		    how & 2 ? "exclude" : "include", how & 1 ? "i" : "", escape_arg(arg), err);
+}
+
 /* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_output(int key, char *arg, struct cli_state *cs)
@@ -344,6 +364,10 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	long long n;
 	int r;
 
+	if (key >= OPT_PATH_RE && key < OPT_PATH_RE + 4) {
+		cli_add_path_re(cfg, key - OPT_PATH_RE, arg);
+		return 0;
+	}
 	switch (key) {
 	case 't':
 		if (number_seconds(arg, &cfg->timeout) < 0)
@@ -551,12 +575,19 @@ cli_watches_type(const struct config *cfg, enum ev_type type)
 static void
 cli_check_applies(const struct config *cfg)
 {
+	if ((cfg->fstypes || cfg->source_dev || cfg->paths.n > 0) && cfg->mode == MODE_WAIT_STATE)
+		errx(EXIT_USAGE,
+		    "--fstype, --source, --include and --exclude filter events; "
+		    "state conditions do not use them");
 	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "--space-below applies to sb");
 	if (cfg->fstypes && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--fstype applies to mounts");
 	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
+	if (cfg->paths.n > 0 && !cli_watches_type(cfg, EV_MOUNT) && !cli_watches_type(cfg, EV_SB))
+		errx(EXIT_USAGE,
+		    "--include and --exclude apply to mounts and sb (a key has no path)");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait --mount and --unmount)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
@@ -756,9 +787,6 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
-		errx(EXIT_USAGE,
-		    "--fstype and --source filter mount events; state conditions do not use them");
 	cli_check_applies(cfg);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
@@ -789,4 +817,5 @@ cli_free(struct config *cfg)
 	free(cfg->fstypes);
 	free(cfg->fstype_list);
 	free(cfg->source_real);
+	filter_paths_free(&cfg->paths);
 }

@@ -1,6 +1,8 @@
+#include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
+#include "xalloc.h"
 
 static void
 filter_add(struct filter *f, unsigned type, uint32_t subtypes, unsigned mask, unsigned value)
@@ -58,4 +60,76 @@ filter_match(const struct filter *f, const struct event *ev)
 			return true;
 	}
 	return false;
+}
+
+int
+filter_paths_add(struct filter_paths *p, const char *re, bool icase, bool exclude, char *err,
+    size_t errsize)
+{
+	struct filter_re *r;
+	int rc;
+
+	p->v = xreallocarray(p->v, p->n + 1, sizeof(*p->v));
+	r = &p->v[p->n];
+	rc = regcomp(&r->re, re, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+	if (rc != 0) {
+		regerror(rc, &r->re, err, errsize);
+		return -1;
+	}
+	r->exclude = exclude;
+	p->n++;
+	p->nincludes += !exclude;
+	return 0;
+}
+
+/* Whether one path matches an include (if there are any) and no exclude. */
+static bool
+filter_path_passes(const struct filter_paths *p, const char *path)
+{
+	bool included = p->nincludes == 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (regexec(&p->v[i].re, path, 0, NULL, 0) != 0)
+			continue;
+		if (p->v[i].exclude)
+			return false;
+		included = true;
+	}
+	return included;
+}
+
+/*
+ * inotifywait reports the two ends of a rename as two events, each matched alone; a move is one
+ * record here, reported if either end would be.
+ */
+bool
+filter_paths_match(const struct filter_paths *p, const struct event *ev)
+{
+	const char *path = NULL, *old = NULL;
+
+	if (p->n == 0)
+		return true;
+	if (ev->type == EV_MOUNT) {
+		path = ev->u.mount.path;
+		if (ev->subtype == MOUNT_MOVE)
+			old = ev->u.mount.old_path;
+	} else if (ev->type == EV_SB) {
+		path = ev->u.sb.path;
+	}
+	/* Keys, transient mounts, loss and removal have no path to rule them out by. */
+	if (path == NULL && old == NULL)
+		return true;
+	return (path && filter_path_passes(p, path)) || (old && filter_path_passes(p, old));
+}
+
+void
+filter_paths_free(struct filter_paths *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		regfree(&p->v[i].re);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# Filters as inotifywait users type them: --include/--exclude (and their -i
+# forms) on paths; on the backend in $WATCHQ_BACKEND (tests/run-bats runs this
+# file again on mountinfo).
+load helper
+
+setup_file() {
+	export WATCHQ_BACKEND=${WATCHQ_BACKEND:-auto}
+}
+
+# kept DIR NAME: mount a tmpfs NAME on DIR and wait for its line: every change made before it
+# has been read, and what it did not print was filtered out.
+kept() {
+	mkdir -p "$1"
+	mount -t tmpfs "$2" "$1"
+	wait_until grep -q " $1\$" "$T/out"
+}
+
+# wq_list ARGS...: watchq list on this file's backend.
+wq_list() {
+	"$WATCHQ" ${WATCHQ_BACKEND:+--backend="$WATCHQ_BACKEND"} list "$@"
+}
+
+@test "--exclude drops mounts whose path matches, --include keeps only those" {
+	need_root
+	mkdir "$T/skip" "$T/skip2"
+	start_watchq --format '%e %p' --exclude '/sk[i]p$' mounts "$T"
+	mount -t tmpfs wq "$T/skip"
+	kept "$T/k1" k1
+	umount "$T/skip"
+	kept "$T/k2" k2
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/k1
+mount $T/k2" ]
+
+	start_watchq --format '%e %p' --include '/in[0-9]$' mounts "$T"
+	mount -t tmpfs wq "$T/skip2"
+	umount "$T/k1"
+	kept "$T/in1" in1
+	umount "$T/in1"
+	wait_until grep -q "^unmount $T/in1\$" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/in1
+unmount $T/in1" ]
+}
+
+@test "--exclude is a path regex: --exclude mount is not taken for --exclude-event" {
+	need_root
+	start_watchq --format '%e %p' --exclude mount mounts "$T"
+	kept "$T/a" a
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/a" ]
+}
+
+@test "--includei and --excludei ignore case; each is repeatable, and --exclude wins" {
+	need_root
+	start_watchq --format '%e %p' --includei '/KEEP' --include '/other$' --exclude '/keep-drop$' \
+	    --excludei '/KEEP-NOT$' mounts "$T"
+	mkdir "$T/x" "$T/keep-drop" "$T/keep-not"
+	mount -t tmpfs wq "$T/x"
+	mount -t tmpfs wq "$T/keep-drop"
+	mount -t tmpfs wq "$T/keep-not"
+	kept "$T/keep1" k
+	kept "$T/other" o
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/keep1
+mount $T/other" ]
+}
+
+@test "a move is reported when either of its paths passes, as inotifywait reports either half" {
+	need_root
+	mkdir "$T/x1" "$T/x2" "$T/y" "$T/z"
+	start_watchq --format '%e %o %p' --exclude '/x[0-9]$' mounts "$T"
+	mount -t tmpfs wq "$T/x1"
+	kept "$T/s1" s1
+	mount --move "$T/x1" "$T/x2"
+	kept "$T/s2" s2
+	mount --move "$T/x2" "$T/y"
+	wait_until grep -q "^move " "$T/out"
+	stop_watchq
+	[ "$(grep -v '^mount ' "$T/out")" = "move $T/x2 $T/y" ]
+
+	start_watchq --format '%e %o %p' --include '/y$' mounts "$T"
+	mount --move "$T/y" "$T/z"
+	wait_until grep -q "^move " "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "move $T/y $T/z" ]
+}
+
+@test "--include and --exclude filter present records of --initial and list, and sb paths" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq-a "$T/a"
+	mount -t tmpfs wq-b "$T/b"
+	run --separate-stderr wq_list --format '%e %p' --exclude '/b$' mounts "$T"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	[ "$output" = "present $T
+present $T/a" ]
+	run --separate-stderr "$WATCHQ" list --format '%s %p' --include '/b$' sb "$T/a" "$T/b"
+	[ "$status" -eq 0 ]
+	[ "$output" = "sb $T/b" ]
+	start_watchq --initial --format '%e %p' --includei '/A$' mounts "$T"
+	kept "$T/c/A" c
+	stop_watchq
+	[ "$(cat "$T/out")" = "present $T/a
+mount $T/c/A" ]
+}
+
+@test "--include leaves key records alone (they have no path); keys alone: a usage error" {
+	need_root
+	command -v keyctl >/dev/null || skip "keyctl (keyutils) missing"
+	keyctl session - true >/dev/null 2>&1 || skip "cannot join a new session keyring here"
+	run --separate-stderr keyctl session - bash -c 'keyctl add user wq-k v @s >/dev/null &&
+	    exec "$1" list --format "%s %e" --include "^/none" mounts "$2" keys @s' _ "$WATCHQ" "$T"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sort -u)" = "key present" ]
+	run --separate-stderr "$WATCHQ" --include x keys @s
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --include and --exclude apply to mounts and sb (a key has no path)" ]
+}
+
+@test "a bad regex is one line with regerror's text, exit 64; filters with state waits too" {
+	run --separate-stderr "$WATCHQ" --exclude '(' mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --exclude: '(' is not an extended regular expression: Unmatched ( or \\(" ]
+	run --separate-stderr "$WATCHQ" --includei 'a{2' mounts /
+	[ "$status" -eq 64 ]
+	[[ "$stderr" == "watchq: --includei: 'a{2' is not an extended regular expression: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	for opt in --include=x --exclude=x; do
+		run --separate-stderr "$WATCHQ" "${opt%%=*}" "${opt#*=}" wait --mount /
+		[ "$status" -eq 64 ]
+		[ "$stderr" = "watchq: --fstype, --source, --include and --exclude filter events; state conditions do not use them" ]
+	done
+}
