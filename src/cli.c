@@ -34,7 +34,6 @@ enum {
 	OPT_TIMEFMT,
 	OPT_INITIAL,
 	OPT_FSTYPE,
-	OPT_SOURCE,
 	OPT_BACKEND,
 	OPT_INTERVAL,
 	OPT_QUEUE_SIZE,
@@ -88,9 +87,11 @@ static const struct argp_option options[] = {
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
-	{ "source", OPT_SOURCE, "DEV", 0,
+	{ "source", 'S', "DEV", 0,
 	    "Only mounts of this device or source "
 	    "(LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
+	{ "options", 'O', "LIST", 0,
+	    "Only mounts with all these options, as findmnt -O (noX: without X)", 3 },
 	{ "include", OPT_PATH_RE, "REGEX", 0,
 	    "Only events whose path (or old path) matches this extended regex (repeatable)", 3 },
 	{ "includei", OPT_PATH_RE + 1, "REGEX", 0, "As --include, ignoring case", 3 },
@@ -287,6 +288,29 @@ cli_set_fstypes(struct config *cfg, const char *arg)
 		errx(EXIT_USAGE, "--fstype: empty list");
 }
 
+/* -O LIST, as findmnt -O takes it; each -O adds its items (all must match). */
+static void
+cli_add_options(struct config *cfg, const char *arg)
+{
+	struct buf b = { 0 };
+
+	switch (filter_options_check(arg)) {
+	case -1:
+		errx(EXIT_USAGE, "--options: empty list");
+	case -2:
+		errx(EXIT_USAGE,
+		    "--options: 'no' alone names no option (+no is an option named no)");
+	case -3:
+		errx(EXIT_USAGE, "--options: '%s' has a quote that is not closed", escape_arg(arg));
+	case -4:
+		errx(EXIT_USAGE, "--options: '%s' is not a comma-separated option list",
+		    escape_arg(arg));
+	}
+	buf_addf(&b, "%s%s%s", cfg->optlist ? cfg->optlist : "", cfg->optlist ? "," : "", arg);
+	free(cfg->optlist);
+	cfg->optlist = b.data;
+}
+
 /* --include, --includei, --exclude, --excludei (how: key - OPT_PATH_RE). */
 static void
 cli_add_path_re(struct config *cfg, int how, const char *arg)
@@ -388,10 +412,13 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		if (cs->nns <= MNTNS_MAX)
 			cs->ns_args[cs->nns++] = arg;
 		break;
-	case OPT_SOURCE:
+	case 'S':
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
+		break;
+	case 'O':
+		cli_add_options(cfg, arg);
 		break;
 	case OPT_RECURSIVE:
 		cfg->recursive = true;
@@ -575,9 +602,10 @@ cli_watches_type(const struct config *cfg, enum ev_type type)
 static void
 cli_check_applies(const struct config *cfg)
 {
-	if ((cfg->fstypes || cfg->source_dev || cfg->paths.n > 0) && cfg->mode == MODE_WAIT_STATE)
+	if ((cfg->fstypes || cfg->source_dev || cfg->optlist || cfg->paths.n > 0) &&
+	    cfg->mode == MODE_WAIT_STATE)
 		errx(EXIT_USAGE,
-		    "--fstype, --source, --include and --exclude filter events; "
+		    "--fstype, --source, --options, --include and --exclude filter events; "
 		    "state conditions do not use them");
 	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "--space-below applies to sb");
@@ -585,6 +613,8 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "--fstype applies to mounts");
 	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
+	if (cfg->optlist && !cli_watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--options applies to mounts");
 	if (cfg->paths.n > 0 && !cli_watches_type(cfg, EV_MOUNT) && !cli_watches_type(cfg, EV_SB))
 		errx(EXIT_USAGE,
 		    "--include and --exclude apply to mounts and sb (a key has no path)");
@@ -602,6 +632,18 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->timefmt && !cfg->timestamps &&
 	    !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
+}
+
+/* Once the command line is known good: an -O item findmnt reads otherwise than it looks. */
+static void
+cli_note_options(const struct config *cfg)
+{
+	const char *trap;
+
+	if (cfg->optlist && !cfg->quiet && (trap = filter_options_trap(cfg->optlist)) != NULL)
+		warnx("--options %s: as findmnt -O, keeps mounts with no option '%s' "
+		    "(mountinfo writes %s, not %s); +%s keeps mounts with %s",
+		    trap, trap + 2, trap, trap + 2, trap, trap);
 }
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
@@ -798,6 +840,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	/* Who made a change is looked up only where a record that is printed shows it. */
 	cfg->show_who = cfg->mode != MODE_WAIT_STATE && !cfg->no_events &&
 	    (cfg->format_kind != OUT_FORMAT || output_format_needs_who(cfg->format));
+	cli_note_options(cfg);
 	free(cs.args);
 }
 
@@ -817,5 +860,6 @@ cli_free(struct config *cfg)
 	free(cfg->fstypes);
 	free(cfg->fstype_list);
 	free(cfg->source_real);
+	free(cfg->optlist);
 	filter_paths_free(&cfg->paths);
 }

@@ -1,8 +1,17 @@
+#include <libmount.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
 #include "xalloc.h"
+
+/*
+ * Flags mountinfo writes only as noX, never as X: findmnt -O noX means "no option X", which every
+ * mount passes; +noX is the option itself.
+ */
+static const char *const filter_no_only[] = {
+	"nosuid", "nodev", "noexec", "noatime", "nodiratime", "nosymfollow", NULL,
+};
 
 static void
 filter_add(struct filter *f, unsigned type, uint32_t subtypes, unsigned mask, unsigned value)
@@ -132,4 +141,48 @@ filter_paths_free(struct filter_paths *p)
 		regfree(&p->v[i].re);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
+}
+
+int
+filter_options_check(const char *list)
+{
+	char *s = (char *)list, *name, *value;
+	const char *q;
+	size_t namesz, valuesz, n = 0, quotes = 0;
+	int rc;
+
+	/* libmount reads an unclosed quote as the end of the list, the items in it unread. */
+	for (q = list; (q = strchr(q, '"')) != NULL; q++)
+		quotes++;
+	if (quotes % 2)
+		return -3;
+	while ((rc = mnt_optstr_next_option(&s, &name, &namesz, &value, &valuesz)) == 0) {
+		/* libmount reads it as an error (2.39+) or as no option at all (before). */
+		if (namesz == 2 && strncmp(name, "no", 2) == 0)
+			return -2;
+		n++;
+	}
+	if (rc < 0)
+		return -4;
+	return n == 0 ? -1 : 0;
+}
+
+const char *
+filter_options_trap(const char *list)
+{
+	char *s = (char *)list, *name, *value;
+	size_t namesz, valuesz, i;
+
+	while (mnt_optstr_next_option(&s, &name, &namesz, &value, &valuesz) == 0)
+		for (i = 0; filter_no_only[i]; i++)
+			if (strlen(filter_no_only[i]) == namesz &&
+			    strncmp(name, filter_no_only[i], namesz) == 0)
+				return filter_no_only[i];
+	return NULL;
+}
+
+bool
+filter_options_match(const char *list, const char *options)
+{
+	return mnt_match_options(options, list) == 1;
 }

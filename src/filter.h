@@ -51,4 +51,14 @@ bool filter_paths_match(const struct filter_paths *p, const struct event *ev);
 /* Free the regexes. */
 void filter_paths_free(struct filter_paths *p);
 
+/*
+ * Whether findmnt -O's LIST is usable: 0; -1 empty, -2 an item "no" alone, -3 an unclosed quote,
+ * -4 what libmount cannot read.
+ */
+int filter_options_check(const char *list);
+/* The option noX (nosuid) LIST names where findmnt reads it as "no option X", or NULL. */
+const char *filter_options_trap(const char *list);
+/* Whether a mount's options match LIST as findmnt -O matches them (libmount's own rule). */
+bool filter_options_match(const char *list, const char *options);
+
 #endif

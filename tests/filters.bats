@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# Filters as inotifywait users type them: --include/--exclude (and their -i
-# forms) on paths; on the backend in $WATCHQ_BACKEND (tests/run-bats runs this
-# file again on mountinfo).
+# Filters as inotifywait and findmnt users type them: --include/--exclude (and
+# their -i forms) on paths, findmnt's -O option lists and -S; on the backend in
+# $WATCHQ_BACKEND (tests/run-bats runs this file again on mountinfo).
 load helper
 
 setup_file() {
@@ -127,9 +127,72 @@ mount $T/c/A" ]
 	[ "$status" -eq 64 ]
 	[[ "$stderr" == "watchq: --includei: 'a{2' is not an extended regular expression: "* ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
-	for opt in --include=x --exclude=x; do
+	for opt in --include=x --exclude=x -O=ro; do
 		run --separate-stderr "$WATCHQ" "${opt%%=*}" "${opt#*=}" wait --mount /
 		[ "$status" -eq 64 ]
-		[ "$stderr" = "watchq: --fstype, --source, --include and --exclude filter events; state conditions do not use them" ]
+		[ "$stderr" = "watchq: --fstype, --source, --options, --include and --exclude filter events; state conditions do not use them" ]
 	done
+}
+
+@test "-O keeps mounts by their options, on events (a remount by its new options)" {
+	need_root
+	mkdir "$T/rw" "$T/ro" "$T/x" "$T/kept"
+	start_watchq --format '%e %p' -O ro mounts "$T"
+	mount -t tmpfs wq "$T/rw"
+	mount -t tmpfs -o ro wq "$T/ro"
+	wait_until grep -q "^mount $T/ro\$" "$T/out"
+	mount -o remount,ro "$T/rw"
+	wait_until grep -q "^readonly $T/rw\$" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/ro
+readonly $T/rw" ]
+
+	start_watchq --format '%e %p' -O noro,+noexec -O size=1024k mounts "$T"
+	mount -t tmpfs -o noexec wq "$T/x"
+	mount -t tmpfs -o noexec,size=1m wq "$T/kept"
+	wait_until grep -q "^mount $T/kept\$" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "mount $T/kept" ]
+}
+
+@test "-O selects the mounts findmnt -O selects (list, the same mounts)" {
+	need_root
+	mkdir "$T/a" "$T/b" "$T/c" "$T/d" "$T/e"
+	mount -t tmpfs wq "$T/a"
+	mount -t tmpfs -o ro wq "$T/b"
+	mount -t tmpfs -o nosuid,noexec wq "$T/c"
+	mount -t tmpfs -o size=1m,mode=700 wq "$T/d"
+	mount -t tmpfs -o ro,nosuid,nodev,noatime wq "$T/e"
+	for pat in ro noro rw nosuid +nosuid +nosuid,+noexec +noexec,noro size=1024k nosize \
+	    noatime +noatime relatime ro,+nodev mode=700 mode=755 +nomode noexec,nosuid; do
+		findmnt -rn -o TARGET -O "$pat" | grep -E "^$T(/|\$)" | sort >"$T/want" || true
+		wq_list -q -O "$pat" --format %p mounts "$T" | sort >"$T/got"
+		diff "$T/want" "$T/got" || { echo "-O $pat differs from findmnt"; false; }
+	done
+	# The same list as its findmnt: at least one mount in and one out for most patterns.
+	[ "$(findmnt -rn -o TARGET -O +nosuid | grep -cE "^$T/")" -eq 2 ]
+}
+
+@test "-S is --source; -O: a noX findmnt reads as 'no option X' is said, and bad lists are usage errors" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	mount -t tmpfs wq-keep "$T/a"
+	mount -t tmpfs -o nosuid wq-drop "$T/b"
+	run --separate-stderr wq_list --format %p -S wq-keep mounts "$T"
+	[ "$status" -eq 0 ] && [ "$output" = "$T/a" ]
+	run --separate-stderr wq_list --format %p -O nosuid mounts "$T"
+	[ "$status" -eq 0 ] && [ "$(echo "$output" | wc -l)" -eq 3 ]
+	[ "$stderr" = "watchq: --options nosuid: as findmnt -O, keeps mounts with no option 'suid' (mountinfo writes nosuid, not suid); +nosuid keeps mounts with nosuid" ]
+	run --separate-stderr wq_list -q --format %p -O +nosuid mounts "$T"
+	[ "$status" -eq 0 ] && [ "$output" = "$T/b" ] && [ -z "$stderr" ]
+	run --separate-stderr "$WATCHQ" -O '' mounts /
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --options: empty list" ]
+	run --separate-stderr "$WATCHQ" -O ro,no mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --options: 'no' alone names no option (+no is an option named no)" ]
+	run --separate-stderr "$WATCHQ" -O 'ro,a="b' mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --options: 'ro,a=\"b' has a quote that is not closed" ]
+	run --separate-stderr "$WATCHQ" -O ro sb /
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --options applies to mounts" ]
 }

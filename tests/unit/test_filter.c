@@ -96,6 +96,20 @@ static const struct path_case path_cases[] = {
 	{ { NULL }, EV_MOUNT, MOUNT_MOUNT, "/x", NULL, 1 },
 };
 
+/* findmnt -O's cases (libmount's mnt_match_options() documentation) on a mount's options. */
+static const struct { const char *list, *options; int want; } option_cases[] = {
+	{ "ro", "ro,nosuid,size=1024k", 1 },
+	{ "noro", "ro,nosuid", 0 },
+	{ "rw,noexec", "rw,nosuid", 1 },
+	{ "nosuid", "rw,relatime", 1 },
+	{ "nosuid", "rw,nosuid", 1 },
+	{ "+nosuid", "rw,relatime", 0 },
+	{ "+nosuid", "rw,nosuid", 1 },
+	{ "size=1024k", "rw,size=1024k", 1 },
+	{ "size=2048k", "rw,size=1024k", 0 },
+	{ "nosize", "rw,size=1024k", 0 },
+};
+
 static void
 check_paths(void)
 {
@@ -128,6 +142,25 @@ check_paths(void)
 	CHECK(filter_paths_add(&p, "(", false, true, err, sizeof(err)) == -1 && err[0],
 	    "a bad regex says why");
 	filter_paths_free(&p);
+}
+
+static void
+check_options(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(option_cases) / sizeof(option_cases[0]); i++)
+		CHECK(filter_options_match(option_cases[i].list, option_cases[i].options) ==
+		    option_cases[i].want, "-O %s on %s", option_cases[i].list,
+		    option_cases[i].options);
+	CHECK(filter_options_check("ro,+nosuid,size=1m") == 0, "a good list");
+	CHECK(filter_options_check(",,") == -1, "an empty list");
+	CHECK(filter_options_check("ro,no") == -2, "no alone");
+	CHECK(filter_options_check("context=\"a,b") == -3, "an unclosed quote");
+	CHECK(filter_options_check("context=\"a,b\",ro") == 0, "a quoted comma");
+	CHECK_STR(filter_options_trap("ro,noatime") ? filter_options_trap("ro,noatime") : "",
+	    "noatime");
+	CHECK(filter_options_trap("ro,+nosuid,noro") == NULL, "+nosuid and noro are no trap");
 }
 
 static void
@@ -201,5 +234,6 @@ main(void)
 	CHECK_STR(event_name(&ev), "loss");
 	CHECK_STR(event_type_name(EV_SB), "sb");
 	check_paths();
+	check_options();
 	return unit_done("test_filter");
 }
