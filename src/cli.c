@@ -322,6 +322,20 @@ cli_add_path_re(struct config *cfg, int how, const char *arg)
 		    how & 2 ? "exclude" : "include", how & 1 ? "i" : "", escape_arg(arg), err);
 }
 
+/* Say that arg is no --timeout; a word that starts no number is findmnt's -t type list. */
+static void __attribute__((noreturn))
+cli_bad_timeout(const char *arg)
+{
+	char *end;
+
+	(void)strtod(arg, &end);
+	if (isalpha((unsigned char)*arg) && end == arg)
+		errx(EXIT_USAGE,
+		    "--timeout: '%s' is not a number of seconds: -t is the timeout here; "
+		    "--fstype=%s filters filesystem types", escape_arg(arg), escape_arg(arg));
+	errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
+}
+
 /* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_output(int key, char *arg, struct cli_state *cs)
@@ -395,8 +409,7 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	switch (key) {
 	case 't':
 		if (number_seconds(arg, &cfg->timeout) < 0)
-			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds",
-			    escape_arg(arg));
+			cli_bad_timeout(arg);
 		cfg->has_timeout = true;
 		break;
 	case 'n':

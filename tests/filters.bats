@@ -196,3 +196,15 @@ readonly $T/rw" ]
 	run --separate-stderr "$WATCHQ" -O ro sb /
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --options applies to mounts" ]
 }
+
+@test "-t TYPE as findmnt users type it: -t is the timeout, --fstype filters types (64)" {
+	run --separate-stderr "$WATCHQ" -t tmpfs mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --timeout: 'tmpfs' is not a number of seconds: -t is the timeout here; --fstype=tmpfs filters filesystem types" ]
+	run --separate-stderr "$WATCHQ" -t -1 mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --timeout: '-1' is not a number of seconds" ]
+	run --separate-stderr "$WATCHQ" -t inf mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --timeout: 'inf' is not a number of seconds" ]
+}
