@@ -44,6 +44,17 @@ mount $T/k2" ]
 unmount $T/in1" ]
 }
 
+@test "wait -e ends on the first event whose path passes --include, not before" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	start_watchq --format '%e %p' --include '/b$' wait -e mount mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	mount -t tmpfs wq "$T/b"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "mount $T/b" ]
+}
+
 @test "--exclude is a path regex: --exclude mount is not taken for --exclude-event" {
 	need_root
 	start_watchq --format '%e %p' --exclude mount mounts "$T"
