@@ -13,6 +13,7 @@
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
+#include "filter.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
@@ -33,7 +34,6 @@ enum {
 	OPT_TIMEFMT,
 	OPT_INITIAL,
 	OPT_FSTYPE,
-	OPT_SOURCE,
 	OPT_BACKEND,
 	OPT_INTERVAL,
 	OPT_QUEUE_SIZE,
@@ -42,7 +42,8 @@ enum {
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
-	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
+	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
+	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
 /* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
@@ -86,9 +87,18 @@ static const struct argp_option options[] = {
 	{ "count", 'n', "N", 0, "Exit 0 after N events", 2 },
 	{ NULL, 0, NULL, 0, "Filters:", 3 },
 	{ "fstype", OPT_FSTYPE, "LIST", 0, "Only these filesystem types (noLIST: all but)", 3 },
-	{ "source", OPT_SOURCE, "DEV", 0,
+	{ "source", 'S', "DEV", 0,
 	    "Only mounts of this device or source "
 	    "(LABEL=, UUID=, PARTUUID=, PARTLABEL=, MAJ:MIN too)", 3 },
+	{ "options", 'O', "LIST", 0,
+	    "Only mounts with all these options, as findmnt -O (noX: without X)", 3 },
+	{ "include", OPT_PATH_RE, "REGEX", 0,
+	    "Only events whose path (or old path) matches this extended regex (repeatable)", 3 },
+	{ "includei", OPT_PATH_RE + 1, "REGEX", 0, "As --include, ignoring case", 3 },
+	{ "exclude", OPT_PATH_RE + 2, "REGEX", 0,
+	    "No events whose path matches this extended regex (repeatable; wins over --include)",
+	    3 },
+	{ "excludei", OPT_PATH_RE + 3, "REGEX", 0, "As --exclude, ignoring case", 3 },
 	{ "ns", 'N', "PID|NSFILE", 0,
 	    "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0,
@@ -283,6 +293,54 @@ cli_set_fstypes(struct config *cfg, const char *arg)
 		errx(EXIT_USAGE, "--fstype: empty list");
 }
 
+/* -O LIST, as findmnt -O takes it; each -O adds its items (all must match). */
+static void
+cli_add_options(struct config *cfg, const char *arg)
+{
+	struct buf b = { 0 };
+
+	switch (filter_options_check(arg)) {
+	case -1:
+		errx(EXIT_USAGE, "--options: empty list");
+	case -2:
+		errx(EXIT_USAGE,
+		    "--options: 'no' alone names no option (+no is an option named no)");
+	case -3:
+		errx(EXIT_USAGE, "--options: '%s' has a quote that is not closed", escape_arg(arg));
+	case -4:
+		errx(EXIT_USAGE, "--options: '%s' is not a comma-separated option list",
+		    escape_arg(arg));
+	}
+	buf_addf(&b, "%s%s%s", cfg->optlist ? cfg->optlist : "", cfg->optlist ? "," : "", arg);
+	free(cfg->optlist);
+	cfg->optlist = b.data;
+}
+
+/* --include, --includei, --exclude, --excludei (how: key - OPT_PATH_RE). */
+static void
+cli_add_path_re(struct config *cfg, int how, const char *arg)
+{
+	char err[256];
+
+	if (filter_paths_add(&cfg->paths, arg, how & 1, how & 2, err, sizeof(err)) < 0)
+		errx(EXIT_USAGE, "--%s%s: '%s' is not an extended regular expression: %s",
+		    how & 2 ? "exclude" : "include", how & 1 ? "i" : "", escape_arg(arg), err);
+}
+
+/* Say that arg is no --timeout; a word that starts no number is findmnt's -t type list. */
+static void __attribute__((noreturn))
+cli_bad_timeout(const char *arg)
+{
+	char *end;
+
+	(void)strtod(arg, &end);
+	if (isalpha((unsigned char)*arg) && end == arg)
+		errx(EXIT_USAGE,
+		    "--timeout: '%s' is not a number of seconds: -t is the timeout here; "
+		    "--fstype=%s filters filesystem types", escape_arg(arg), escape_arg(arg));
+	errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
+}
+
 /* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_output(int key, char *arg, struct cli_state *cs)
@@ -349,11 +407,14 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	long long n;
 	int r;
 
+	if (key >= OPT_PATH_RE && key < OPT_PATH_RE + 4) {
+		cli_add_path_re(cfg, key - OPT_PATH_RE, arg);
+		return 0;
+	}
 	switch (key) {
 	case 't':
 		if (number_seconds(arg, &cfg->timeout) < 0)
-			errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds",
-			    escape_arg(arg));
+			cli_bad_timeout(arg);
 		cfg->has_timeout = true;
 		break;
 	case 'n':
@@ -369,10 +430,13 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		if (cs->nns <= MNTNS_MAX)
 			cs->ns_args[cs->nns++] = arg;
 		break;
-	case OPT_SOURCE:
+	case 'S':
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--source: empty device");
 		cfg->source_dev = arg;
+		break;
+	case 'O':
+		cli_add_options(cfg, arg);
 		break;
 	case OPT_RECURSIVE:
 		cfg->recursive = true;
@@ -557,12 +621,22 @@ cli_watches_type(const struct config *cfg, enum ev_type type)
 static void
 cli_check_applies(const struct config *cfg)
 {
+	if ((cfg->fstypes || cfg->source_dev || cfg->optlist || cfg->paths.n > 0) &&
+	    cfg->mode == MODE_WAIT_STATE)
+		errx(EXIT_USAGE,
+		    "--fstype, --source, --options, --include and --exclude filter events; "
+		    "state conditions do not use them");
 	if (cfg->has_space && !(cfg->sources & (1u << EV_SB)))
 		errx(EXIT_USAGE, "--space-below applies to sb");
 	if (cfg->fstypes && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--fstype applies to mounts");
 	if (cfg->source_dev && !cli_watches_type(cfg, EV_MOUNT))
 		errx(EXIT_USAGE, "--source applies to mounts");
+	if (cfg->optlist && !cli_watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--options applies to mounts");
+	if (cfg->paths.n > 0 && !cli_watches_type(cfg, EV_MOUNT) && !cli_watches_type(cfg, EV_SB))
+		errx(EXIT_USAGE,
+		    "--include and --exclude apply to mounts and sb (a key has no path)");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait's mount conditions)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
@@ -577,6 +651,18 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->timefmt && !cfg->timestamps &&
 	    !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
+}
+
+/* Once the command line is known good: an -O item findmnt reads otherwise than it looks. */
+static void
+cli_note_options(const struct config *cfg)
+{
+	const char *trap;
+
+	if (cfg->optlist && !cfg->quiet && (trap = filter_options_trap(cfg->optlist)) != NULL)
+		warnx("--options %s: as findmnt -O, keeps mounts with no option '%s' "
+		    "(mountinfo writes %s, not %s); +%s keeps mounts with %s",
+		    trap, trap + 2, trap, trap + 2, trap, trap);
 }
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
@@ -787,9 +873,6 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
-	if ((cfg->fstypes || cfg->source_dev) && cfg->mode == MODE_WAIT_STATE)
-		errx(EXIT_USAGE,
-		    "--fstype and --source filter mount events; state conditions do not use them");
 	cli_check_applies(cfg);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
@@ -801,6 +884,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	/* Who made a change is looked up only where a record that is printed shows it. */
 	cfg->show_who = cfg->mode != MODE_WAIT_STATE && !cfg->no_events &&
 	    (cfg->format_kind != OUT_FORMAT || output_format_needs_who(cfg->format));
+	cli_note_options(cfg);
 	free(cs.args);
 }
 
@@ -820,4 +904,6 @@ cli_free(struct config *cfg)
 	free(cfg->fstypes);
 	free(cfg->fstype_list);
 	free(cfg->source_real);
+	free(cfg->optlist);
+	filter_paths_free(&cfg->paths);
 }

@@ -102,6 +102,8 @@ struct config {
 	char *fstype_list;	/* storage behind fstypes */
 	const char *source_dev;
 	char *source_real;	/* source_dev resolved, when it names an existing file */
+	char *optlist;		/* -O: findmnt -O's LIST, the -O given joined by commas */
+	struct filter_paths paths;	/* --include, --exclude and their -i forms */
 	const struct backend *backend;	/* --backend; NULL: auto */
 	bool recursive;		/* keys: follow keyrings linked below watched ones */
 	double interval;

@@ -46,7 +46,8 @@ run_emit(struct sink *sink, struct event *ev)
 {
 	struct run *r = (struct run *)sink;
 
-	if (r->status >= 0 || !filter_match(&r->cfg->filter, ev))
+	if (r->status >= 0 || !filter_match(&r->cfg->filter, ev) ||
+	    !filter_paths_match(&r->cfg->paths, ev))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ev->time);
 	/* A state wait prints only what met a condition that prints it (present records). */

@@ -1,6 +1,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "filter.h"
 #include "mntns.h"
 #include "mount_events.h"
 #include "path.h"
@@ -19,6 +20,8 @@ passes_filters(const struct config *cfg, const struct mounttab_entry *e)
 		if (listed == cfg->fstypes_negated)
 			return false;
 	}
+	if (cfg->optlist && !filter_options_match(cfg->optlist, e->options))
+		return false;
 	if (cfg->source_dev &&
 	    !srcmatch_matches(cfg->source_dev, cfg->source_real, e->source, e->dev))
 		return false;

@@ -61,6 +61,108 @@ static const struct name_case cases[] = {
 		{ EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_TO, 1 } } },
 };
 
+/* --include/--exclude: "+re" includes, "-re" excludes, "i" after the sign ignores case. */
+struct path_case {
+	const char *res[3];
+	enum ev_type type;
+	unsigned sub;
+	const char *path, *old;
+	int want;
+};
+
+static const struct path_case path_cases[] = {
+	{ { "-^/run/" }, EV_MOUNT, MOUNT_MOUNT, "/run/user", NULL, 0 },
+	{ { "-^/run/" }, EV_MOUNT, MOUNT_MOUNT, "/srv/run/x", NULL, 1 },
+	{ { "+^/mnt" }, EV_MOUNT, MOUNT_UNMOUNT, "/media/x", NULL, 0 },
+	{ { "+i^/MNT" }, EV_MOUNT, MOUNT_PRESENT, "/mnt/x", NULL, 1 },
+	{ { "-iUSB" }, EV_MOUNT, MOUNT_MOUNT, "/media/usb", NULL, 0 },
+	/* Repeated: any include keeps, any exclude drops, and an exclude wins. */
+	{ { "+^/a", "+^/b" }, EV_MOUNT, MOUNT_MOUNT, "/b/x", NULL, 1 },
+	{ { "+^/a", "-x$" }, EV_MOUNT, MOUNT_MOUNT, "/a/x", NULL, 0 },
+	{ { "-^/a", "-^/b" }, EV_MOUNT, MOUNT_MOUNT, "/b", NULL, 0 },
+	/* A move passes if either end would. */
+	{ { "-^/run/" }, EV_MOUNT, MOUNT_MOVE, "/mnt/x", "/run/x", 1 },
+	{ { "-^/run/" }, EV_MOUNT, MOUNT_MOVE, "/run/y", "/run/x", 0 },
+	{ { "+^/mnt/" }, EV_MOUNT, MOUNT_MOVE, "/run/x", "/mnt/x", 1 },
+	{ { "+^/mnt/" }, EV_MOUNT, MOUNT_MOVE, "/run/x", "/srv/x", 0 },
+	/* Only a move's old path counts. */
+	{ { "+^/mnt/" }, EV_MOUNT, MOUNT_SETATTR, "/run/x", "/mnt/x", 0 },
+	{ { "+^/srv" }, EV_SB, SB_ERROR, "/srv", NULL, 1 },
+	{ { "-^/srv" }, EV_SB, SB_PRESENT, "/srv", NULL, 0 },
+	/* No path: keys, transient mounts, loss and removal pass. */
+	{ { "+^/nothing" }, EV_KEY, KEY_LINKED, NULL, NULL, 1 },
+	{ { "+^/nothing" }, EV_MOUNT, MOUNT_TRANSIENT, NULL, NULL, 1 },
+	{ { "+^/nothing" }, EV_META, META_LOSS, NULL, NULL, 1 },
+	{ { NULL }, EV_MOUNT, MOUNT_MOUNT, "/x", NULL, 1 },
+};
+
+/* findmnt -O's cases (libmount's mnt_match_options() documentation) on a mount's options. */
+static const struct { const char *list, *options; int want; } option_cases[] = {
+	{ "ro", "ro,nosuid,size=1024k", 1 },
+	{ "noro", "ro,nosuid", 0 },
+	{ "rw,noexec", "rw,nosuid", 1 },
+	{ "nosuid", "rw,relatime", 1 },
+	{ "nosuid", "rw,nosuid", 1 },
+	{ "+nosuid", "rw,relatime", 0 },
+	{ "+nosuid", "rw,nosuid", 1 },
+	{ "size=1024k", "rw,size=1024k", 1 },
+	{ "size=2048k", "rw,size=1024k", 0 },
+	{ "nosize", "rw,size=1024k", 0 },
+};
+
+static void
+check_paths(void)
+{
+	struct filter_paths p;
+	struct event ev;
+	char err[128];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(path_cases) / sizeof(path_cases[0]); i++) {
+		const struct path_case *c = &path_cases[i];
+
+		memset(&p, 0, sizeof(p));
+		for (j = 0; j < 3 && c->res[j]; j++) {
+			bool icase = c->res[j][1] == 'i', exclude = c->res[j][0] == '-';
+
+			CHECK(filter_paths_add(&p, c->res[j] + 1 + icase, icase, exclude, err,
+			    sizeof(err)) == 0, "case %zu: %s", i, err);
+		}
+		ev = mk(c->type, c->sub, 0);
+		if (c->type == EV_SB)
+			ev.u.sb.path = c->path;
+		else if (c->type == EV_MOUNT) {
+			ev.u.mount.path = c->path;
+			ev.u.mount.old_path = c->old;
+		}
+		CHECK(filter_paths_match(&p, &ev) == c->want, "path case %zu (%s)", i,
+		    c->path ? c->path : "no path");
+		filter_paths_free(&p);
+	}
+	CHECK(filter_paths_add(&p, "(", false, true, err, sizeof(err)) == -1 && err[0],
+	    "a bad regex says why");
+	filter_paths_free(&p);
+}
+
+static void
+check_options(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(option_cases) / sizeof(option_cases[0]); i++)
+		CHECK(filter_options_match(option_cases[i].list, option_cases[i].options) ==
+		    option_cases[i].want, "-O %s on %s", option_cases[i].list,
+		    option_cases[i].options);
+	CHECK(filter_options_check("ro,+nosuid,size=1m") == 0, "a good list");
+	CHECK(filter_options_check(",,") == -1, "an empty list");
+	CHECK(filter_options_check("ro,no") == -2, "no alone");
+	CHECK(filter_options_check("context=\"a,b") == -3, "an unclosed quote");
+	CHECK(filter_options_check("context=\"a,b\",ro") == 0, "a quoted comma");
+	CHECK_STR(filter_options_trap("ro,noatime") ? filter_options_trap("ro,noatime") : "",
+	    "noatime");
+	CHECK(filter_options_trap("ro,+nosuid,noro") == NULL, "+nosuid and noro are no trap");
+}
+
 static void
 apply(struct evset *s, const char *list, unsigned typemask)
 {
@@ -131,5 +233,7 @@ main(void)
 	ev = mk(EV_META, META_LOSS, 0);
 	CHECK_STR(event_name(&ev), "loss");
 	CHECK_STR(event_type_name(EV_SB), "sb");
+	check_paths();
+	check_options();
 	return unit_done("test_filter");
 }
