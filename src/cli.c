@@ -18,6 +18,7 @@
 #include "path.h"
 #include "source.h"
 #include "srcmatch.h"
+#include "suggest.h"
 #include "wait.h"
 #include "xalloc.h"
 
@@ -150,25 +151,16 @@ cli_backend_names(const struct event_source *k)
 	return names;
 }
 
-/*
- * The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if
- * several do.
- */
+/* The option whose long name is the n bytes at name, whole: never a prefix of it. */
 static const struct argp_option *
-cli_find_long(const char *name, size_t n, bool *ambiguous)
+cli_find_long(const char *name, size_t n)
 {
-	const struct argp_option *o, *found = NULL;
+	const struct argp_option *o;
 
-	*ambiguous = false;
-	for (o = options; o->name || o->doc; o++) {
-		if (o->name == NULL || strncmp(o->name, name, n) != 0)
-			continue;
-		if (o->name[n] == '\0')
+	for (o = options; o->name || o->doc; o++)
+		if (o->name && strncmp(o->name, name, n) == 0 && o->name[n] == '\0')
 			return o;
-		*ambiguous = found != NULL;
-		found = o;
-	}
-	return *ambiguous ? NULL : found;
+	return NULL;
 }
 
 /* The option whose short name is c, or NULL. */
@@ -183,6 +175,25 @@ cli_find_short(int c)
 	return NULL;
 }
 
+/* Say that the long option word opt names no option, with the nearest ones, and exit 64. */
+static void __attribute__((noreturn))
+cli_unknown_long(const char *opt)
+{
+	const struct argp_option *o;
+	struct suggest s;
+	struct buf b = { 0 };
+	char *name = xstrdup(opt + 2);
+
+	name[strcspn(name, "=")] = '\0';
+	suggest_init(&s, name);
+	for (o = options; o->name || o->doc; o++)
+		if (o->name && !(o->flags & OPTION_HIDDEN))
+			suggest_offer(&s, o->name);
+	suggest_text(&s, &b, "--");
+	errx(EXIT_USAGE, "unknown option '%s'%s", escape_arg(opt),
+	    b.len > 0 ? b.data : " (see watchq --help)");
+}
+
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
 cli_bad_option(const char *opt)
@@ -190,29 +201,64 @@ cli_bad_option(const char *opt)
 	const struct argp_option *o = NULL;
 	const char *p;
 	size_t n;
-	bool ambiguous;
 
 	if (strncmp(opt, "--", 2) == 0) {
 		n = strcspn(opt + 2, "=");
-		o = cli_find_long(opt + 2, n, &ambiguous);
-		if (ambiguous)
-			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)",
-			    escape_arg(opt));
+		o = cli_find_long(opt + 2, n);
 		if (o && o->arg && opt[2 + n] != '=')
 			errx(EXIT_USAGE, "option '--%s' needs %s", o->name, o->arg);
 		if (o && !o->arg && opt[2 + n] == '=')
 			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
-	} else {
-		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg;
-		     p++)
-			;
-		if (*p && o == NULL)
-			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
-			    escape_arg((char[]){ *p, '\0' }));
-		if (*p && p[1] == '\0')
-			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
+		cli_unknown_long(opt);
 	}
+	for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+		;
+	if (*p && o == NULL)
+		errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
+		    escape_arg((char[]){ *p, '\0' }));
+	if (*p && p[1] == '\0')
+		errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
+}
+
+/*
+ * Refuse a long option not spelled out whole, which getopt would take as any option it begins:
+ * one added later would silently change what a script's abbreviation means. Returns the first
+ * word that is no option (the SOURCE or verb), or NULL. Stops at "--", as argp does.
+ */
+static const char *
+cli_scan_words(int argc, char **argv)
+{
+	const struct argp_option *o;
+	const char *first = NULL, *w;
+	bool in_order = getenv("POSIXLY_CORRECT") != NULL;
+	size_t n, k;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		w = argv[i];
+		if (strcmp(w, "--") == 0)
+			return first ? first : argv[i + 1];
+		if (w[0] != '-' || w[1] == '\0') {
+			if (first == NULL)
+				first = w;
+			if (in_order)
+				return first;
+			continue;
+		}
+		if (w[1] == '-') {
+			n = strcspn(w + 2, "=");
+			if ((o = cli_find_long(w + 2, n)) == NULL)
+				cli_unknown_long(w);
+			i += o->arg && w[2 + n] == '\0';	/* its argument is the next word */
+			continue;
+		}
+		for (k = 1; w[k] && ((o = cli_find_short((unsigned char)w[k])) == NULL || !o->arg);
+		     k++)
+			;
+		i += w[k] && w[k + 1] == '\0';
+	}
+	return first;
 }
 
 /* --help's text that the tables of sources and backends give, rather than a copy of them. */
@@ -470,6 +516,27 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 	return cli_opt_wait(key, arg, cs);
 }
 
+/* Say that name (given to opt) is no event, with the nearest names, and exit 64. */
+static void __attribute__((noreturn))
+cli_unknown_event(const char *opt, const char *name)
+{
+	const struct event_name *n;
+	const char *alias_of;
+	struct suggest s;
+	struct buf b = { 0 };
+
+	suggest_init(&s, name);
+	for (n = event_names; n->name; n++)
+		suggest_offer(&s, n->name);
+	/* An alias kept brings the name records print (umount: unmount). */
+	for (n = event_names; n->name; n++)
+		if ((alias_of = event_alias_of(n)) != NULL)
+			suggest_beside(&s, n->name, alias_of);
+	suggest_text(&s, &b, "");
+	errx(EXIT_USAGE, "%s %s: unknown event%s", opt, escape_arg(name),
+	    b.len > 0 ? b.data : " (see watchq(1), EVENTS)");
+}
+
 /* Apply the event names of one -e (or with remove, -E) LIST; true if it named loss or removal. */
 static bool
 cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remove)
@@ -483,14 +550,13 @@ cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remo
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 		if (r < 0)
-			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)",
-			    escape_arg(tok));
+			cli_unknown_event(remove ? "-E" : "-e", tok);
 		if (r == 0)
 			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched",
 			    escape_arg(tok));
 		if (!cfg->initial && strcasecmp(tok, "present") == 0)
 			errx(EXIT_USAGE, "event 'present' comes only with --initial");
-		if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
+		if (evset_apply_name(&(struct evset){ 0 }, tok, 1u << EV_META, false) > 0) {
 			if (remove)
 				errx(EXIT_USAGE,
 				    "event '%s' is always delivered and cannot be excluded",
@@ -734,6 +800,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
+	(void)cli_scan_words(argc, argv);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");

@@ -52,24 +52,43 @@ usage_error() {
 	usage_error "unknown option '-z'" -qz mounts /
 	usage_error "option '--timeout' needs SECONDS" mounts / --timeout
 	usage_error "option '--json' takes no argument" --json=yes mounts /
-	usage_error "ambiguous option '--ke'" wait --ke user:a
+	usage_error "unknown option '--ke'; did you mean --key, --keyring?" wait --ke user:a
 }
 
-@test "an unknown event name is a usage error" {
-	usage_error "unknown event 'unmounted'" -e unmounted mounts /
-	usage_error "unknown event 'bogus'" -E bogus mounts /
+@test "long options are taken whole: an abbreviation is refused, with the options it could mean" {
+	usage_error "unknown option '--init'; did you mean --initial?" --init list mounts /
+	usage_error "unknown option '--excl'; did you mean --exclude" --excl mount -t 0 mounts /
+	usage_error "unknown option '--exclude-ev=mount'; did you mean --exclude-event" \
+		--exclude-ev=mount -t 0 mounts /
+	usage_error "unknown option '--intial'; did you mean --initial?" --intial list mounts /
+	usage_error "unknown option '--jsn'; did you mean --json?" -t 0 mounts / --jsn
+	# An option's argument, separate or clustered, and the words after -- are not options.
+	run --separate-stderr "$WATCHQ" list --format --init mounts /
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "--init" ]
+	run --separate-stderr "$WATCHQ" -qo "$T/--init" -t 0 mounts /
+	[ "$status" -eq 2 ]
+	usage_error "watchq: --init: No such file or directory" list mounts -- --init
 }
 
-@test "an event of another source is a usage error" {
-	usage_error "event 'linked' does not apply" -e linked mounts /
+@test "an unknown event name is a usage error, with the nearest names" {
+	usage_error "watchq: -e unmounted: unknown event; did you mean unmount" -e unmounted mounts /
+	usage_error "watchq: -E bogus: unknown event (see watchq(1), EVENTS)" -E bogus mounts /
+	usage_error "watchq: -e umnt: unknown event; did you mean umount, unmount?" -e umnt mounts /
+	usage_error "watchq: -E revokd: unknown event; did you mean revoke, revoked?" -E revokd keys
+	usage_error "watchq: -e unmont: unknown event; did you mean unmount" wait -e unmont mounts /
+	usage_error "-e moveto: unknown event; did you mean move_to" -e move,moveto mounts /
 }
 
-@test "meta events cannot be excluded" {
-	usage_error "always delivered" -E loss mounts /
-}
-
-@test "excluding every event is a usage error" {
-	usage_error "excludes every event" -E mount,unmount,move,readonly,writable,setattr,propagation,transient mounts /
+@test "keyctl watch's event names are aliases of key events, its gc of removal" {
+	# -e ALIAS -E NAME leaves no key event exactly when ALIAS selects NAME's events.
+	for pair in inst:instantiated update:updated upd:updated link:linked unlink:unlinked \
+		unlk:unlinked clr:cleared revoke:revoked rev:revoked inval:invalidated inv:invalidated \
+		attr:setattr REV:revoked; do
+		usage_error "-E excludes every event" -e "${pair%%:*}" -E "${pair#*:}" keys
+	done
+	usage_error "event 'revoke' does not apply to the sources watched" -e revoke mounts /
+	usage_error "event 'gc' is always delivered and cannot be excluded" -E gc mounts /
 }
 
 @test "a PATH that does not exist is a usage error" {
@@ -199,7 +218,7 @@ usage_error() {
 @test "error messages escape what they echo: no forged line" {
 	usage_error 'nope\x0awatchq:\x20forged: No such file' mounts "$T/nope"$'\n''watchq: forged'
 	usage_error "unknown source 'a\\xc2\\x9b2J'" $'a\xc2\x9b2J'
-	usage_error "unknown event '\\xe2\\x80\\xaemount'" -e $'\xe2\x80\xaemount' mounts /
+	usage_error "-e \\xe2\\x80\\xaemount: unknown event" -e $'\xe2\x80\xaemount' mounts /
 	usage_error "unknown option '--a\\x0awatchq:\\x20x'" $'--a\nwatchq: x' mounts /
 	run --separate-stderr "$WATCHQ" -o "$T/no/dir"$'\n''watchq: x' mounts /
 	[ "$status" -eq 1 ]
