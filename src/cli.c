@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "cli.h"
@@ -13,6 +14,7 @@
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
+#include "findmnt.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
@@ -356,6 +358,11 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 	case 'o':
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--output: an empty FILE names nothing");
+		/* findmnt's -o is its columns: a new file named for them is not what was meant. */
+		if (findmnt_columns(arg) && access(arg, F_OK) < 0 && errno == ENOENT)
+			errx(EXIT_USAGE, "-o %s: no such FILE, and it reads as findmnt's columns: "
+			    "-o is the file events go to; --format or --json choose the fields "
+			    "(-o ./%s makes the file)", escape_arg(arg), escape_arg(arg));
 		cfg->output_path = arg;
 		break;
 	case OPT_JOURNAL:

@@ -91,6 +91,25 @@ usage_error() {
 	usage_error "event 'gc' is always delivered and cannot be excluded" -E gc mounts /
 }
 
+@test "-o with findmnt's column names that name no file is refused, with the options that give columns" {
+	cd "$T"
+	usage_error "watchq: -o TARGET,SOURCE: no such FILE, and it reads as findmnt's columns: -o is the file events go to; --format or --json choose the fields (-o ./TARGET,SOURCE makes the file)" \
+		-o TARGET,SOURCE -t 0 mounts /
+	[ ! -e "$T/TARGET,SOURCE" ]
+	usage_error "findmnt's columns" -o target,fstype,options -t 0 mounts /
+	usage_error "findmnt's columns" -o +PROPAGATION -t 0 mounts /
+	usage_error "findmnt's columns" -o SIZE,USE%,MAJ:MIN -t 0 mounts /
+	# ./ before it, a file of that name that exists, or a name that is no column: a file.
+	run --separate-stderr "$WATCHQ" -q -o ./TARGET,SOURCE -t 0 mounts /
+	[ "$status" -eq 2 ]
+	[ -f "$T/TARGET,SOURCE" ]
+	run --separate-stderr "$WATCHQ" -q -o TARGET,SOURCE -t 0 mounts /
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -q -o TARGET,NOSUCH -t 0 mounts /
+	[ "$status" -eq 2 ]
+	[ -f "$T/TARGET,NOSUCH" ]
+}
+
 @test "a PATH that does not exist is a usage error" {
 	usage_error "No such file or directory" mounts "$T/nope"
 }
