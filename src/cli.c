@@ -14,6 +14,7 @@
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
+#include "version.h"
 #include "findmnt.h"
 #include "number.h"
 #include "output_format.h"
@@ -502,7 +503,7 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 		    program_invocation_short_name);
 		exit(EXIT_OK);
 	case 'V':
-		printf("%s\n", argp_program_version);
+		version_print(stdout);
 		exit(EXIT_OK);
 	case 'e':
 		cli_add_list(cs->include, &cs->ninclude, arg);

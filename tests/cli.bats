@@ -22,9 +22,42 @@ load helper
 @test "-V and --version print the version" {
 	run --separate-stderr "$WATCHQ" -V
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^watchq\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[0]}" =~ ^watchq\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run --separate-stderr "$WATCHQ" --version
-	[[ "$output" =~ ^watchq\ [0-9] ]]
+	[[ "${lines[0]}" =~ ^watchq\ [0-9] ]]
+}
+
+# version_says OUTPUT WHAT: yes or no, as the --version line for WHAT says.
+version_says() {
+	local line
+	line=$(grep "^$2: " <<<"$1") || { echo "no line for $2"; return 1; }
+	[[ "$line" =~ ^"$2: "(yes|no\ \(.+\))$ ]] || { echo "bad line: $line"; return 1; }
+	echo "${line#"$2: "}" | cut -d' ' -f1
+}
+
+@test "--version: the schema's version, and whether each backend and kernel feature works here" {
+	run --separate-stderr "$WATCHQ" --version
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	ver=$output
+	[ "${lines[1]}" = "schema $(jq -r .version "$BATS_TEST_DIRNAME/../watchq.schema.json")" ]
+	for f in statmount fanotify-fs-error quota-netlink; do
+		version_says "$ver" "kernel $f" >/dev/null
+	done
+	[ "$(version_says "$ver" "backend mounts mountinfo")" = yes ]
+	[ "$(version_says "$ver" "backend keys poll")" = yes ]
+	# Each backend line says what a run forced onto that backend finds (exit 2 at -t 0, or 69).
+	for be in "mounts fanotify" "keys watch-queue"; do
+		run --separate-stderr "$WATCHQ" -qq -t 0 --backend="${be#* }" "${be% *}"
+		[ "$status" -eq 2 ] && want=yes || want=no
+		[ "$status" -eq 2 ] || [ "$status" -eq 69 ]
+		[ "$(version_says "$ver" "backend $be")" = "$want" ] || { echo "$be: $status"; false; }
+	done
+	# Without privileges, fanotify's mount events are not to be had, and the line says why.
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop privileges"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$WATCHQ" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"backend mounts fanotify: no (fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN"* ]]
 }
 
 # usage_error TEXT ARGS...: watchq exits 64 with one stderr line, containing TEXT, naming the problem.
