@@ -49,16 +49,10 @@ enum {
 	OPT_COND,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
-/* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
+/* After \v, cli_help_post() puts the sources and their events (from the tables) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
-    "several sources may follow one another. Events of mounts: mount "
-    "(new_mount), unmount (umount), move, move_from (moved_from), move_to "
-    "(moved_to), readonly, setattr, remount (readonly and setattr), transient. "
-    "Of keys: instantiated, updated, linked, unlinked, cleared, revoked, "
-    "invalidated, setattr. Of sb: error, readonly, edquot, lowspace. --initial "
-    "adds present to each. loss and removal are always delivered. Names ignore case.\n\n"
     "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
@@ -122,6 +116,44 @@ static const struct argp_option options[] = {
 	{ "version", 'V', NULL, 0, "Print program version", -1 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
+
+/* What an option applies to, for watchq SOURCE --help: a source by its type's bit, or a verb. */
+enum {
+	APPLY_MOUNTS = 1u << EV_MOUNT,
+	APPLY_KEYS = 1u << EV_KEY,
+	APPLY_SB = 1u << EV_SB,
+	APPLY_SOURCES = APPLY_MOUNTS | APPLY_KEYS | APPLY_SB,
+	APPLY_WAIT = 1u << EV__NTYPES,
+	APPLY_LIST = 1u << (EV__NTYPES + 1),
+};
+
+/*
+ * Beside options: what each applies to (an option not here applies to everything; the wait
+ * conditions to wait).
+ */
+static const struct option_scope {
+	int key;
+	unsigned applies;
+} option_scopes[] = {
+	{ 'e', APPLY_SOURCES | APPLY_WAIT },
+	{ 'E', APPLY_SOURCES | APPLY_WAIT },
+	{ 'm', APPLY_SOURCES },
+	{ OPT_INITIAL, APPLY_SOURCES },
+	{ 't', APPLY_SOURCES | APPLY_WAIT },
+	{ 'n', APPLY_SOURCES | APPLY_WAIT },
+	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_SOURCE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ 'N', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_WAIT },
+	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_WAIT },
+	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_WAIT },
+	{ OPT_KEYRING, APPLY_WAIT },
+	{ 0, 0 },
+};
+
+/* What --help shows: the options of a source or verb (APPLY_*), or 0 for every option. */
+static unsigned cli_help_scope;
 
 struct cli_state {
 	struct config *cfg;
@@ -264,31 +296,162 @@ cli_scan_words(int argc, char **argv)
 	return first;
 }
 
-/* --help's text that the tables of sources and backends give, rather than a copy of them. */
+/* What the first word that is no option asks help for: APPLY_* of a verb or source, or 0. */
+static unsigned
+cli_scope_of(const char *word)
+{
+	const struct event_source *k;
+
+	if (word == NULL)
+		return 0;
+	if (strcmp(word, "wait") == 0)
+		return APPLY_WAIT;
+	if (strcmp(word, "list") == 0)
+		return APPLY_LIST;
+	return (k = source_find(word)) != NULL ? 1u << k->type : 0;
+}
+
+/* What option o applies to (APPLY_*). */
+static unsigned
+cli_applies(const struct argp_option *o)
+{
+	const struct option_scope *sc;
+	const struct backend *be;
+	unsigned applies = APPLY_WAIT | APPLY_LIST;
+
+	if (o->key >= OPT_COND && o->key < OPT_COND + COND__N)
+		return APPLY_WAIT;
+	/* --backend: the sources with a choice of backends. */
+	if (o->key == OPT_BACKEND) {
+		for (be = source_backends; be->name; be++)
+			applies |= be->choosable ? 1u << be->type : 0;
+		return applies;
+	}
+	for (sc = option_scopes; sc->key; sc++)
+		if (sc->key == o->key)
+			return sc->applies;
+	return ~0u;
+}
+
+/* The options that apply to scope, each group's header with them, ended as options is. */
+static const struct argp_option *
+cli_scoped_options(unsigned scope)
+{
+	static struct argp_option out[sizeof(options) / sizeof(options[0])];
+	const struct argp_option *o, *p;
+	size_t n = 0;
+	bool keep = false;
+
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL && o->key == 0) {
+			for (keep = false, p = options; p->name || p->doc; p++)
+				keep |= p->name && p->group == o->group && (cli_applies(p) & scope);
+		} else if (!(o->flags & OPTION_ALIAS)) {
+			keep = cli_applies(o) & scope;
+		}
+		if (keep)
+			out[n++] = *o;
+	}
+	return out;
+}
+
+/* The events of source k, each name with its aliases beside it, and the aliases of several. */
+static void
+cli_help_events(struct buf *b, const struct event_source *k)
+{
+	const struct event_name *n, *a;
+	const char *sep = "";
+
+	for (n = event_names; n->name; n++) {
+		if (n->type != k->type || event_is_present(&(struct event){ .type = n->type,
+		    .subtype = n->subtype }) || event_alias_of(n) != NULL)
+			continue;
+		if (event_name_first(n) == n) {
+			buf_addf(b, "%s%s", sep, n->name);
+			sep = " (";
+			for (a = n + 1; a->name; a++)
+				if (a->type == n->type && event_name_first(a) == n &&
+				    event_alias_of(a) != NULL) {
+					buf_addf(b, "%s%s", sep, a->name);
+					sep = ", ";
+				}
+			buf_adds(b, sep[0] == ',' ? ")" : "");
+		} else if (strcmp(n->name, n[-1].name) != 0) {
+			buf_addf(b, "%s%s", sep, n->name);
+			sep = " (";
+			for (a = n; a->name; a++)
+				if (a->type == n->type && strcmp(a->name, n->name) == 0) {
+					buf_addf(b, "%s%s", sep, event_name_first(a)->name);
+					sep = ", ";
+				}
+			buf_adds(b, ")");
+		}
+		sep = ", ";
+	}
+}
+
+/* --help's text after the options: what SOURCE is and the events of the sources in scope. */
 static char *
-cli_help_filter(int key, const char *text, void *input)
+cli_help_post(const char *text)
 {
 	const struct event_source *k;
 	struct buf b = { 0 };
-	const char *sep;
+	unsigned scope = cli_help_scope & APPLY_SOURCES ? cli_help_scope : APPLY_SOURCES;
 
-	if (key == OPT_BACKEND) {
-		buf_adds(&b, cli_backend_names(NULL));
-		return b.data;
-	}
-	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
-		return (char *)text;
-	buf_adds(&b, "SOURCE is ");
 	for (k = event_sources; k->type != EV_META; k++) {
-		sep = k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ";
-		buf_addf(&b, "%s%s", sep, k->word);
+		if (!(scope & (1u << k->type)))
+			continue;
+		buf_adds(&b, b.len == 0 ? "SOURCE is " : k[1].type != EV_META ? ", " : " or ");
+		buf_adds(&b, k->word);
 		if (k->default_target)
 			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
 		else
 			buf_adds(&b, " TARGET...");
 	}
-	buf_addf(&b, "; %s", text);
+	buf_adds(&b, "; several sources may follow one another.");
+	for (k = event_sources; k->name && !(cli_help_scope & APPLY_LIST); k++) {
+		if (k->type == EV_META || scope & (1u << k->type)) {
+			buf_addf(&b, k->type == EV_META ? " Always delivered: " : " Events of %s: ",
+			    k->word);
+			cli_help_events(&b, k);
+			buf_addc(&b, '.');
+		}
+	}
+	if (!(cli_help_scope & (APPLY_WAIT | APPLY_LIST)))
+		buf_adds(&b, " --initial adds present to each.");
+	if (!(cli_help_scope & APPLY_LIST))
+		buf_adds(&b, " Names ignore case.");
+	buf_addf(&b, "\n\n%s", text);
 	return b.data;
+}
+
+/* --help's text that the tables of sources and backends give, rather than a copy of them. */
+static char *
+cli_help_filter(int key, const char *text, void *input)
+{
+	const struct event_source *k = NULL;
+	struct buf b = { 0 };
+	const char *line;
+
+	if (key == OPT_BACKEND) {
+		for (k = event_sources; k->type != EV_META && cli_help_scope != 1u << k->type; k++)
+			;
+		buf_adds(&b, cli_backend_names(k->type != EV_META ? k : NULL));
+		return b.data;
+	}
+	/* The usage line of the verb asked about: "wait ..." or "list ...", else the first. */
+	if (key == ARGP_KEY_HELP_ARGS_DOC && (cli_help_scope & (APPLY_WAIT | APPLY_LIST))) {
+		line = strstr(text, cli_help_scope & APPLY_WAIT ? "\nwait " : "\nlist ");
+		buf_add(&b, line + 1, strcspn(line + 1, "\n"));
+		return b.data;
+	}
+	if (key == ARGP_KEY_HELP_ARGS_DOC && cli_help_scope != 0) {
+		buf_add(&b, text, strcspn(text, "\n"));
+		return b.data;
+	}
+	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
+		return (char *)text;
+	return cli_help_post(text);
 }
 
 static void
@@ -494,12 +657,16 @@ static error_t
 cli_parse_opt(int key, char *arg, struct argp_state *st)
 {
 	struct cli_state *cs = st->input;
+	struct argp help;
 
 	switch (key) {
 	case 'h':
 	case OPT_USAGE:
 		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
-		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		help = *st->root_argp;
+		if (key == 'h' && cli_help_scope != 0)
+			help.options = cli_scoped_options(cli_help_scope);
+		argp_help(&help, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
 		    program_invocation_short_name);
 		exit(EXIT_OK);
 	case 'V':
@@ -808,7 +975,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	(void)cli_scan_words(argc, argv);
+	cli_help_scope = cli_scope_of(cli_scan_words(argc, argv));
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");

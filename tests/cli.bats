@@ -143,6 +143,55 @@ usage_error() {
 	[ -f "$T/TARGET,NOSUCH" ]
 }
 
+# help_of ARGS...: watchq ARGS --help on one line, its spaces squeezed (argp wraps at 79 columns).
+help_of() {
+	"$WATCHQ" "$@" --help | tr -s ' \n' '  '
+}
+
+@test "SOURCE --help, wait --help and list --help print what applies there; --help all of it" {
+	full=$(help_of)
+	for opt in --fstype --recursive --space-below --mount=PATH --keyring --initial --queue-size; do
+		[[ "$full" == *" $opt"* ]] || { echo "--help lacks $opt"; false; }
+	done
+	[[ "$full" == *"Events of mounts: mount (new_mount), unmount (umount),"* ]]
+	[[ "$full" == *"Events of keys: instantiated (inst), updated (update, upd),"* ]]
+	out=$(help_of mounts)
+	[[ "$out" == *" --fstype"* && "$out" == *" --initial"* && "$out" == *" -N, --ns"* ]]
+	[[ "$out" != *"--recursive"* && "$out" != *"--space-below"* && "$out" != *"--mount="* ]]
+	[[ "$out" != *"--queue-size"* && "$out" != *"Conditions for wait"* ]]
+	[[ "$out" == *"--backend=NAME auto, fanotify, mountinfo "* ]]
+	[[ "$out" == *"Events of mounts: mount (new_mount),"* && "$out" != *"Events of keys"* ]]
+	[[ "$out" == *"Usage: watchq [OPTION...] SOURCE [TARGET...]"* ]]
+	out=$(help_of -o /dev/null keys)
+	[[ "$out" == *" --recursive"* && "$out" == *" --queue-size"* && "$out" != *"--fstype"* ]]
+	[[ "$out" == *"--backend=NAME auto, watch-queue, poll "* ]]
+	[[ "$out" == *"revoked (revoke, rev)"* && "$out" != *"Events of mounts"* ]]
+	out=$(help_of sb)
+	[[ "$out" == *" --space-below"* && "$out" == *" --interval"* && "$out" != *"--recursive"* ]]
+	[[ "$out" != *"--backend"* && "$out" != *"--queue-size"* ]]
+	out=$(help_of wait)
+	[[ "$out" == *"Usage: watchq [OPTION...] wait CONDITION... [SOURCE [TARGET...]] "* ]]
+	[[ "$out" == *" --mount=PATH"* && "$out" == *" --keyring"* && "$out" == *" -e, --event"* ]]
+	[[ "$out" != *"--initial First"* && "$out" != *"--monitor"* ]]
+	out=$(help_of list)
+	[[ "$out" == *"Usage: watchq [OPTION...] list SOURCE"* && "$out" == *" --fstype"* ]]
+	[[ "$out" != *"-t, --timeout"* && "$out" != *"-e, --event"* && "$out" != *"-n, --count"* ]]
+	[[ "$out" != *"Events of"* && "$out" != *"--mount="* ]]
+	[ "${#out}" -lt "${#full}" ]
+}
+
+@test "an event of another source is a usage error" {
+	usage_error "event 'linked' does not apply" -e linked mounts /
+}
+
+@test "meta events cannot be excluded" {
+	usage_error "always delivered" -E loss mounts /
+}
+
+@test "excluding every event is a usage error" {
+	usage_error "excludes every event" -E mount,unmount,move,readonly,writable,setattr,propagation,transient mounts /
+}
+
 @test "a PATH that does not exist is a usage error" {
 	usage_error "No such file or directory" mounts "$T/nope"
 }
