@@ -442,6 +442,8 @@ cli_help_filter(int key, const char *text, void *input)
 	/* The usage line of the verb asked about: "wait ..." or "list ...", else the first. */
 	if (key == ARGP_KEY_HELP_ARGS_DOC && (cli_help_scope & (APPLY_WAIT | APPLY_LIST))) {
 		line = strstr(text, cli_help_scope & APPLY_WAIT ? "\nwait " : "\nlist ");
+		if (line == NULL)
+			return (char *)text;
 		buf_add(&b, line + 1, strcspn(line + 1, "\n"));
 		return b.data;
 	}
@@ -664,7 +666,7 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_USAGE:
 		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
 		help = *st->root_argp;
-		if (key == 'h' && cli_help_scope != 0)
+		if (cli_help_scope != 0)
 			help.options = cli_scoped_options(cli_help_scope);
 		argp_help(&help, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
 		    program_invocation_short_name);

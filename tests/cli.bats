@@ -178,6 +178,10 @@ help_of() {
 	[[ "$out" != *"-t, --timeout"* && "$out" != *"-e, --event"* && "$out" != *"-n, --count"* ]]
 	[[ "$out" != *"Events of"* && "$out" != *"--mount="* ]]
 	[ "${#out}" -lt "${#full}" ]
+	# --usage too: list's options, and its line.
+	out=$("$WATCHQ" list --usage | tr -s ' \n' '  ')
+	[[ "$out" == *"[--fstype=LIST]"* && "$out" != *"--timeout"* && "$out" != *"wait CONDITION"* ]]
+	[[ "$out" == *" list SOURCE [TARGET...]"* ]]
 }
 
 @test "an event of another source is a usage error" {
