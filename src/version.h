@@ -3,10 +3,7 @@
 
 #include <stdio.h>
 
-/*
- * Print the version, the JSON schema version, and whether each backend and kernel feature works
- * here, probed by opening and closing it: a line each.
- */
+/* Print the version, the schema's, and whether each backend and kernel feature works here. */
 void version_print(FILE *f);
 
 #endif
