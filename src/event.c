@@ -122,7 +122,6 @@ event_name(const struct event *ev)
 	return "unknown";
 }
 
-
 const struct event_name *
 event_name_first(const struct event_name *n)
 {
