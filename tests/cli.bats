@@ -53,6 +53,13 @@ version_says() {
 		[ "$status" -eq 2 ] || [ "$status" -eq 69 ]
 		[ "$(version_says "$ver" "backend $be")" = "$want" ] || { echo "$be: $status"; false; }
 	done
+	# Probes only: nothing is mounted, no key or file is made, changed or opened for writing.
+	if command -v strace >/dev/null; then
+		strace -f -qq -o "$T/trace" -e trace=mount,umount2,move_mount,mount_setattr,add_key,keyctl,request_key,mkdir,mkdirat,unlink,unlinkat,rename,renameat2,creat,openat,open \
+			"$BATS_TEST_DIRNAME/../watchq" --version >/dev/null
+		run grep -E '^[0-9]+ +(mount|umount2|move_mount|mount_setattr|add_key|request_key|mkdir|mkdirat|unlink|unlinkat|rename|renameat2|creat)\(|open(at)?\(.*(O_WRONLY|O_RDWR|O_CREAT)|keyctl\((KEYCTL_[^C]|[0-9])' "$T/trace"
+		[ "$status" -eq 1 ] || { echo "$output"; false; }
+	fi
 	# Without privileges, fanotify's mount events are not to be had, and the line says why.
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop privileges"
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$WATCHQ" --version
