@@ -14,7 +14,6 @@
 #include "cli_watch.h"
 #include "escape.h"
 #include "exit.h"
-#include "version.h"
 #include "findmnt.h"
 #include "number.h"
 #include "output_format.h"
@@ -22,6 +21,7 @@
 #include "source.h"
 #include "srcmatch.h"
 #include "suggest.h"
+#include "version.h"
 #include "wait.h"
 #include "xalloc.h"
 
