@@ -23,7 +23,10 @@ WARNINGS = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wformat=2 -Wpointer-arith -Wundef -Wvla -Wno-unused-parameter
 WERROR_1 = -Werror
 WERROR = $(if $(CI),1,0)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' $(WARNINGS) \
+# The JSON schema's version, as watchq.schema.json says it: --version prints it.
+SCHEMA_VERSION = $(shell sed -n 's/^\t"version": \([0-9]*\),$$/\1/p' watchq.schema.json)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' \
+	-DWATCHQ_SCHEMA_VERSION=$(SCHEMA_VERSION) $(WARNINGS) \
 	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd blkid) $(CFLAGS)
 ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd blkid) -lkeyutils $(LDLIBS)
 
@@ -38,6 +41,8 @@ all: watchq man/watchq.1
 $(B)/%.o: src/%.c src/*.h
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/version.o: watchq.schema.json
 
 watchq: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "cli.h"
@@ -14,11 +15,14 @@
 #include "escape.h"
 #include "exit.h"
 #include "filter.h"
+#include "findmnt.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
 #include "source.h"
 #include "srcmatch.h"
+#include "suggest.h"
+#include "version.h"
 #include "wait.h"
 #include "xalloc.h"
 
@@ -46,16 +50,10 @@ enum {
 	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
 
-/* After \v, cli_help_filter() puts the sentence on sources (from event_sources) first. */
+/* After \v, cli_help_post() puts the sources and their events (from the tables) first. */
 static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
-    "several sources may follow one another. Events of mounts: mount "
-    "(new_mount), unmount (umount), move, move_from (moved_from), move_to "
-    "(moved_to), readonly, setattr, remount (readonly and setattr), transient. "
-    "Of keys: instantiated, updated, linked, unlinked, cleared, revoked, "
-    "invalidated, setattr. Of sb: error, readonly, edquot, lowspace. --initial "
-    "adds present to each. loss and removal are always delivered. Names ignore case.\n\n"
     "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
     "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
@@ -134,6 +132,49 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
+/* What an option applies to, for watchq SOURCE --help: a source by its type's bit, or a verb. */
+enum {
+	APPLY_MOUNTS = 1u << EV_MOUNT,
+	APPLY_KEYS = 1u << EV_KEY,
+	APPLY_SB = 1u << EV_SB,
+	APPLY_SOURCES = APPLY_MOUNTS | APPLY_KEYS | APPLY_SB,
+	APPLY_WAIT = 1u << EV__NTYPES,
+	APPLY_LIST = 1u << (EV__NTYPES + 1),
+};
+
+/*
+ * Beside options: what each applies to (an option not here applies to everything; the wait
+ * conditions to wait).
+ */
+static const struct option_scope {
+	int key;
+	unsigned applies;
+} option_scopes[] = {
+	{ 'e', APPLY_SOURCES | APPLY_WAIT },
+	{ 'E', APPLY_SOURCES | APPLY_WAIT },
+	{ 'm', APPLY_SOURCES },
+	{ OPT_INITIAL, APPLY_SOURCES },
+	{ 't', APPLY_SOURCES | APPLY_WAIT },
+	{ 'n', APPLY_SOURCES | APPLY_WAIT },
+	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ 'S', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ 'O', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_PATH_RE, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
+	{ OPT_PATH_RE + 1, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
+	{ OPT_PATH_RE + 2, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
+	{ OPT_PATH_RE + 3, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
+	{ 'N', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_WAIT | APPLY_LIST },
+	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_WAIT },
+	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_WAIT },
+	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_WAIT },
+	{ OPT_KEYRING, APPLY_WAIT },
+	{ 0, 0 },
+};
+
+/* What --help shows: the options of a source or verb (APPLY_*), or 0 for every option. */
+static unsigned cli_help_scope;
+
 struct cli_state {
 	struct config *cfg;
 	char **args;
@@ -165,25 +206,16 @@ cli_backend_names(const struct event_source *k)
 	return names;
 }
 
-/*
- * The option whose long name is name (n bytes) or starts with it; NULL with *ambiguous set if
- * several do.
- */
+/* The option whose long name is the n bytes at name, whole: never a prefix of it. */
 static const struct argp_option *
-cli_find_long(const char *name, size_t n, bool *ambiguous)
+cli_find_long(const char *name, size_t n)
 {
-	const struct argp_option *o, *found = NULL;
+	const struct argp_option *o;
 
-	*ambiguous = false;
-	for (o = options; o->name || o->doc; o++) {
-		if (o->name == NULL || strncmp(o->name, name, n) != 0)
-			continue;
-		if (o->name[n] == '\0')
+	for (o = options; o->name || o->doc; o++)
+		if (o->name && strncmp(o->name, name, n) == 0 && o->name[n] == '\0')
 			return o;
-		*ambiguous = found != NULL;
-		found = o;
-	}
-	return *ambiguous ? NULL : found;
+	return NULL;
 }
 
 /* The option whose short name is c, or NULL. */
@@ -198,6 +230,25 @@ cli_find_short(int c)
 	return NULL;
 }
 
+/* Say that the long option word opt names no option, with the nearest ones, and exit 64. */
+static void __attribute__((noreturn))
+cli_unknown_long(const char *opt)
+{
+	const struct argp_option *o;
+	struct suggest s;
+	struct buf b = { 0 };
+	char *name = xstrdup(opt + 2);
+
+	name[strcspn(name, "=")] = '\0';
+	suggest_init(&s, name);
+	for (o = options; o->name || o->doc; o++)
+		if (o->name && !(o->flags & OPTION_HIDDEN))
+			suggest_offer(&s, o->name);
+	suggest_text(&s, &b, "--");
+	errx(EXIT_USAGE, "unknown option '%s'%s", escape_arg(opt),
+	    b.len > 0 ? b.data : " (see watchq --help)");
+}
+
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
 cli_bad_option(const char *opt)
@@ -205,56 +256,224 @@ cli_bad_option(const char *opt)
 	const struct argp_option *o = NULL;
 	const char *p;
 	size_t n;
-	bool ambiguous;
 
 	if (strncmp(opt, "--", 2) == 0) {
 		n = strcspn(opt + 2, "=");
-		o = cli_find_long(opt + 2, n, &ambiguous);
-		if (ambiguous)
-			errx(EXIT_USAGE, "ambiguous option '%s' (see watchq --help)",
-			    escape_arg(opt));
+		o = cli_find_long(opt + 2, n);
 		if (o && o->arg && opt[2 + n] != '=')
 			errx(EXIT_USAGE, "option '--%s' needs %s", o->name, o->arg);
 		if (o && !o->arg && opt[2 + n] == '=')
 			errx(EXIT_USAGE, "option '--%s' takes no argument", o->name);
-	} else {
-		for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg;
-		     p++)
-			;
-		if (*p && o == NULL)
-			errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
-			    escape_arg((char[]){ *p, '\0' }));
-		if (*p && p[1] == '\0')
-			errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
+		cli_unknown_long(opt);
 	}
+	for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
+		;
+	if (*p && o == NULL)
+		errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
+		    escape_arg((char[]){ *p, '\0' }));
+	if (*p && p[1] == '\0')
+		errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
+}
+
+/*
+ * Refuse a long option not spelled out whole, which getopt would take as any option it begins:
+ * one added later would silently change what a script's abbreviation means. Returns the first
+ * word that is no option (the SOURCE or verb), or NULL. Stops at "--", as argp does.
+ */
+static const char *
+cli_scan_words(int argc, char **argv)
+{
+	const struct argp_option *o;
+	const char *first = NULL, *w;
+	bool in_order = getenv("POSIXLY_CORRECT") != NULL;
+	size_t n, k;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		w = argv[i];
+		if (strcmp(w, "--") == 0)
+			return first ? first : argv[i + 1];
+		if (w[0] != '-' || w[1] == '\0') {
+			if (first == NULL)
+				first = w;
+			if (in_order)
+				return first;
+			continue;
+		}
+		if (w[1] == '-') {
+			n = strcspn(w + 2, "=");
+			if ((o = cli_find_long(w + 2, n)) == NULL)
+				cli_unknown_long(w);
+			i += o->arg && w[2 + n] == '\0';	/* its argument is the next word */
+			continue;
+		}
+		for (k = 1; w[k] && ((o = cli_find_short((unsigned char)w[k])) == NULL || !o->arg);
+		     k++)
+			;
+		i += w[k] && w[k + 1] == '\0';
+	}
+	return first;
+}
+
+/* What the first word that is no option asks help for: APPLY_* of a verb or source, or 0. */
+static unsigned
+cli_scope_of(const char *word)
+{
+	const struct event_source *k;
+
+	if (word == NULL)
+		return 0;
+	if (strcmp(word, "wait") == 0)
+		return APPLY_WAIT;
+	if (strcmp(word, "list") == 0)
+		return APPLY_LIST;
+	return (k = source_find(word)) != NULL ? 1u << k->type : 0;
+}
+
+/* What option o applies to (APPLY_*). */
+static unsigned
+cli_applies(const struct argp_option *o)
+{
+	const struct option_scope *sc;
+	const struct backend *be;
+	unsigned applies = APPLY_WAIT | APPLY_LIST;
+
+	if (o->key >= OPT_COND && o->key < OPT_COND + COND__N)
+		return APPLY_WAIT;
+	/* --backend: the sources with a choice of backends. */
+	if (o->key == OPT_BACKEND) {
+		for (be = source_backends; be->name; be++)
+			applies |= be->choosable ? 1u << be->type : 0;
+		return applies;
+	}
+	for (sc = option_scopes; sc->key; sc++)
+		if (sc->key == o->key)
+			return sc->applies;
+	return ~0u;
+}
+
+/* The options that apply to scope, each group's header with them, ended as options is. */
+static const struct argp_option *
+cli_scoped_options(unsigned scope)
+{
+	static struct argp_option out[sizeof(options) / sizeof(options[0])];
+	const struct argp_option *o, *p;
+	size_t n = 0;
+	bool keep = false;
+
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL && o->key == 0) {
+			for (keep = false, p = options; p->name || p->doc; p++)
+				keep |= p->name && p->group == o->group && (cli_applies(p) & scope);
+		} else if (!(o->flags & OPTION_ALIAS)) {
+			keep = cli_applies(o) & scope;
+		}
+		if (keep)
+			out[n++] = *o;
+	}
+	return out;
+}
+
+/* The events of source k, each name with its aliases beside it, and the aliases of several. */
+static void
+cli_help_events(struct buf *b, const struct event_source *k)
+{
+	const struct event_name *n, *a;
+	const char *sep = "";
+
+	for (n = event_names; n->name; n++) {
+		if (n->type != k->type || event_is_present(&(struct event){ .type = n->type,
+		    .subtype = n->subtype }) || event_alias_of(n) != NULL)
+			continue;
+		if (event_name_first(n) == n) {
+			buf_addf(b, "%s%s", sep, n->name);
+			sep = " (";
+			for (a = n + 1; a->name; a++)
+				if (a->type == n->type && event_name_first(a) == n &&
+				    event_alias_of(a) != NULL) {
+					buf_addf(b, "%s%s", sep, a->name);
+					sep = ", ";
+				}
+			buf_adds(b, sep[0] == ',' ? ")" : "");
+		} else if (strcmp(n->name, n[-1].name) != 0) {
+			buf_addf(b, "%s%s", sep, n->name);
+			sep = " (";
+			for (a = n; a->name; a++)
+				if (a->type == n->type && strcmp(a->name, n->name) == 0) {
+					buf_addf(b, "%s%s", sep, event_name_first(a)->name);
+					sep = ", ";
+				}
+			buf_adds(b, ")");
+		}
+		sep = ", ";
+	}
+}
+
+/* --help's text after the options: what SOURCE is and the events of the sources in scope. */
+static char *
+cli_help_post(const char *text)
+{
+	const struct event_source *k;
+	struct buf b = { 0 };
+	unsigned scope = cli_help_scope & APPLY_SOURCES ? cli_help_scope : APPLY_SOURCES;
+
+	for (k = event_sources; k->type != EV_META; k++) {
+		if (!(scope & (1u << k->type)))
+			continue;
+		buf_adds(&b, b.len == 0 ? "SOURCE is " : k[1].type != EV_META ? ", " : " or ");
+		buf_adds(&b, k->word);
+		if (k->default_target)
+			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
+		else
+			buf_adds(&b, " TARGET...");
+	}
+	buf_adds(&b, "; several sources may follow one another.");
+	for (k = event_sources; k->name && !(cli_help_scope & APPLY_LIST); k++) {
+		if (k->type == EV_META || scope & (1u << k->type)) {
+			buf_addf(&b, k->type == EV_META ? " Always delivered: " : " Events of %s: ",
+			    k->word);
+			cli_help_events(&b, k);
+			buf_addc(&b, '.');
+		}
+	}
+	if (!(cli_help_scope & (APPLY_WAIT | APPLY_LIST)))
+		buf_adds(&b, " --initial adds present to each.");
+	if (!(cli_help_scope & APPLY_LIST))
+		buf_adds(&b, " Names ignore case.");
+	buf_addf(&b, "\n\n%s", text);
+	return b.data;
 }
 
 /* --help's text that the tables of sources and backends give, rather than a copy of them. */
 static char *
 cli_help_filter(int key, const char *text, void *input)
 {
-	const struct event_source *k;
+	const struct event_source *k = NULL;
 	struct buf b = { 0 };
-	const char *sep;
+	const char *line;
 
 	if (key == OPT_BACKEND) {
-		buf_adds(&b, cli_backend_names(NULL));
+		for (k = event_sources; k->type != EV_META && cli_help_scope != 1u << k->type; k++)
+			;
+		buf_adds(&b, cli_backend_names(k->type != EV_META ? k : NULL));
+		return b.data;
+	}
+	/* The usage line of the verb asked about: "wait ..." or "list ...", else the first. */
+	if (key == ARGP_KEY_HELP_ARGS_DOC && (cli_help_scope & (APPLY_WAIT | APPLY_LIST))) {
+		line = strstr(text, cli_help_scope & APPLY_WAIT ? "\nwait " : "\nlist ");
+		if (line == NULL)
+			return (char *)text;
+		buf_add(&b, line + 1, strcspn(line + 1, "\n"));
+		return b.data;
+	}
+	if (key == ARGP_KEY_HELP_ARGS_DOC && cli_help_scope != 0) {
+		buf_add(&b, text, strcspn(text, "\n"));
 		return b.data;
 	}
 	if (key != ARGP_KEY_HELP_POST_DOC || text == NULL)
 		return (char *)text;
-	buf_adds(&b, "SOURCE is ");
-	for (k = event_sources; k->type != EV_META; k++) {
-		sep = k == event_sources ? "" : k[1].type != EV_META ? ", " : " or ";
-		buf_addf(&b, "%s%s", sep, k->word);
-		if (k->default_target)
-			buf_addf(&b, " [TARGET...] (default %s)", k->default_target);
-		else
-			buf_adds(&b, " TARGET...");
-	}
-	buf_addf(&b, "; %s", text);
-	return b.data;
+	return cli_help_post(text);
 }
 
 static void
@@ -373,6 +592,11 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 	case 'o':
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--output: an empty FILE names nothing");
+		/* findmnt's -o is its columns: a new file named for them is not what was meant. */
+		if (findmnt_columns(arg) && access(arg, F_OK) < 0 && errno == ENOENT)
+			errx(EXIT_USAGE, "-o %s: no such FILE, and it reads as findmnt's columns: "
+			    "-o is the file events go to; --format or --json choose the fields "
+			    "(-o ./%s makes the file)", escape_arg(arg), escape_arg(arg));
 		cfg->output_path = arg;
 		break;
 	case OPT_JOURNAL:
@@ -509,16 +733,20 @@ static error_t
 cli_parse_opt(int key, char *arg, struct argp_state *st)
 {
 	struct cli_state *cs = st->input;
+	struct argp help;
 
 	switch (key) {
 	case 'h':
 	case OPT_USAGE:
 		/* argp_state_help() prints nothing under ARGP_NO_ERRS. */
-		argp_help(st->root_argp, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
+		help = *st->root_argp;
+		if (cli_help_scope != 0)
+			help.options = cli_scoped_options(cli_help_scope);
+		argp_help(&help, stdout, key == 'h' ? ARGP_HELP_STD_HELP : ARGP_HELP_USAGE,
 		    program_invocation_short_name);
 		exit(EXIT_OK);
 	case 'V':
-		printf("%s\n", argp_program_version);
+		version_print(stdout);
 		exit(EXIT_OK);
 	case 'e':
 		cli_add_list(cs->include, &cs->ninclude, arg);
@@ -539,6 +767,27 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 	return cli_opt_wait(key, arg, cs);
 }
 
+/* Say that name (given to opt) is no event, with the nearest names, and exit 64. */
+static void __attribute__((noreturn))
+cli_unknown_event(const char *opt, const char *name)
+{
+	const struct event_name *n;
+	const char *alias_of;
+	struct suggest s;
+	struct buf b = { 0 };
+
+	suggest_init(&s, name);
+	for (n = event_names; n->name; n++)
+		suggest_offer(&s, n->name);
+	/* An alias kept brings the name records print (umount: unmount). */
+	for (n = event_names; n->name; n++)
+		if ((alias_of = event_alias_of(n)) != NULL)
+			suggest_beside(&s, n->name, alias_of);
+	suggest_text(&s, &b, "");
+	errx(EXIT_USAGE, "%s %s: unknown event%s", opt, escape_arg(name),
+	    b.len > 0 ? b.data : " (see watchq(1), EVENTS)");
+}
+
 /* Apply the event names of one -e (or with remove, -E) LIST; true if it named loss or removal. */
 static bool
 cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remove)
@@ -552,14 +801,13 @@ cli_apply_list(struct config *cfg, const char *arg, unsigned typemask, bool remo
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		r = evset_apply_name(&cfg->events, tok, typemask | 1u << EV_META, remove);
 		if (r < 0)
-			errx(EXIT_USAGE, "unknown event '%s' (see watchq(1), EVENTS)",
-			    escape_arg(tok));
+			cli_unknown_event(remove ? "-E" : "-e", tok);
 		if (r == 0)
 			errx(EXIT_USAGE, "event '%s' does not apply to the sources watched",
 			    escape_arg(tok));
 		if (!cfg->initial && strcasecmp(tok, "present") == 0)
 			errx(EXIT_USAGE, "event 'present' comes only with --initial");
-		if (strcasecmp(tok, "loss") == 0 || strcasecmp(tok, "removal") == 0) {
+		if (evset_apply_name(&(struct evset){ 0 }, tok, 1u << EV_META, false) > 0) {
 			if (remove)
 				errx(EXIT_USAGE,
 				    "event '%s' is always delivered and cannot be excluded",
@@ -851,6 +1099,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
+	cli_help_scope = cli_scope_of(cli_scan_words(argc, argv));
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");

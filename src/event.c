@@ -47,6 +47,20 @@ const struct event_name event_names[] = {
 	{ "remount", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
 	{ "moved_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
 	{ "moved_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
+	/* keyctl watch's: the words it prints (its gc: a watched key destroyed), and in full. */
+	{ "inst", EV_KEY, KEY_INSTANTIATED, 0, 0 },
+	{ "update", EV_KEY, KEY_UPDATED, 0, 0 },
+	{ "upd", EV_KEY, KEY_UPDATED, 0, 0 },
+	{ "link", EV_KEY, KEY_LINKED, 0, 0 },
+	{ "unlink", EV_KEY, KEY_UNLINKED, 0, 0 },
+	{ "unlk", EV_KEY, KEY_UNLINKED, 0, 0 },
+	{ "clr", EV_KEY, KEY_CLEARED, 0, 0 },
+	{ "revoke", EV_KEY, KEY_REVOKED, 0, 0 },
+	{ "rev", EV_KEY, KEY_REVOKED, 0, 0 },
+	{ "inval", EV_KEY, KEY_INVALIDATED, 0, 0 },
+	{ "inv", EV_KEY, KEY_INVALIDATED, 0, 0 },
+	{ "attr", EV_KEY, KEY_SETATTR, 0, 0 },
+	{ "gc", EV_META, META_REMOVAL, 0, 0 },
 	{ NULL, 0, 0, 0, 0 },
 };
 
@@ -108,3 +122,25 @@ event_name(const struct event *ev)
 	return "unknown";
 }
 
+const struct event_name *
+event_name_first(const struct event_name *n)
+{
+	const struct event_name *m;
+
+	for (m = event_names; m != n; m++)
+		if (m->type == n->type && m->subtype == n->subtype &&
+		    m->info_mask == n->info_mask && m->info_value == n->info_value)
+			return m;
+	return n;
+}
+
+const char *
+event_alias_of(const struct event_name *n)
+{
+	const struct event_name *m;
+	size_t rows = 0;
+
+	for (m = event_names; m->name; m++)
+		rows += m->type == n->type && strcmp(m->name, n->name) == 0;
+	return event_name_first(n) != n && rows == 1 ? event_name_first(n)->name : NULL;
+}

@@ -181,6 +181,10 @@ struct event_name {
  * matches it, so that a variant (move_from) comes before its plain name (move), and aliases last.
  */
 extern const struct event_name event_names[];
+/* The first row that selects what row n selects: the name its records print. */
+const struct event_name *event_name_first(const struct event_name *n);
+/* The name printed for the one event alias row n selects; NULL if n is not such an alias. */
+const char *event_alias_of(const struct event_name *n);
 
 
 /* Where sources deliver events: the filter, the output and the end conditions. */

@@ -139,6 +139,29 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 	errx(EXIT_UNAVAILABLE, "no backend serves %s", source_word(type));
 }
 
+/* Events a probe would emit: none, as it watches nothing. */
+static void
+source_probe_emit(struct sink *sink, struct event *ev)
+{
+}
+
+const char *
+source_probe(const struct backend *be)
+{
+	static struct config cfg = { .quiet = true, .interval = 1.0, .queue_size = 256 };
+	static struct sink sink = { source_probe_emit };
+	static char why[512];
+	struct source src;
+	int r, e;
+
+	source_reset(&src, be, NULL, &cfg, &sink);
+	r = be->ops->open(&src);
+	e = errno;
+	snprintf(why, sizeof(why), "%s", e == ENOSYS ? source_unavailable(&src) : strerror(e));
+	source_close(&src);
+	return r == 0 ? NULL : why;
+}
+
 void
 source_close(struct source *src)
 {

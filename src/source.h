@@ -97,6 +97,8 @@ bool source_backend_serves(const struct backend *be, enum ev_type type);
  */
 void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
     struct sink *sink);
+/* Open be with no watch as source_open() would, and close it: NULL if it serves, else why not. */
+const char *source_probe(const struct backend *be);
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 

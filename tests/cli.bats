@@ -22,9 +22,49 @@ load helper
 @test "-V and --version print the version" {
 	run --separate-stderr "$WATCHQ" -V
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^watchq\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[0]}" =~ ^watchq\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run --separate-stderr "$WATCHQ" --version
-	[[ "$output" =~ ^watchq\ [0-9] ]]
+	[[ "${lines[0]}" =~ ^watchq\ [0-9] ]]
+}
+
+# version_says OUTPUT WHAT: yes or no, as the --version line for WHAT says.
+version_says() {
+	local line
+	line=$(grep "^$2: " <<<"$1") || { echo "no line for $2"; return 1; }
+	[[ "$line" =~ ^"$2: "(yes|no\ \(.+\))$ ]] || { echo "bad line: $line"; return 1; }
+	echo "${line#"$2: "}" | cut -d' ' -f1
+}
+
+@test "--version: the schema's version, and whether each backend and kernel feature works here" {
+	run --separate-stderr "$WATCHQ" --version
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	ver=$output
+	[ "${lines[1]}" = "schema $(jq -r .version "$BATS_TEST_DIRNAME/../watchq.schema.json")" ]
+	for f in statmount fanotify-fs-error quota-netlink; do
+		version_says "$ver" "kernel $f" >/dev/null
+	done
+	[ "$(version_says "$ver" "backend mounts mountinfo")" = yes ]
+	[ "$(version_says "$ver" "backend keys poll")" = yes ]
+	# Each backend line says what a run forced onto that backend finds (exit 2 at -t 0, or 69).
+	for be in "mounts fanotify" "keys watch-queue"; do
+		run --separate-stderr "$WATCHQ" -qq -t 0 --backend="${be#* }" "${be% *}"
+		[ "$status" -eq 2 ] && want=yes || want=no
+		[ "$status" -eq 2 ] || [ "$status" -eq 69 ]
+		[ "$(version_says "$ver" "backend $be")" = "$want" ] || { echo "$be: $status"; false; }
+	done
+	# Probes only: nothing is mounted, no key or file is made, changed or opened for writing.
+	if command -v strace >/dev/null; then
+		strace -f -qq -o "$T/trace" -e trace=mount,umount2,move_mount,mount_setattr,add_key,keyctl,request_key,mkdir,mkdirat,unlink,unlinkat,rename,renameat2,creat,openat,open \
+			"$BATS_TEST_DIRNAME/../watchq" --version >/dev/null
+		run grep -E '^[0-9]+ +(mount|umount2|move_mount|mount_setattr|add_key|request_key|mkdir|mkdirat|unlink|unlinkat|rename|renameat2|creat)\(|open(at)?\(.*(O_WRONLY|O_RDWR|O_CREAT)|keyctl\((KEYCTL_[^C]|[0-9])' "$T/trace"
+		[ "$status" -eq 1 ] || { echo "$output"; false; }
+	fi
+	# Without privileges, fanotify's mount events are not to be had, and the line says why.
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop privileges"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$WATCHQ" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"backend mounts fanotify: no (fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN"* ]]
 }
 
 # usage_error TEXT ARGS...: watchq exits 64 with one stderr line, containing TEXT, naming the problem.
@@ -52,12 +92,103 @@ usage_error() {
 	usage_error "unknown option '-z'" -qz mounts /
 	usage_error "option '--timeout' needs SECONDS" mounts / --timeout
 	usage_error "option '--json' takes no argument" --json=yes mounts /
-	usage_error "ambiguous option '--ke'" wait --ke user:a
+	usage_error "unknown option '--ke'; did you mean --key, --keyring?" wait --ke user:a
 }
 
-@test "an unknown event name is a usage error" {
-	usage_error "unknown event 'unmounted'" -e unmounted mounts /
-	usage_error "unknown event 'bogus'" -E bogus mounts /
+@test "long options are taken whole: an abbreviation is refused, with the options it could mean" {
+	usage_error "unknown option '--init'; did you mean --initial?" --init list mounts /
+	usage_error "unknown option '--excl'; did you mean --exclude" --excl mount -t 0 mounts /
+	usage_error "unknown option '--exclude-ev=mount'; did you mean --exclude-event" \
+		--exclude-ev=mount -t 0 mounts /
+	usage_error "unknown option '--intial'; did you mean --initial?" --intial list mounts /
+	usage_error "unknown option '--jsn'; did you mean --json?" -t 0 mounts / --jsn
+	# An option's argument, separate or clustered, and the words after -- are not options.
+	run --separate-stderr "$WATCHQ" list --format --init mounts /
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "--init" ]
+	run --separate-stderr "$WATCHQ" -qo "$T/--init" -t 0 mounts /
+	[ "$status" -eq 2 ]
+	usage_error "watchq: --init: No such file or directory" list mounts -- --init
+}
+
+@test "an unknown event name is a usage error, with the nearest names" {
+	usage_error "watchq: -e unmounted: unknown event; did you mean unmount" -e unmounted mounts /
+	usage_error "watchq: -E bogus: unknown event (see watchq(1), EVENTS)" -E bogus mounts /
+	usage_error "watchq: -e umnt: unknown event; did you mean umount, unmount?" -e umnt mounts /
+	usage_error "watchq: -E revokd: unknown event; did you mean revoke, revoked?" -E revokd keys
+	usage_error "watchq: -e unmont: unknown event; did you mean unmount" wait -e unmont mounts /
+	usage_error "-e moveto: unknown event; did you mean move_to" -e move,moveto mounts /
+}
+
+@test "keyctl watch's event names are aliases of key events, its gc of removal" {
+	# -e ALIAS -E NAME leaves no key event exactly when ALIAS selects NAME's events.
+	for pair in inst:instantiated update:updated upd:updated link:linked unlink:unlinked \
+		unlk:unlinked clr:cleared revoke:revoked rev:revoked inval:invalidated inv:invalidated \
+		attr:setattr REV:revoked; do
+		usage_error "-E excludes every event" -e "${pair%%:*}" -E "${pair#*:}" keys
+	done
+	usage_error "event 'revoke' does not apply to the sources watched" -e revoke mounts /
+	usage_error "event 'gc' is always delivered and cannot be excluded" -E gc mounts /
+}
+
+@test "-o with findmnt's column names that name no file is refused, with the options that give columns" {
+	cd "$T"
+	usage_error "watchq: -o TARGET,SOURCE: no such FILE, and it reads as findmnt's columns: -o is the file events go to; --format or --json choose the fields (-o ./TARGET,SOURCE makes the file)" \
+		-o TARGET,SOURCE -t 0 mounts /
+	[ ! -e "$T/TARGET,SOURCE" ]
+	usage_error "findmnt's columns" -o target,fstype,options -t 0 mounts /
+	usage_error "findmnt's columns" -o +PROPAGATION -t 0 mounts /
+	usage_error "findmnt's columns" -o SIZE,USE%,MAJ:MIN -t 0 mounts /
+	# ./ before it, a file of that name that exists, or a name that is no column: a file.
+	run --separate-stderr "$WATCHQ" -q -o ./TARGET,SOURCE -t 0 mounts /
+	[ "$status" -eq 2 ]
+	[ -f "$T/TARGET,SOURCE" ]
+	run --separate-stderr "$WATCHQ" -q -o TARGET,SOURCE -t 0 mounts /
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$WATCHQ" -q -o TARGET,NOSUCH -t 0 mounts /
+	[ "$status" -eq 2 ]
+	[ -f "$T/TARGET,NOSUCH" ]
+}
+
+# help_of ARGS...: watchq ARGS --help on one line, its spaces squeezed (argp wraps at 79 columns).
+help_of() {
+	"$WATCHQ" "$@" --help | tr -s ' \n' '  '
+}
+
+@test "SOURCE --help, wait --help and list --help print what applies there; --help all of it" {
+	full=$(help_of)
+	for opt in --fstype --recursive --space-below --mount=PATH --keyring --initial --queue-size; do
+		[[ "$full" == *" $opt"* ]] || { echo "--help lacks $opt"; false; }
+	done
+	[[ "$full" == *"Events of mounts: mount (new_mount), unmount (umount),"* ]]
+	[[ "$full" == *"Events of keys: instantiated (inst), updated (update, upd),"* ]]
+	out=$(help_of mounts)
+	[[ "$out" == *" --fstype"* && "$out" == *" --initial"* && "$out" == *" -N, --ns"* ]]
+	[[ "$out" != *"--recursive"* && "$out" != *"--space-below"* && "$out" != *"--mount="* ]]
+	[[ "$out" != *"--queue-size"* && "$out" != *"Conditions for wait"* ]]
+	[[ "$out" == *"--backend=NAME auto, fanotify, mountinfo "* ]]
+	[[ "$out" == *"Events of mounts: mount (new_mount),"* && "$out" != *"Events of keys"* ]]
+	[[ "$out" == *"Usage: watchq [OPTION...] SOURCE [TARGET...]"* ]]
+	out=$(help_of -o /dev/null keys)
+	[[ "$out" == *" --recursive"* && "$out" == *" --queue-size"* && "$out" != *"--fstype"* ]]
+	[[ "$out" == *"--backend=NAME auto, watch-queue, poll "* ]]
+	[[ "$out" == *"revoked (revoke, rev)"* && "$out" != *"Events of mounts"* ]]
+	out=$(help_of sb)
+	[[ "$out" == *" --space-below"* && "$out" == *" --interval"* && "$out" != *"--recursive"* ]]
+	[[ "$out" != *"--backend"* && "$out" != *"--queue-size"* ]]
+	out=$(help_of wait)
+	[[ "$out" == *"Usage: watchq [OPTION...] wait CONDITION... [SOURCE [TARGET...]] "* ]]
+	[[ "$out" == *" --mount=PATH"* && "$out" == *" --keyring"* && "$out" == *" -e, --event"* ]]
+	[[ "$out" != *"--initial First"* && "$out" != *"--monitor"* ]]
+	out=$(help_of list)
+	[[ "$out" == *"Usage: watchq [OPTION...] list SOURCE"* && "$out" == *" --fstype"* ]]
+	[[ "$out" != *"-t, --timeout"* && "$out" != *"-e, --event"* && "$out" != *"-n, --count"* ]]
+	[[ "$out" != *"Events of"* && "$out" != *"--mount="* ]]
+	[ "${#out}" -lt "${#full}" ]
+	# --usage too: list's options, and its line.
+	out=$("$WATCHQ" list --usage | tr -s ' \n' '  ')
+	[[ "$out" == *"[--fstype=LIST]"* && "$out" != *"--timeout"* && "$out" != *"wait CONDITION"* ]]
+	[[ "$out" == *" list SOURCE [TARGET...]"* ]]
 }
 
 @test "an event of another source is a usage error" {
@@ -199,7 +330,7 @@ usage_error() {
 @test "error messages escape what they echo: no forged line" {
 	usage_error 'nope\x0awatchq:\x20forged: No such file' mounts "$T/nope"$'\n''watchq: forged'
 	usage_error "unknown source 'a\\xc2\\x9b2J'" $'a\xc2\x9b2J'
-	usage_error "unknown event '\\xe2\\x80\\xaemount'" -e $'\xe2\x80\xaemount' mounts /
+	usage_error "-e \\xe2\\x80\\xaemount: unknown event" -e $'\xe2\x80\xaemount' mounts /
 	usage_error "unknown option '--a\\x0awatchq:\\x20x'" $'--a\nwatchq: x' mounts /
 	run --separate-stderr "$WATCHQ" -o "$T/no/dir"$'\n''watchq: x' mounts /
 	[ "$status" -eq 1 ]

@@ -165,6 +165,21 @@ linked_once() {
 	[ "$(wc -l <"$T/out")" -eq 3 ]
 }
 
+@test "keyctl watch's event names select the same events, printed as watchq names them" {
+	k=$(keyctl add user wq-key v1 @s)
+	kwatch -e upd,attr,REV,unlink keys "$k"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 1
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 2
+	keyctl revoke "$k"
+	wait_until lines_at_least 3
+	stop_watchq
+	[ "$(cut -d' ' -f1-3 "$T/out")" = "key updated $k
+key setattr $k
+key revoked $k" ]
+}
+
 @test "a key given as %TYPE:DESC, and JSON fields" {
 	k=$(keyctl add user wq-named v1 @s)
 	kwatch --json keys %user:wq-named @s

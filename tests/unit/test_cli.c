@@ -186,13 +186,14 @@ main(void)
 	USAGE("option '--timeout' needs SECONDS", "mounts", "--timeout");
 	USAGE("option '-n' needs N", "mounts", "-n");
 	USAGE("option '--json' takes no argument", "--json=1", "mounts");
-	USAGE("ambiguous option '--ke'", "--ke", "x", "wait");
+	USAGE("unknown option '--ke'; did you mean --key, --keyring?", "--ke", "x", "wait");
+	USAGE("unknown option '--init'; did you mean --initial?", "--init", "mounts");
 	USAGE("unknown option '--a\\x0awatchq:\\x20forged'", "--a\nwatchq: forged", "mounts");
 
 	/* Every echo of an argument is escaped: no forged line. */
 	USAGE("/nonexistent\\x0awatchq:\\x20x: No such file", "sb", "/nonexistent\nwatchq: x");
 	USAGE("unknown source 'a\\xc2\\x9b2J'", "a\xc2\x9b" "2J");
-	USAGE("unknown event '\\xe2\\x80\\xaemount'", "-e", "\xe2\x80\xaemount", "mounts");
+	USAGE("-e \\xe2\\x80\\xaemount: unknown event", "-e", "\xe2\x80\xaemount", "mounts");
 	USAGE("--timeout: 'x\\x0ay'", "-t", "x\ny", "mounts");
 
 	cli_free(&cfg);

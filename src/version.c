@@ -1,0 +1,103 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "version.h"
+#include "fserr.h"
+#include "quota_nl.h"
+#include "source.h"
+#include "statmount.h"
+
+#ifndef WATCHQ_VERSION
+#define WATCHQ_VERSION "0.0"
+#endif
+#ifndef WATCHQ_SCHEMA_VERSION
+#define WATCHQ_SCHEMA_VERSION 0
+#endif
+
+/* Each probe: NULL if the feature works here, else why not. */
+static char version_why[256];
+
+static const char *
+version_statmount(void)
+{
+	if (statmount_probe() == 0)
+		return NULL;
+	snprintf(version_why, sizeof(version_why), "listmount/statmount need Linux 6.8: %s",
+	    strerror(errno));
+	return version_why;
+}
+
+/* The sb source's error groups, and a mark of the root's filesystem as it marks each watch's. */
+static const char *
+version_fs_error(void)
+{
+	struct fserr fe;
+	struct stat st;
+	int r = -1;
+
+	if (fserr_open(&fe) == 0) {
+		r = stat("/", &st) < 0 ? -1 : fserr_mark(&fe, "/", st.st_dev);
+		fserr_close(&fe);
+	}
+	if (r == 0)
+		return NULL;
+	snprintf(version_why, sizeof(version_why),
+	    "filesystem error events need Linux 5.16 and CAP_SYS_ADMIN: %s", strerror(errno));
+	return version_why;
+}
+
+/* The sb source's quota netlink socket. */
+static const char *
+version_quota(void)
+{
+	int fd = quota_nl_open();
+
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	snprintf(version_why, sizeof(version_why), "quota warnings: %s",
+	    errno == ENOENT ? "no VFS_DQUOT netlink family in this network namespace" :
+	    strerror(errno));
+	return version_why;
+}
+
+static const struct feature {
+	const char *name;
+	const char *(*probe)(void);
+} version_features[] = {
+	{ "statmount", version_statmount },
+	{ "fanotify-fs-error", version_fs_error },
+	{ "quota-netlink", version_quota },
+	{ NULL, NULL },
+};
+
+/* One line: what, then yes, or no and why. */
+static void
+version_line(FILE *f, const char *what, const char *why)
+{
+	fprintf(f, "%s: %s%s%s\n", what, why ? "no (" : "yes", why ? why : "", why ? ")" : "");
+}
+
+void
+version_print(FILE *f)
+{
+	const struct backend *be;
+	const struct feature *ft;
+	char what[128];
+
+	fprintf(f, "watchq %s\nschema %d\n", WATCHQ_VERSION, WATCHQ_SCHEMA_VERSION);
+	for (be = source_backends; be->name; be++) {
+		if (!be->choosable)
+			continue;
+		snprintf(what, sizeof(what), "backend %s %s", source_word(be->type), be->name);
+		version_line(f, what, source_probe(be));
+	}
+	for (ft = version_features; ft->name; ft++) {
+		snprintf(what, sizeof(what), "kernel %s", ft->name);
+		version_line(f, what, ft->probe());
+	}
+}
