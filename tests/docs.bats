@@ -10,7 +10,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 complete_bash() {
 	local f=/usr/share/bash-completion/bash_completion
 	[ -r "$f" ] || skip "bash-completion not installed"
-	bash -c '
+	${IN[@]+"${IN[@]}"} bash -c '
 		. "$1"; . "$2"; COMP_LINE=$3; shift 3
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 		COMP_LINE=${COMP_LINE:-$*}; COMP_POINT=${#COMP_LINE}
@@ -33,13 +33,26 @@ complete_zsh() {
 	command -v zsh >/dev/null || skip "zsh not installed"
 	zsh -f -c 'zmodload zsh/zpty && zpty t true' 2>/dev/null || skip "no zsh zpty (module or pseudo-terminals) here"
 	# The first call makes compinit's dump for the whole file (slow in the VM), the rest reuse it.
-	(cd "$T" && ZC_DUMP=$BATS_FILE_TMPDIR/zcompdump timeout 300 zsh -f "$ROOT/tests/zsh-complete" "$ROOT/completions" "$1")
+	(cd "$T" && ZC_DUMP=$BATS_FILE_TMPDIR/zcompdump timeout 300 ${IN[@]+"${IN[@]}"} zsh -f "$ROOT/tests/zsh-complete" "$ROOT/completions" "$1")
 }
 
 # complete_fish LINE: the candidates fish offers at the end of LINE.
 complete_fish() {
 	command -v fish >/dev/null || skip "fish not installed"
-	fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
+	${IN[@]+"${IN[@]}"} fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
+}
+
+# The complete_* functions run the shell under the command in the array IN, if set.
+# in_keys: IN runs it in a session keyring of its own that holds a keyring and a user key.
+# (keyctl session says on stderr that it joined one: that line is not passed on.)
+in_keys() {
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	cat >"$T/in-keys" <<'EOF'
+exec 9>&2
+exec keyctl session - sh -c 'exec 2>&9 9>&- && keyctl newring watchq-docs-ring @s >/dev/null &&
+	keyctl add user watchq-docs-key data @s >/dev/null && exec "$@"' _ "$@" 2>/dev/null
+EOF
+	IN=(sh "$T/in-keys")
 }
 
 @test "the man page is clean under mandoc -Tlint" {
@@ -216,6 +229,20 @@ complete_fish() {
 	run complete_zsh 'watchq -N '
 	[ -n "$output" ]
 	[ -z "$(echo "$output" | grep -v '^[0-9][0-9]*$')" ]
+}
+
+@test "zsh completion: key specs as keys TARGETs take them (%TYPE:DESC), --fstype types" {
+	in_keys
+	run complete_zsh 'watchq keys %k'
+	[[ "$output" == *%keyring:watchq-docs-ring* ]]
+	[ -z "$(echo "$output" | grep -v '^%keyring:')" ]
+	run complete_zsh 'watchq keys @s %user:watchq'
+	[ "$output" = %user:watchq-docs-key ]
+	IN=()
+	run complete_zsh 'watchq --fstype tm'
+	[[ "$output" == *tmpfs* ]]
+	run complete_zsh 'watchq --fstype ext4,pro'
+	[ "$output" = proc ]
 }
 
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
