@@ -245,6 +245,67 @@ EOF
 	[ "$output" = proc ]
 }
 
+@test "bash completion: event names typed in capitals complete in capitals" {
+	run complete_bash watchq -e UNM
+	[ "$output" = UNMOUNT ]
+	run complete_bash watchq mounts / -E mount,MOVE_F
+	[ "$output" = mount,MOVE_FROM ]
+	run complete_bash_line 'watchq mounts / --event=Move_'
+	[ "$output" = 'Move_from
+Move_to' ]
+}
+
+@test "bash completion: every key it can see as %TYPE:DESC, %user: too" {
+	in_keys
+	run complete_bash_line 'watchq keys %user:watchq-d'
+	# Bash replaces only the part after the colon.
+	[ "$output" = watchq-docs-key ]
+	run complete_bash_line 'watchq wait --key user:x --keyring %'
+	[[ "$output" == *%keyring:watchq-docs-ring* && "$output" == *%user:watchq-docs-key* ]]
+}
+
+@test "bash completion: --format completes the escapes the man page lists" {
+	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
+		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	[ "$(complete_bash watchq --format '%')" = "$man" ]
+	run complete_bash watchq --format '%p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^/%p/' | sort)" ]
+	run complete_bash_line 'watchq --format=%k%K%'
+	[[ "$output" == *%k%K%y* ]]
+}
+
+@test "bash completion: wait offers no option the wait on the line refuses" {
+	mkdir "$T/m"
+	# Each refused with --unmount (exit 64), and not offered there.
+	offered=$(complete_bash watchq wait --unmount "$T/m" --)
+	for opt in --initial --monitor --json --format=%p --journal --timestamps --null \
+		--output="$T/o" --count=1 --event=mount --exclude-event=mount --fstype=tmpfs \
+		--source=/dev/x --timefmt=%s --recursive --space-below=1%; do
+		run --separate-stderr "$WATCHQ" -t 0 "$opt" wait --unmount "$T/m"
+		[ "$status" -eq 64 ] || { echo "$opt: $status"; false; }
+		[[ $'\n'$offered$'\n' != *$'\n'${opt%%=*}$'\n'* ]] ||
+			{ echo "$opt offered"; false; }
+	done
+	# What it takes is offered.
+	for opt in --timeout --backend --ns --quiet --mount --key; do
+		echo "$offered" | grep -qx -- "$opt" || { echo "$opt not offered"; false; }
+	done
+	# -N is refused with --readonly, state conditions with -e, --initial with any wait.
+	run --separate-stderr "$WATCHQ" -t 0 -N $$ wait --readonly /
+	[ "$status" -eq 64 ]
+	run complete_bash watchq wait --readonly / --
+	[[ "$output" != *--ns* && "$output" == *--writable* ]]
+	run --separate-stderr "$WATCHQ" -t 0 wait -e mount --mount "$T/m" mounts /
+	[ "$status" -eq 64 ]
+	run complete_bash watchq wait -e mount mounts / --
+	[[ "$output" != *--mount* && "$output" != *--keyring* && "$output" == *--json* ]]
+	run complete_bash watchq wait --
+	[[ "$output" != *--initial* && "$output" != *--monitor* && "$output" == *--json* ]]
+	run complete_bash watchq --
+	[[ "$output" == *--initial* && "$output" == *--json* ]]
+}
+
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
 	# --help prints them from the tables in src/source.c.
 	backends=$("$WATCHQ" --help | sed -n 's/^ *--backend=NAME *//p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
