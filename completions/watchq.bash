@@ -48,9 +48,9 @@ _watchq_keyspecs()
 	_watchq_reply @s @u @us @p @t @g @a ${keys[@]+"${keys[@]}"} "$@"
 }
 
-# A source as --source takes it: a device (a mounted one, or a path once a slash is
-# typed), or a tag whose values are the names udev links in /dev/disk/by-label and the
-# like (with its \xNN escapes undone).
+# A source as --source, --mounted and --unmounted take it: a device (a mounted one, or
+# a path once a slash is typed), or a tag whose values are the names udev links in
+# /dev/disk/by-label and the like (with its \xNN escapes undone).
 _watchq_sources()
 {
 	local tag=${cur%%=*} n
@@ -115,27 +115,31 @@ _watchq_events()
 	done
 	[[ -z $m$k$s ]] && m=1 k=1 s=1
 	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
-	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr
+	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr \
+		revoke link unlink clr inval gc update inst
 	[[ $s ]] && echo error readonly edquot lowspace
 	echo loss removal
 }
 
 # The options a wait refuses, by what is on the line: any wait; a state condition (what
-# selects or counts events); one that prints nothing; one judged in our own namespace; an
-# event wait (-e).
+# selects or counts events); one that prints nothing (all but --mounted and --unmounted,
+# which print the mount they met); one judged in our own namespace; an event wait (-e).
 _watchq_wait_refused()
 {
 	local w kinds=wait
 	local -A refused=(
 		[wait]='--initial -m --monitor'
-		[state]='-e --event -E --exclude-event -n --count --fstype --source --timefmt
-			--recursive --space-below'
+		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
+			--options --exclude --include --excludei --includei --timefmt --recursive
+			--space-below'
 		[silent]='-j --json --format --journal -T --timestamps -0 --null -o --output'
 		[here]='-N --ns'
-		[event]='--mount --unmount --readonly --writable --key --keyring --no-key'
+		[event]='--mount --unmount --readonly --writable --key --keyring --no-key
+			--mounted --unmounted'
 	)
 	for w in "$@"; do
 		case $w in
+		--mounted* | --unmounted*) kinds+=' state' ;;
 		--mount* | --unmount*) kinds+=' state silent' ;;
 		--readonly* | --writable* | --key | --key=* | --no-key*)
 			kinds+=' state silent here' ;;
@@ -157,15 +161,24 @@ _watchq()
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
 		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout
-		-n --count --fstype --source -N --ns --recursive --space-below --backend --interval
+		-n --count --fstype -S --source -O --options --exclude --include --excludei
+		--includei -N --ns --recursive --space-below --backend --no-bpf --interval
 		--queue-size -h --help --usage -V --version'
-	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
+	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key
+		--mounted --unmounted'
+	# The common VFS options of a mount and of its superblock, as -O takes them.
+	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
+		symfollow sync dirsync mand'
 	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %P %u %c %k %K %y %T %%
 		%#p %#o %#d %#f %#O %#c %#y %#w %#E'
 
 	case $prev in
 	-e | --event | -E | --exclude-event)
 		_watchq_list -i $events
+		return
+		;;
+	-O | --options)
+		_watchq_list $mntopts $(printf 'no%s ' $mntopts)
 		return
 		;;
 	--backend)
@@ -176,7 +189,7 @@ _watchq()
 		_watchq_list $(awk '{print $NF}' /proc/filesystems 2>/dev/null)
 		return
 		;;
-	--source)
+	-S | --source | --mounted | --unmounted)
 		_watchq_sources
 		return
 		;;
@@ -208,7 +221,7 @@ _watchq()
 		return
 		;;
 	--timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | \
-		--no-key | --space-below)
+		--no-key | --space-below | --exclude | --include | --excludei | --includei)
 		return
 		;;
 	esac

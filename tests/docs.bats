@@ -55,6 +55,22 @@ EOF
 	IN=(sh "$T/in-keys")
 }
 
+# in_disks: IN runs it where /dev/disk holds the links udev makes for a few filesystems,
+# named as udev names them (\x20 for a space): an overlay on /dev in a mount namespace of
+# its own, /dev/pts kept for zsh's pseudo-terminal.
+in_disks() {
+	need_root
+	mkdir "$T/upper" "$T/work" "$T/pts"
+	IN=(unshare -m --propagation private sh -c 'mount --bind /dev/pts "$0/pts" &&
+		mount -t overlay wq -o "lowerdir=/dev,upperdir=$0/upper,workdir=$0/work" /dev &&
+		mount --move "$0/pts" /dev/pts && d=/dev/disk &&
+		mkdir -p $d/by-label $d/by-uuid $d/by-partuuid $d/by-partlabel &&
+		ln -sf ../../loop0 "$d/by-label/My\x20Stick" && ln -sf ../../loop1 $d/by-label/STICK &&
+		ln -sf ../../loop0 $d/by-uuid/1234-ABCD &&
+		ln -sf ../../loop0 $d/by-partuuid/0a1b2c3d-01 &&
+		ln -sf ../../loop0 "$d/by-partlabel/EFI\x20system" && exec "$@"' "$T")
+}
+
 @test "the man page is clean under mandoc -Tlint" {
 	command -v mandoc >/dev/null || skip "mandoc not installed"
 	[ -s "$ROOT/man/watchq.1" ]
@@ -85,9 +101,12 @@ EOF
 		run --separate-stderr "$WATCHQ" -q -t 0 --initial --space-below 1% -e "$ev" mounts / keys @s sb /
 		[ "$status" -ne 64 ] || { echo "-e $ev: $stderr"; false; }
 	done
-	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
-	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
-	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	# keyctl watch's names are aliases of key events: offered too.
+	offered=$(printf '%s\n' $names revoke link unlink clr inval gc update setattr inst | sort -u |
+		tr '\n' ' ')
+	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$offered" ]
+	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
+	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
 	run --separate-stderr "$WATCHQ" -e nosuch mounts /
 	[ "$status" -eq 64 ]
 }
@@ -104,11 +123,11 @@ EOF
 	run complete_bash watchq sb / -e ''
 	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error loss lowspace readonly removal " ]
 	run complete_bash watchq keys @s -e un
-	[ "$output" = unlinked ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
 	run complete_bash watchq --backend m
 	[ "$output" = mountinfo ]
-	run complete_bash watchq wait --unm
-	[ "$output" = --unmount ]
+	run complete_bash watchq wait --wri
+	[ "$output" = --writable ]
 	run complete_bash watchq mounts /pro
 	[[ "$output" == */proc* ]]
 	run complete_bash watchq sb /sy
@@ -171,13 +190,13 @@ EOF
 	run complete_zsh 'watchq sb / -e e'
 	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
 	run complete_zsh 'watchq keys @s -e un'
-	[ "$output" = unlinked ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
 	run complete_zsh 'watchq sb /pro'
 	[[ "$output" == */proc* ]]
 	run complete_zsh 'watchq keys @u'
 	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
-	run complete_zsh 'watchq wait --unm'
-	[ "$output" = --unmount ]
+	run complete_zsh 'watchq wait --wri'
+	[ "$output" = --writable ]
 	# Wait conditions only after wait; wait only once.
 	run complete_zsh 'watchq --'
 	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
@@ -264,6 +283,34 @@ Move_to' ]
 	[[ "$output" == *%keyring:watchq-docs-ring* && "$output" == *%user:watchq-docs-key* ]]
 }
 
+@test "--source, -S, --mounted, --unmounted: LABEL= and the like from /dev/disk, all three shells" {
+	in_disks
+	run complete_bash_line 'watchq --source LA'
+	[ "$output" = LABEL= ]
+	run complete_bash_line 'watchq --source LABEL='
+	# Bash replaces only the part after the "=", quoted as it is typed.
+	[ "$output" = 'My\ Stick
+STICK' ]
+	run complete_bash_line 'watchq -S UUID=12'
+	[ "$output" = 1234-ABCD ]
+	run complete_bash_line 'watchq wait --mounted=PARTLABEL='
+	[ "$output" = 'EFI\ system' ]
+	run complete_bash_line 'watchq wait --unmounted PARTUUID='
+	[ "$output" = 0a1b2c3d-01 ]
+	run complete_zsh 'watchq -S LABEL='
+	[ "$output" = 'My Stick
+STICK' ]
+	run complete_zsh 'watchq wait --mounted PARTLABEL='
+	[ "$output" = 'EFI system' ]
+	run complete_zsh 'watchq --source UUID='
+	[ "$output" = 1234-ABCD ]
+	run complete_fish 'watchq --source LABEL='
+	[ "$output" = 'LABEL=My Stick
+LABEL=STICK' ]
+	run complete_fish 'watchq wait --unmounted PARTUUID='
+	[ "$output" = PARTUUID=0a1b2c3d-01 ]
+}
+
 @test "bash completion: --format completes the escapes the man page lists" {
 	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
 		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
@@ -304,6 +351,58 @@ Move_to' ]
 	[[ "$output" != *--initial* && "$output" != *--monitor* && "$output" == *--json* ]]
 	run complete_bash watchq --
 	[[ "$output" == *--initial* && "$output" == *--json* ]]
+}
+
+@test "the options and names of issue 23 complete in all three shells" {
+	# bash: the filters, -S, -O, --no-bpf, --mounted, keyctl's event names.
+	run complete_bash watchq --exc
+	[ "$(echo "$output" | tr '\n' ' ')" = "--exclude --exclude-event --excludei " ]
+	run complete_bash watchq --inc
+	[ "$(echo "$output" | tr '\n' ' ')" = "--include --includei " ]
+	run complete_bash watchq --exclude ''
+	[ -z "$output" ]
+	run complete_bash watchq -
+	[[ "$output" == *$'\n-S\n'* && "$output" == *$'\n-O\n'* && "$output" == *--no-bpf* ]]
+	run complete_bash watchq wait --unm
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	# --mounted prints the mount it met: output options go with it, event selection does not.
+	run complete_bash watchq wait --mounted LABEL=X --
+	[[ "$output" == *--format* && "$output" == *--json* ]]
+	[[ "$output" != *--event* && "$output" != *--fstype* && "$output" != *--options* ]]
+	run complete_bash watchq -O noa
+	[ "$output" = noatime ]
+	run complete_bash_line 'watchq --options=ro,nosu'
+	[ "$output" = ro,nosuid ]
+	run complete_bash watchq keys @s -e in
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	run complete_bash watchq keys @s -e ''
+	[[ "$output" == *$'\nclr\n'* && "$output" == *$'\ngc\n'* && "$output" == *$'\nlink\n'* ]]
+	# zsh.
+	run complete_zsh 'watchq --exc'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--exclude --exclude-event --excludei " ]
+	run complete_zsh 'watchq --no-'
+	[ "$output" = --no-bpf ]
+	run complete_zsh 'watchq wait --unm'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	run complete_zsh 'watchq -O noa'
+	[ "$output" = noatime ]
+	run complete_zsh 'watchq -S LA'
+	[ "$output" = LABEL= ]
+	run complete_zsh 'watchq keys @s -e in'
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	# fish.
+	run complete_fish 'watchq --inc'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--include --includei " ]
+	run complete_fish 'watchq --no-'
+	[ "$output" = --no-bpf ]
+	run complete_fish 'watchq wait --unm'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	run complete_fish 'watchq -O ro,noa'
+	[ "$output" = ro,noatime ]
+	run complete_fish 'watchq -S LA'
+	[ "$output" = LABEL= ]
+	run complete_fish 'watchq keys @s -e in'
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
 }
 
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
