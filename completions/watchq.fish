@@ -21,6 +21,11 @@ function __watchq_listing
 	contains -- list (commandline -opc)
 end
 
+# The word being completed, without the --option= in front of a value (fish puts it back).
+function __watchq_token
+	string replace -r -- '^--[^=]*=' '' (commandline -ct)
+end
+
 function __watchq_mountpoints
 	awk '{print $5}' /proc/self/mountinfo 2>/dev/null
 end
@@ -36,7 +41,7 @@ end
 # A source as --source, --mounted and --unmounted take it: a device path, or a tag whose values
 # are the names udev links in /dev/disk/by-label and the like (their \xNN escapes undone).
 function __watchq_sources
-	set -l cur (commandline -ct)
+	set -l cur (__watchq_token)
 	set -l tag (string match -r '^(LABEL|UUID|PARTUUID|PARTLABEL)=' -- $cur)[2]
 	if test -n "$tag"
 		for n in /dev/disk/by-(string lower -- $tag)/*
@@ -53,7 +58,7 @@ end
 function __watchq_mntopts
 	set -l o ro rw suid dev exec atime diratime relatime strictatime lazytime symfollow sync \
 		dirsync mand
-	set -l prefix (string match -r '^.*,' -- (commandline -ct))
+	set -l prefix (string match -r '^.*,' -- (__watchq_token))
 	printf "$prefix%s\n" $o no$o
 end
 
@@ -80,7 +85,7 @@ function __watchq_events
 	test -n "$s"; and set -a ev error readonly edquot lowspace
 	set -a ev loss removal
 	# After a comma, complete the next name of the list.
-	set -l cur (commandline -ct)
+	set -l cur (__watchq_token)
 	set -l prefix (string match -r '^.*,' -- $cur)
 	printf "$prefix%s\n" $ev | sort -u
 end

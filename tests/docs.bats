@@ -309,6 +309,9 @@ STICK' ]
 LABEL=STICK' ]
 	run complete_fish 'watchq wait --unmounted PARTUUID='
 	[ "$output" = PARTUUID=0a1b2c3d-01 ]
+	# fish puts --source= back in front of the value.
+	run complete_fish 'watchq --source=LABEL=S'
+	[ "$output" = --source=LABEL=STICK ]
 }
 
 @test "bash completion: --format completes the escapes the man page lists" {
