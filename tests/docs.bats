@@ -356,6 +356,42 @@ LABEL=STICK' ]
 	[[ "$output" == *--initial* && "$output" == *--json* ]]
 }
 
+@test "zsh and fish completion: --format escapes; no option the wait on the line refuses" {
+	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
+		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	# zsh offers what follows the last %, fish the whole word.
+	[ "$(complete_zsh 'watchq --format %')" = "$(echo "$man" | sed 's/^%//' | sort -u)" ]
+	[ "$(complete_fish 'watchq --format %')" = "$man" ]
+	run complete_zsh 'watchq --format %p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^%//' | sort)" ]
+	run complete_fish 'watchq --format %p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^/%p/' | sort)" ]
+	# The options the bash test finds refused with --unmount (exit 64).
+	mkdir "$T/m"
+	for sh in zsh fish; do
+		offered=$(complete_$sh "watchq wait --unmount $T/m --")
+		for opt in --initial --monitor --json --format --journal --timestamps --null \
+			--output --count --event --exclude-event --fstype --source --timefmt --recursive \
+			--space-below; do
+			[[ $'\n'$offered$'\n' != *$'\n'$opt$'\n'* ]] || { echo "$sh: $opt offered"; false; }
+		done
+		for opt in --timeout --backend --ns --quiet --mount --key; do
+			echo "$offered" | grep -qx -- "$opt" || { echo "$sh: $opt not offered"; false; }
+		done
+		run complete_$sh 'watchq wait --readonly / --'
+		[[ "$output" != *--ns* && "$output" == *--writable* ]]
+		run complete_$sh 'watchq wait -e mount mounts / --'
+		[[ "$output" != *--mount* && "$output" != *--keyring* && "$output" == *--json* ]]
+		run complete_$sh 'watchq wait --'
+		[[ "$output" != *--initial* && "$output" != *--monitor* && "$output" == *--json* ]]
+		run complete_$sh 'watchq --'
+		[[ "$output" == *--initial* && "$output" == *--json* ]]
+		run complete_$sh 'watchq wait --mounted LABEL=X --'
+		[[ "$output" == *--format* && "$output" != *--event* && "$output" != *--fstype* ]]
+	done
+}
+
 @test "the options and names of issue 23 complete in all three shells" {
 	# bash: the filters, -S, -O, --no-bpf, --mounted, keyctl's event names.
 	run complete_bash watchq --exc
