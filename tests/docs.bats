@@ -69,6 +69,7 @@ in_disks() {
 		ln -sf ../../loop0 $d/by-uuid/1234-ABCD &&
 		ln -sf ../../loop0 $d/by-partuuid/0a1b2c3d-01 &&
 		ln -sf ../../loop0 "$d/by-partlabel/EFI\x20system" && exec "$@"' "$T")
+	"${IN[@]}" true 2>/dev/null || skip "cannot put an overlay on /dev here"
 }
 
 @test "the man page is clean under mandoc -Tlint" {
