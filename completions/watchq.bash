@@ -122,11 +122,11 @@ _watchq_events()
 }
 
 # The options a wait refuses, by what is on the line: any wait; a state condition (what
-# selects or counts events); one that prints nothing (all but --mounted and --unmounted,
-# which print the mount they met); one judged in our own namespace; an event wait (-e).
+# selects or counts events); the output options unless --mounted, the one condition that
+# prints (the mount it found), is there; one judged in our own namespace; an event wait.
 _watchq_wait_refused()
 {
-	local w kinds=wait
+	local w kinds=wait prints=
 	local -A refused=(
 		[wait]='--initial -m --monitor'
 		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
@@ -139,13 +139,14 @@ _watchq_wait_refused()
 	)
 	for w in "$@"; do
 		case $w in
-		--mounted* | --unmounted*) kinds+=' state' ;;
+		--mounted*) kinds+=' state' prints=1 ;;
 		--mount* | --unmount*) kinds+=' state silent' ;;
 		--readonly* | --writable* | --key | --key=* | --no-key*)
 			kinds+=' state silent here' ;;
 		-e* | --event*) kinds+=' event' ;;
 		esac
 	done
+	[[ $prints ]] && kinds=${kinds// silent/}
 	for w in $kinds; do
 		printf '%s|' ${refused[$w]}
 	done

@@ -22,16 +22,19 @@ function __watchq_listing
 end
 
 # Whether the wait on the line, if any, takes the option named $argv[1] (its long name): what
-# each condition refuses, as cli.c decides it (a state wait selects and counts no events, all
-# but --mounted and --unmounted print none, those judged in our own namespace take no -N).
+# each condition refuses, as cli.c decides it (a state wait selects and counts no events,
+# prints nothing unless --mounted, which prints the mount it found, is there, and those judged
+# in our own namespace take no -N).
 function __watchq_allows
 	set -l line (commandline -opc)
 	contains -- wait $line; or return 0
 	set -l kinds wait
+	set -l prints
 	for w in $line
 		switch $w
-			case '--mounted*' '--unmounted*'
+			case '--mounted*'
 				set -a kinds state
+				set prints 1
 			case '--mount*' '--unmount*'
 				set -a kinds state silent
 			case '--readonly*' '--writable*' --key '--key=*' '--no-key*'
@@ -46,6 +49,7 @@ function __watchq_allows
 	set -l silent json format journal timestamps null output
 	set -l here ns
 	set -l event mount unmount readonly writable key keyring no-key mounted unmounted
+	test -n "$prints"; and set silent
 	for k in $kinds
 		contains -- $argv[1] $$k; and return 1
 	end

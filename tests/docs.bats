@@ -42,6 +42,11 @@ complete_fish() {
 	${IN[@]+"${IN[@]}"} fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
 }
 
+# complete_line_SHELL LINE: the candidates of each shell for the end of LINE.
+complete_line_bash() { complete_bash_line "$1"; }
+complete_line_zsh() { complete_zsh "$1"; }
+complete_line_fish() { complete_fish "$1"; }
+
 # The complete_* functions run the shell under the command in the array IN, if set.
 # in_keys: IN runs it in a session keyring of its own that holds a keyring and a user key.
 # (keyctl session says on stderr that it joined one: that line is not passed on.)
@@ -405,10 +410,17 @@ LABEL=STICK' ]
 	[[ "$output" == *$'\n-S\n'* && "$output" == *$'\n-O\n'* && "$output" == *--no-bpf* ]]
 	run complete_bash watchq wait --unm
 	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
-	# --mounted prints the mount it met: output options go with it, event selection does not.
+	# --mounted prints the mount it found: output options go with it (beside any other
+	# condition), event selection does not; --unmounted prints nothing.
 	run complete_bash watchq wait --mounted LABEL=X --
 	[[ "$output" == *--format* && "$output" == *--json* ]]
 	[[ "$output" != *--event* && "$output" != *--fstype* && "$output" != *--options* ]]
+	for sh in bash zsh fish; do
+		run complete_line_$sh 'watchq wait --mounted LABEL=X --unmount /y --'
+		[[ "$output" == *--format* && "$output" != *--count* ]] || { echo "$sh"; false; }
+		run complete_line_$sh 'watchq wait --unmounted LABEL=X --'
+		[[ "$output" != *--format* && "$output" == *--timeout* ]] || { echo "$sh"; false; }
+	done
 	run complete_bash watchq -O noa
 	[ "$output" = noatime ]
 	run complete_bash_line 'watchq --options=ro,nosu'
