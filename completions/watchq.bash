@@ -9,10 +9,89 @@ _watchq_mountpoints()
 	done </proc/self/mountinfo 2>/dev/null
 }
 
-_watchq_keyrings()
+_watchq_devices()
 {
-	# Named keyrings this user can see, as %keyring:NAME.
-	awk '$8 == "keyring" { d = $9; sub(/:$/, "", d); print "%keyring:" d }' /proc/keys 2>/dev/null
+	# Mounted devices: the source after " - " and the type in mountinfo, escapes undone.
+	local l
+	while read -r l; do
+		l=${l#* - } l=${l#* } l=${l%% *}
+		[[ $l == /dev/* ]] && printf '%b\n' "${l//\\/\\0}"
+	done </proc/self/mountinfo 2>/dev/null
+}
+
+_watchq_keys()
+{
+	# The keys this user can see, as %TYPE:DESC, each once: the description follows the first
+	# eight columns, up to the ": N" the kernel appends. The type column is cut to 9
+	# characters: a type that fills it may be cut short, so it is left out.
+	awk '{ d = $0; for (i = 0; i < 8; i++) sub(/^ *[^ ]+ +/, "", d); sub(/: [^:]*$/, "", d)
+		if (length($8) < 9) print "%" $8 ":" d }' /proc/keys 2>/dev/null | sort -u
+}
+
+# COMPREPLY: each WORD that begins with cur, quoted for the shell. Bash replaces only what
+# follows the last ":" or "=" of the word (both break words), so that much is cut off.
+_watchq_reply()
+{
+	local w q p=${cur%"${cur##*[:=]}"}
+	COMPREPLY=()
+	for w in "$@"; do
+		printf -v q '%q' "$w"
+		[[ $q == "$cur"* ]] && COMPREPLY+=("${q#"$p"}")
+	done
+}
+
+# Keys as a keys TARGET or --keyring names them, and WORDS.
+_watchq_keyspecs()
+{
+	local -a keys
+	mapfile -t keys < <(_watchq_keys)
+	_watchq_reply @s @u @us @p @t @g @a ${keys[@]+"${keys[@]}"} "$@"
+}
+
+# A source as --source, --mounted and --unmounted take it: a device (a mounted one, or
+# a path once a slash is typed), or a tag whose values are the names udev links in
+# /dev/disk/by-label and the like (with its \xNN escapes undone).
+_watchq_sources()
+{
+	local tag=${cur%%=*} n
+	local -a vals=()
+	if [[ $cur == *=* ]]; then
+		[[ " LABEL UUID PARTUUID PARTLABEL " == *" $tag "* ]] || return
+		for n in /dev/disk/by-"${tag,,}"/*; do
+			[[ -e $n || -L $n ]] || continue
+			printf -v n '%b' "${n##*/}"
+			vals+=("$tag=$n")
+		done
+		_watchq_reply ${vals[@]+"${vals[@]}"}
+		return
+	fi
+	mapfile -t vals < <(_watchq_devices)
+	_watchq_reply LABEL= UUID= PARTUUID= PARTLABEL= ${vals[@]+"${vals[@]}"}
+	[[ $cur == */* ]] && _filedir
+	local IFS=$'\n'
+	COMPREPLY=($(printf '%s\n' ${COMPREPLY[@]+"${COMPREPLY[@]}"} | sort -u))
+	[[ ${#COMPREPLY[@]} -eq 1 && $COMPREPLY == *= ]] && compopt -o nospace 2>/dev/null
+}
+
+# The comma list in cur, its last item completed from WORDS; with -i, names ignore case,
+# and an item typed in capitals completes in capitals.
+_watchq_list()
+{
+	local fold= head= last=$cur w up=
+	[[ $1 == -i ]] && fold=1 && shift
+	[[ $cur == *,* ]] && head=${cur%,*}, last=${cur##*,}
+	[[ $fold && $last == *[[:upper:]]* && $last != *[[:lower:]]* ]] && up=1
+	COMPREPLY=()
+	for w in "$@"; do
+		if [[ $fold ]]; then
+			[[ ${w,,} == "${last,,}"* ]] || continue
+			[[ $up ]] && w=${w^^}
+		else
+			[[ $w == "$last"* ]] || continue
+		fi
+		COMPREPLY+=("$head$last${w:${#last}}")
+	done
+	compopt -o nospace 2>/dev/null
 }
 
 # Mount points and, once a slash is typed, directories: each once.
@@ -36,9 +115,41 @@ _watchq_events()
 	done
 	[[ -z $m$k$s ]] && m=1 k=1 s=1
 	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
-	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr
+	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr \
+		revoke link unlink clr inval gc update inst
 	[[ $s ]] && echo error readonly edquot lowspace
 	echo loss removal
+}
+
+# The options a wait refuses, by what is on the line: any wait; a state condition (what
+# selects or counts events); the output options unless --mounted, the one condition that
+# prints (the mount it found), is there; one judged in our own namespace; an event wait.
+_watchq_wait_refused()
+{
+	local w kinds=wait prints=
+	local -A refused=(
+		[wait]='--initial -m --monitor'
+		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
+			--options --exclude --include --excludei --includei --timefmt --recursive
+			--space-below'
+		[silent]='-j --json --format --journal -T --timestamps -0 --null -o --output'
+		[here]='-N --ns'
+		[event]='--mount --unmount --readonly --writable --key --keyring --no-key
+			--mounted --unmounted'
+	)
+	for w in "$@"; do
+		case $w in
+		--mounted*) kinds+=' state' prints=1 ;;
+		--mount* | --unmount*) kinds+=' state silent' ;;
+		--readonly* | --writable* | --key | --key=* | --no-key*)
+			kinds+=' state silent here' ;;
+		-e* | --event*) kinds+=' event' ;;
+		esac
+	done
+	[[ $prints ]] && kinds=${kinds// silent/}
+	for w in $kinds; do
+		printf '%s|' ${refused[$w]}
+	done
 }
 
 _watchq()
@@ -50,16 +161,25 @@ _watchq()
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout -n --count --fstype --source -N --ns --recursive --space-below
-		--backend --interval --queue-size -h --help --usage -V --version'
-	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key'
+		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout
+		-n --count --fstype -S --source -O --options --exclude --include --excludei
+		--includei -N --ns --recursive --space-below --backend --no-bpf --interval
+		--queue-size -h --help --usage -V --version'
+	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key
+		--mounted --unmounted'
+	# The common VFS options of a mount and of its superblock, as -O takes them.
+	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
+		symfollow sync dirsync mand'
+	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %P %u %c %k %K %y %T %%
+		%#p %#o %#d %#f %#O %#c %#y %#w %#E'
 
 	case $prev in
 	-e | --event | -E | --exclude-event)
-		local list=${cur%,*} last=${cur##*,}
-		[[ $cur == *,* ]] && list="$list," || list=
-		COMPREPLY=($(compgen -P "$list" -W "$events" -- "$last"))
-		compopt -o nospace 2>/dev/null
+		_watchq_list -i $events
+		return
+		;;
+	-O | --options)
+		_watchq_list $mntopts $(printf 'no%s ' $mntopts)
 		return
 		;;
 	--backend)
@@ -67,7 +187,21 @@ _watchq()
 		return
 		;;
 	--fstype)
-		COMPREPLY=($(compgen -W "$(awk '{print $NF}' /proc/filesystems 2>/dev/null)" -- "$cur"))
+		_watchq_list $(awk '{print $NF}' /proc/filesystems 2>/dev/null)
+		return
+		;;
+	-S | --source | --mounted | --unmounted)
+		_watchq_sources
+		return
+		;;
+	--format)
+		# An escape at the end of the format, after its last %.
+		local head=$cur e
+		[[ $cur == *%* ]] && head=${cur%\%*}
+		for e in $fmt; do
+			[[ $head$e == "$cur"* ]] && COMPREPLY+=("$head$e")
+		done
+		compopt -o nospace 2>/dev/null
 		return
 		;;
 	--unmount | --readonly | --writable)
@@ -84,24 +218,24 @@ _watchq()
 		return
 		;;
 	--keyring)
-		COMPREPLY=($(compgen -W "@s @u @us @p @t @g @a $(_watchq_keyrings)" -- "$cur"))
-		__ltrim_colon_completions "$cur"
+		_watchq_keyspecs
 		return
 		;;
-	--source | --format | --timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | --no-key | --space-below)
+	--timefmt | -t | --timeout | -n | --count | --interval | --queue-size | --key | \
+		--no-key | --space-below | --exclude | --include | --excludei | --includei)
 		return
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
-		local w
+		local w refused=
 		for w in "${words[@]}"; do
-			[[ $w == wait ]] && opts="$opts $wait_opts"
+			[[ $w == wait ]] && opts="$opts $wait_opts" \
+				refused=$(_watchq_wait_refused "${words[@]:0:cword}")
 		done
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		COMPREPLY=($(compgen -W "$opts" -X "@($refused)" -- "$cur"))
 		return
 	fi
-
 	# The last source word decides what a target is; wait or list comes first or not at
 	# all.
 	local i src= first='list wait' srcs='mounts keys sb'
@@ -119,8 +253,7 @@ _watchq()
 		_watchq_paths mounts keys
 		;;
 	keys)
-		COMPREPLY=($(compgen -W "@s @u @us @p @t @g @a $(_watchq_keyrings) mounts sb" -- "$cur"))
-		__ltrim_colon_completions "$cur"
+		_watchq_keyspecs mounts sb
 		;;
 	*)
 		COMPREPLY=($(compgen -W "$srcs $first" -- "$cur"))

@@ -10,7 +10,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 complete_bash() {
 	local f=/usr/share/bash-completion/bash_completion
 	[ -r "$f" ] || skip "bash-completion not installed"
-	bash -c '
+	${IN[@]+"${IN[@]}"} bash -c '
 		. "$1"; . "$2"; COMP_LINE=$3; shift 3
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 		COMP_LINE=${COMP_LINE:-$*}; COMP_POINT=${#COMP_LINE}
@@ -33,13 +33,48 @@ complete_zsh() {
 	command -v zsh >/dev/null || skip "zsh not installed"
 	zsh -f -c 'zmodload zsh/zpty && zpty t true' 2>/dev/null || skip "no zsh zpty (module or pseudo-terminals) here"
 	# The first call makes compinit's dump for the whole file (slow in the VM), the rest reuse it.
-	(cd "$T" && ZC_DUMP=$BATS_FILE_TMPDIR/zcompdump timeout 300 zsh -f "$ROOT/tests/zsh-complete" "$ROOT/completions" "$1")
+	(cd "$T" && ZC_DUMP=$BATS_FILE_TMPDIR/zcompdump timeout 300 ${IN[@]+"${IN[@]}"} zsh -f "$ROOT/tests/zsh-complete" "$ROOT/completions" "$1")
 }
 
 # complete_fish LINE: the candidates fish offers at the end of LINE.
 complete_fish() {
 	command -v fish >/dev/null || skip "fish not installed"
-	fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
+	${IN[@]+"${IN[@]}"} fish -N -c 'source $argv[1]; complete -C"$argv[2]"' "$ROOT/completions/watchq.fish" "$1" | cut -f1 | sort -u
+}
+
+# complete_line_SHELL LINE: the candidates of each shell for the end of LINE.
+complete_line_bash() { complete_bash_line "$1"; }
+complete_line_zsh() { complete_zsh "$1"; }
+complete_line_fish() { complete_fish "$1"; }
+
+# The complete_* functions run the shell under the command in the array IN, if set.
+# in_keys: IN runs it in a session keyring of its own that holds a keyring and a user key.
+# (keyctl session says on stderr that it joined one: that line is not passed on.)
+in_keys() {
+	command -v keyctl >/dev/null || skip "keyutils not installed"
+	cat >"$T/in-keys" <<'EOF'
+exec 9>&2
+exec keyctl session - sh -c 'exec 2>&9 9>&- && keyctl newring watchq-docs-ring @s >/dev/null &&
+	keyctl add user watchq-docs-key data @s >/dev/null && exec "$@"' _ "$@" 2>/dev/null
+EOF
+	IN=(sh "$T/in-keys")
+}
+
+# in_disks: IN runs it where /dev/disk holds the links udev makes for a few filesystems,
+# named as udev names them (\x20 for a space): an overlay on /dev in a mount namespace of
+# its own, /dev/pts kept for zsh's pseudo-terminal.
+in_disks() {
+	need_root
+	mkdir "$T/upper" "$T/work" "$T/pts"
+	IN=(unshare -m --propagation private sh -c 'mount --bind /dev/pts "$0/pts" &&
+		mount -t overlay wq -o "lowerdir=/dev,upperdir=$0/upper,workdir=$0/work" /dev &&
+		mount --move "$0/pts" /dev/pts && d=/dev/disk &&
+		mkdir -p $d/by-label $d/by-uuid $d/by-partuuid $d/by-partlabel &&
+		ln -sf ../../loop0 "$d/by-label/My\x20Stick" && ln -sf ../../loop1 $d/by-label/STICK &&
+		ln -sf ../../loop0 $d/by-uuid/1234-ABCD &&
+		ln -sf ../../loop0 $d/by-partuuid/0a1b2c3d-01 &&
+		ln -sf ../../loop0 "$d/by-partlabel/EFI\x20system" && exec "$@"' "$T")
+	"${IN[@]}" true 2>/dev/null || skip "cannot put an overlay on /dev here"
 }
 
 @test "the man page is clean under mandoc -Tlint" {
@@ -72,9 +107,12 @@ complete_fish() {
 		run --separate-stderr "$WATCHQ" -q -t 0 --initial --space-below 1% -e "$ev" mounts / keys @s sb /
 		[ "$status" -ne 64 ] || { echo "-e $ev: $stderr"; false; }
 	done
-	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
-	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
-	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$(echo "$names" | tr '\n' ' ')" ]
+	# keyctl watch's names are aliases of key events: offered too.
+	offered=$(printf '%s\n' $names revoke link unlink clr inval gc update setattr inst | sort -u |
+		tr '\n' ' ')
+	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$offered" ]
+	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
+	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
 	run --separate-stderr "$WATCHQ" -e nosuch mounts /
 	[ "$status" -eq 64 ]
 }
@@ -91,11 +129,11 @@ complete_fish() {
 	run complete_bash watchq sb / -e ''
 	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error loss lowspace readonly removal " ]
 	run complete_bash watchq keys @s -e un
-	[ "$output" = unlinked ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
 	run complete_bash watchq --backend m
 	[ "$output" = mountinfo ]
-	run complete_bash watchq wait --unm
-	[ "$output" = --unmount ]
+	run complete_bash watchq wait --wri
+	[ "$output" = --writable ]
 	run complete_bash watchq mounts /pro
 	[[ "$output" == */proc* ]]
 	run complete_bash watchq sb /sy
@@ -158,13 +196,13 @@ complete_fish() {
 	run complete_zsh 'watchq sb / -e e'
 	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
 	run complete_zsh 'watchq keys @s -e un'
-	[ "$output" = unlinked ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
 	run complete_zsh 'watchq sb /pro'
 	[[ "$output" == */proc* ]]
 	run complete_zsh 'watchq keys @u'
 	[ "$(echo "$output" | tr '\n' ' ')" = "@u @us " ]
-	run complete_zsh 'watchq wait --unm'
-	[ "$output" = --unmount ]
+	run complete_zsh 'watchq wait --wri'
+	[ "$output" = --writable ]
 	# Wait conditions only after wait; wait only once.
 	run complete_zsh 'watchq --'
 	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
@@ -216,6 +254,207 @@ complete_fish() {
 	run complete_zsh 'watchq -N '
 	[ -n "$output" ]
 	[ -z "$(echo "$output" | grep -v '^[0-9][0-9]*$')" ]
+}
+
+@test "zsh completion: key specs as keys TARGETs take them (%TYPE:DESC), --fstype types" {
+	in_keys
+	run complete_zsh 'watchq keys %k'
+	[[ "$output" == *%keyring:watchq-docs-ring* ]]
+	[ -z "$(echo "$output" | grep -v '^%keyring:')" ]
+	run complete_zsh 'watchq keys @s %user:watchq'
+	[ "$output" = %user:watchq-docs-key ]
+	IN=()
+	run complete_zsh 'watchq --fstype tm'
+	[[ "$output" == *tmpfs* ]]
+	run complete_zsh 'watchq --fstype ext4,pro'
+	[ "$output" = proc ]
+}
+
+@test "bash completion: event names typed in capitals complete in capitals" {
+	run complete_bash watchq -e UNM
+	[ "$output" = UNMOUNT ]
+	run complete_bash watchq mounts / -E mount,MOVE_F
+	[ "$output" = mount,MOVE_FROM ]
+	run complete_bash_line 'watchq mounts / --event=Move_'
+	[ "$output" = 'Move_from
+Move_to' ]
+}
+
+@test "bash completion: every key it can see as %TYPE:DESC, %user: too" {
+	in_keys
+	run complete_bash_line 'watchq keys %user:watchq-d'
+	# Bash replaces only the part after the colon.
+	[ "$output" = watchq-docs-key ]
+	run complete_bash_line 'watchq wait --key user:x --keyring %'
+	[[ "$output" == *%keyring:watchq-docs-ring* && "$output" == *%user:watchq-docs-key* ]]
+}
+
+@test "--source, -S, --mounted, --unmounted: LABEL= and the like from /dev/disk, all three shells" {
+	in_disks
+	run complete_bash_line 'watchq --source LA'
+	[ "$output" = LABEL= ]
+	run complete_bash_line 'watchq --source LABEL='
+	# Bash replaces only the part after the "=", quoted as it is typed.
+	[ "$output" = 'My\ Stick
+STICK' ]
+	run complete_bash_line 'watchq -S UUID=12'
+	[ "$output" = 1234-ABCD ]
+	run complete_bash_line 'watchq wait --mounted=PARTLABEL='
+	[ "$output" = 'EFI\ system' ]
+	run complete_bash_line 'watchq wait --unmounted PARTUUID='
+	[ "$output" = 0a1b2c3d-01 ]
+	run complete_zsh 'watchq -S LABEL='
+	[ "$output" = 'My Stick
+STICK' ]
+	run complete_zsh 'watchq wait --mounted PARTLABEL='
+	[ "$output" = 'EFI system' ]
+	run complete_zsh 'watchq --source UUID='
+	[ "$output" = 1234-ABCD ]
+	run complete_fish 'watchq --source LABEL='
+	[ "$output" = 'LABEL=My Stick
+LABEL=STICK' ]
+	run complete_fish 'watchq wait --unmounted PARTUUID='
+	[ "$output" = PARTUUID=0a1b2c3d-01 ]
+	# fish puts --source= back in front of the value.
+	run complete_fish 'watchq --source=LABEL=S'
+	[ "$output" = --source=LABEL=STICK ]
+}
+
+@test "bash completion: --format completes the escapes the man page lists" {
+	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
+		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	[ "$(complete_bash watchq --format '%')" = "$man" ]
+	run complete_bash watchq --format '%p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^/%p/' | sort)" ]
+	run complete_bash_line 'watchq --format=%k%K%'
+	[[ "$output" == *%k%K%y* ]]
+}
+
+@test "bash completion: wait offers no option the wait on the line refuses" {
+	mkdir "$T/m"
+	# Each refused with --unmount (exit 64), and not offered there.
+	offered=$(complete_bash watchq wait --unmount "$T/m" --)
+	for opt in --initial --monitor --json --format=%p --journal --timestamps --null \
+		--output="$T/o" --count=1 --event=mount --exclude-event=mount --fstype=tmpfs \
+		--source=/dev/x --timefmt=%s --recursive --space-below=1%; do
+		run --separate-stderr "$WATCHQ" -t 0 "$opt" wait --unmount "$T/m"
+		[ "$status" -eq 64 ] || { echo "$opt: $status"; false; }
+		[[ $'\n'$offered$'\n' != *$'\n'${opt%%=*}$'\n'* ]] ||
+			{ echo "$opt offered"; false; }
+	done
+	# What it takes is offered.
+	for opt in --timeout --backend --ns --quiet --mount --key; do
+		echo "$offered" | grep -qx -- "$opt" || { echo "$opt not offered"; false; }
+	done
+	# -N is refused with --readonly, state conditions with -e, --initial with any wait.
+	run --separate-stderr "$WATCHQ" -t 0 -N $$ wait --readonly /
+	[ "$status" -eq 64 ]
+	run complete_bash watchq wait --readonly / --
+	[[ "$output" != *--ns* && "$output" == *--writable* ]]
+	run --separate-stderr "$WATCHQ" -t 0 wait -e mount --mount "$T/m" mounts /
+	[ "$status" -eq 64 ]
+	run complete_bash watchq wait -e mount mounts / --
+	[[ "$output" != *--mount* && "$output" != *--keyring* && "$output" == *--json* ]]
+	run complete_bash watchq wait --
+	[[ "$output" != *--initial* && "$output" != *--monitor* && "$output" == *--json* ]]
+	run complete_bash watchq --
+	[[ "$output" == *--initial* && "$output" == *--json* ]]
+}
+
+@test "zsh and fish completion: --format escapes; no option the wait on the line refuses" {
+	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
+		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	# zsh offers what follows the last %, fish the whole word.
+	[ "$(complete_zsh 'watchq --format %')" = "$(echo "$man" | sed 's/^%//' | sort -u)" ]
+	[ "$(complete_fish 'watchq --format %')" = "$man" ]
+	run complete_zsh 'watchq --format %p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^%//' | sort)" ]
+	run complete_fish 'watchq --format %p%#'
+	[ "$output" = "$(echo "$man" | grep '^%#' | sed 's/^/%p/' | sort)" ]
+	# The options the bash test finds refused with --unmount (exit 64).
+	mkdir "$T/m"
+	for sh in zsh fish; do
+		offered=$(complete_$sh "watchq wait --unmount $T/m --")
+		for opt in --initial --monitor --json --format --journal --timestamps --null \
+			--output --count --event --exclude-event --fstype --source --timefmt --recursive \
+			--space-below; do
+			[[ $'\n'$offered$'\n' != *$'\n'$opt$'\n'* ]] || { echo "$sh: $opt offered"; false; }
+		done
+		for opt in --timeout --backend --ns --quiet --mount --key; do
+			echo "$offered" | grep -qx -- "$opt" || { echo "$sh: $opt not offered"; false; }
+		done
+		run complete_$sh 'watchq wait --readonly / --'
+		[[ "$output" != *--ns* && "$output" == *--writable* ]]
+		run complete_$sh 'watchq wait -e mount mounts / --'
+		[[ "$output" != *--mount* && "$output" != *--keyring* && "$output" == *--json* ]]
+		run complete_$sh 'watchq wait --'
+		[[ "$output" != *--initial* && "$output" != *--monitor* && "$output" == *--json* ]]
+		run complete_$sh 'watchq --'
+		[[ "$output" == *--initial* && "$output" == *--json* ]]
+		run complete_$sh 'watchq wait --mounted LABEL=X --'
+		[[ "$output" == *--format* && "$output" != *--event* && "$output" != *--fstype* ]]
+	done
+}
+
+@test "the options and names of issue 23 complete in all three shells" {
+	# bash: the filters, -S, -O, --no-bpf, --mounted, keyctl's event names.
+	run complete_bash watchq --exc
+	[ "$(echo "$output" | tr '\n' ' ')" = "--exclude --exclude-event --excludei " ]
+	run complete_bash watchq --inc
+	[ "$(echo "$output" | tr '\n' ' ')" = "--include --includei " ]
+	run complete_bash watchq --exclude ''
+	[ -z "$output" ]
+	run complete_bash watchq -
+	[[ "$output" == *$'\n-S\n'* && "$output" == *$'\n-O\n'* && "$output" == *--no-bpf* ]]
+	run complete_bash watchq wait --unm
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	# --mounted prints the mount it found: output options go with it (beside any other
+	# condition), event selection does not; --unmounted prints nothing.
+	run complete_bash watchq wait --mounted LABEL=X --
+	[[ "$output" == *--format* && "$output" == *--json* ]]
+	[[ "$output" != *--event* && "$output" != *--fstype* && "$output" != *--options* ]]
+	for sh in bash zsh fish; do
+		run complete_line_$sh 'watchq wait --mounted LABEL=X --unmount /y --'
+		[[ "$output" == *--format* && "$output" != *--count* ]] || { echo "$sh"; false; }
+		run complete_line_$sh 'watchq wait --unmounted LABEL=X --'
+		[[ "$output" != *--format* && "$output" == *--timeout* ]] || { echo "$sh"; false; }
+	done
+	run complete_bash watchq -O noa
+	[ "$output" = noatime ]
+	run complete_bash_line 'watchq --options=ro,nosu'
+	[ "$output" = ro,nosuid ]
+	run complete_bash watchq keys @s -e in
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	run complete_bash watchq keys @s -e ''
+	[[ "$output" == *$'\nclr\n'* && "$output" == *$'\ngc\n'* && "$output" == *$'\nlink\n'* ]]
+	# zsh.
+	run complete_zsh 'watchq --exc'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--exclude --exclude-event --excludei " ]
+	run complete_zsh 'watchq --no-'
+	[ "$output" = --no-bpf ]
+	run complete_zsh 'watchq wait --unm'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	run complete_zsh 'watchq -O noa'
+	[ "$output" = noatime ]
+	run complete_zsh 'watchq -S LA'
+	[ "$output" = LABEL= ]
+	run complete_zsh 'watchq keys @s -e in'
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	# fish.
+	run complete_fish 'watchq --inc'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--include --includei " ]
+	run complete_fish 'watchq --no-'
+	[ "$output" = --no-bpf ]
+	run complete_fish 'watchq wait --unm'
+	[ "$(echo "$output" | tr '\n' ' ')" = "--unmount --unmounted " ]
+	run complete_fish 'watchq -O ro,noa'
+	[ "$output" = ro,noatime ]
+	run complete_fish 'watchq -S LA'
+	[ "$output" = LABEL= ]
+	run complete_fish 'watchq keys @s -e in'
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
 }
 
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
