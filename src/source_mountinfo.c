@@ -182,20 +182,21 @@ mi_changed(int fd)
 /*
  * A read of a large table is not atomic: a change during the read can tear it.
  * Such a change also raises POLLPRI, so read again until a read saw no change.
+ * After the last read allowed the signal is left up, not consumed: a change
+ * made during that read wakes the loop for another.
  */
 static int
 mi_read_stable(int fd, struct mounttab *t, struct buf *raw)
 {
 	int i;
 
-	for (i = 0; i < MAX_REREADS; i++) {
+	for (i = 1;; i++) {
 		mounttab_clear(t);
 		if (mi_read_table(fd, t, raw) < 0)
 			return -1;
-		if (!mi_changed(fd))
-			break;
+		if (i == MAX_REREADS || !mi_changed(fd))
+			return 0;
 	}
-	return 0;
 }
 
 static void
