@@ -9,6 +9,7 @@
  * the signal is /proc/PID/mountinfo of the process followed there, and that process's pidfd
  * tells when the namespace may be gone (mntns.c).
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "capture.h"
 #include "compat.h"
 #include "fan_decode.h"
 #include "mntns.h"
@@ -56,8 +58,9 @@
 /*
  * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
  * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
+ * FD_CAP: the capture's ring, read with the records whichever of the two woke us.
  */
-enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS };
+enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS, FD_CAP };
 
 struct fan {
 	struct mounttab tab;
@@ -85,6 +88,7 @@ struct fan {
 	struct timespec last_scan;	/* when the last re-scan began */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
+	struct capture *cap;		/* the process capture; NULL: none */
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
@@ -479,10 +483,40 @@ fan_owed_left(const struct fan *f)
 	return quiet < cap ? quiet : cap;
 }
 
+/*
+ * Records just read: the capture is read again before they are, so that the entry record of each
+ * call that caused one is in hand when its process is named.
+ */
 static int
 fan_decode_records(void *ctx, const void *buf, size_t n)
 {
+	struct source *src = ctx;
+	struct fan *f = src->priv;
+
+	if (f->cap) {
+		capture_reading(f->cap);
+		capture_drain(f->cap);
+	}
 	return fan_decode(buf, n, fan_on_record, ctx);
+}
+
+/* Read the fanotify queue until it is empty, with the capture around it; as source_read_ready(). */
+static int
+fan_read_queue(struct source *src)
+{
+	struct fan *f = src->priv;
+	int r;
+
+	if (f->cap) {
+		capture_drain(f->cap);
+		capture_reading(f->cap);
+	}
+	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
+	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
+	    fan_decode_records, src);
+	if (f->cap && r >= 0)
+		capture_settle(f->cap);
+	return r;
 }
 
 /*
@@ -502,9 +536,7 @@ fan_on_wake(struct source *src, size_t i)
 	bool signal = fan_signal_for_attrs(src, i), explained, small;
 	unsigned long long before = f->since_scan;
 
-	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
-	    fan_decode_records, src)) {
+	switch (fan_read_queue(src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -512,6 +544,7 @@ fan_on_wake(struct source *src, size_t i)
 		break;
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
+	src->pfd[FD_CAP].revents = 0;
 	if (f->overflow || f->root_moved) {
 		if (fan_resync(src) < 0)
 			return -1;
@@ -562,7 +595,7 @@ fan_ns_gone(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (i != FD_MOUNTINFO && i != FD_NS && src->pfd[i].fd >= 0)
+		if (i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP && src->pfd[i].fd >= 0)
 			close(src->pfd[i].fd);
 	if (f->signal_fd >= 0)
 		close(f->signal_fd);
@@ -712,6 +745,38 @@ fan_open_signal(struct source *src)
 	return f->signal_fd < 0 ? -1 : 0;
 }
 
+/*
+ * Whether the run loads the capture: where its output names the process behind a change. Not
+ * with -N: the capture numbers processes as our pid namespace does, for our namespace's records.
+ */
+static bool
+fan_wants_capture(const struct source *src)
+{
+	const struct config *cfg = src->cfg;
+
+	return !cfg->no_bpf && src->ns == NULL && cfg->show_who &&
+	    (cfg->mode == MODE_MONITOR || cfg->mode == MODE_WAIT_EVENT);
+}
+
+/* Load the capture where it is wanted; where it cannot load, say why where the readiness line is. */
+static void
+fan_open_capture(struct source *src)
+{
+	struct fan *f = src->priv;
+	char why[256];
+
+	if (!fan_wants_capture(src))
+		return;
+	if ((f->cap = capture_open(why, sizeof(why))) == NULL) {
+		if (!src->cfg->quiet)
+			warnx("no process capture: %s", why);
+		return;
+	}
+	f->proc.cap = f->cap;
+	src->backend_label = "fanotify+bpf";
+	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(f->cap), POLLIN, 0 };
+}
+
 static int
 fan_open(struct source *src)
 {
@@ -754,6 +819,7 @@ fan_open(struct source *src)
 	f->scan_cost = fan_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
+	fan_open_capture(src);
 	return 0;
 }
 
@@ -772,10 +838,11 @@ fan_close(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS)
+		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP)
 			close(src->pfd[i].fd);
 	src->nfds = 0;
 	if (f) {
+		capture_close(f->cap);
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
 		who_proc_close(&f->proc);
