@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# The process capture (BPF at the mount system calls) beside the fanotify backend: when it loads,
+# both ways it attaches, and the names it gives to processes gone before watchq read their records.
+load helper
+
+setup_file() {
+	build_burst
+}
+
+eval "helper_$(declare -f teardown)"
+teardown() {
+	for p in ${HOGS:-}; do kill "$p" 2>/dev/null || true; done
+	[ -z "${TRACEFS:-}" ] || umount -l /sys/kernel/tracing || true
+	helper_teardown
+}
+
+# need_capture: root, fanotify mount events, and a capture that loads here.
+need_capture() {
+	need_root
+	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
+	"$WATCHQ" -t 0 mounts / 2>&1 >/dev/null | grep -q 'backend fanotify+bpf' ||
+		skip "no process capture here: $("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null | head -n 1)"
+}
+
+# perf_fds PID: how many perf event fds PID holds (syscall tracepoints attach through them).
+perf_fds() {
+	local fd n=0
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" != "anon_inode:[perf_event]" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# bpf_calls ARGS...: how many bpf(2) calls watchq ARGS makes.
+bpf_calls() {
+	strace -f -e trace=bpf -o "$T/strace" "$WATCHQ" "$@" >/dev/null 2>&1 || true
+	grep -c 'bpf(' "$T/strace" || true
+}
+
+@test "the capture loads where the output names the process: the readiness line says fanotify+bpf" {
+	need_capture
+	for args in "mounts $T" "--json mounts $T" "--format %c mounts $T" "wait -e mount mounts $T"; do
+		# shellcheck disable=SC2086
+		start_watchq $args
+		grep -qx "watchq: \(watching\|waiting for\) .*(backend fanotify+bpf)" "$T/err" ||
+			{ echo "$args:"; cat "$T/err"; false; }
+		[ "$(wc -l <"$T/err")" -eq 1 ]
+		stop_watchq
+	done
+	for args in "--no-bpf mounts $T" "--format %e:%p mounts $T" "-N $$ mounts $T"; do
+		# shellcheck disable=SC2086
+		start_watchq $args
+		grep -q "(backend fanotify)$" "$T/err" || { echo "$args:"; cat "$T/err"; false; }
+		stop_watchq
+	done
+	# Neither a state wait nor a list loads it.
+	[ "$(bpf_calls -t 0 wait --unmount "$T/nonexistent")" -eq 0 ]
+	[ "$(bpf_calls list mounts "$T")" -eq 0 ]
+	[ "$(bpf_calls -t 0 mounts "$T")" -gt 0 ]
+}
+
+# gone_then_named: with watchq stopped, a mount by mount(8), one by a process of uid 1000 and an
+# unmount by umount(8), each reaped before watchq runs again: each is named.
+gone_then_named() {
+	mkdir "$T/a" "$T/b" "$T/c"
+	mount -t tmpfs wq "$T/c"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	sh -c "exec mount -t tmpfs wq $T/a" &
+	m=$!
+	wait "$m"
+	setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=+sys_admin \
+		--ambient-caps=+sys_admin "$BURST" as wq-user mount wq "$T/b" &
+	u=$!
+	wait "$u"
+	sh -c "exec umount $T/c" &
+	um=$!
+	wait "$um"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 3
+	stop_watchq
+	jq -e -s --argjson m "$m" --argjson u "$u" --argjson um "$um" --arg a "$T/a" --arg b "$T/b" '
+		(.[0] | .event == "mount" and .path == $a and .pid == $m and .comm == "mount" and .uid == 0) and
+		(.[1] | .event == "mount" and .path == $b and .pid == $u and .comm == "wq-user" and .uid == 1000) and
+		(.[2] | .event == "unmount" and .path == ($a | sub("a$"; "c")) and .pid == $um and .comm == "umount" and .uid == 0)' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture (raw tracepoints, no tracefs): processes reaped before watchq read their records are named" {
+	need_capture
+	[ ! -e /sys/kernel/tracing/events/syscalls ] || umount -l /sys/kernel/tracing ||
+		skip "tracefs is mounted here and cannot be unmounted"
+	gone_then_named
+	# No perf events: the raw tracepoints attach without them.
+	start_watchq mounts "$T"
+	[ "$(perf_fds "$WQ_PID")" -eq 0 ]
+}
+
+@test "capture (syscall tracepoints, tracefs mounted): processes reaped before watchq read their records are named" {
+	need_capture
+	if [ ! -e /sys/kernel/tracing/events/syscalls ]; then
+		mount -t tracefs none /sys/kernel/tracing || skip "cannot mount tracefs here"
+		TRACEFS=1
+	fi
+	[ -e /sys/kernel/tracing/events/syscalls/sys_enter_mount ] || skip "no syscall tracepoints here"
+	[ ! -e /sys/kernel/debug/tracing ] || skip "libbpf would look in /sys/kernel/debug/tracing"
+	gone_then_named
+	# One perf event per tracepoint: 7 calls, entry and exit.
+	start_watchq mounts "$T"
+	[ "$(perf_fds "$WQ_PID")" -eq 14 ]
+}
+
+@test "capture: 200 mount/umount pairs from a shell beside two CPU hogs: every line names mount or umount" {
+	need_capture
+	mkdir "$T/a" "$T/end"
+	start_watchq --json mounts "$T"
+	capture_used
+	sh -c 'while :; do :; done' &
+	HOGS="$!"
+	sh -c 'while :; do :; done' &
+	HOGS="$HOGS $!"
+	for i in $(seq 200); do
+		mount -t tmpfs wq "$T/a"
+		umount "$T/a"
+	done
+	mount -t tmpfs wq "$T/end"
+	wait_until grep -q "\"path\":\"$T/end\"" "$T/out"
+	stop_watchq
+	jq -e -s 'all(.[] | select(.event == "mount" or .event == "unmount");
+		.uid == 0 and (.pid | type) == "number" and
+		.comm == (if .event == "mount" then "mount" else "umount" end))' "$T/out" ||
+		{ grep -v '"comm":"u\?mount"' "$T/out"; false; }
+	echo "# $(grep -c '"event":"\(un\)\?mount"' "$T/out") lines named, $(grep -c transient "$T/out") transient" >&3
+}
+
+@test "capture without the privilege to load (unshare -Urm): one line says why, and the output is today's" {
+	need_root
+	kernel_at_least 6 16 || skip "mount namespace marks in user namespaces need Linux 6.16"
+	unshare -Urm true 2>/dev/null || skip "user namespaces are not available here"
+	cat >"$T/inner" <<-EOS
+		mkdir -p "$T/a"
+		"$WATCHQ" -n 1 mounts "$T" >"$T/out" 2>"$T/err" &
+		until grep -q watching "$T/err" 2>/dev/null; do sleep 0.05; done
+		mount -t tmpfs userns "$T/a"
+		wait \$!
+		"$WATCHQ" -q -t 0 mounts "$T" 2>"$T/quiet" || [ \$? -eq 2 ]
+	EOS
+	run timeout 20 unshare -Urm sh "$T/inner"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$T/err")" -eq 2 ]
+	[[ "$(head -n 1 "$T/err")" == "watchq: no process capture: loading BPF programs: Operation not permitted"* ]]
+	[ "$(tail -n 1 "$T/err")" = "watchq: watching mounts $T (backend fanotify)" ]
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs userns pid=- uid=- comm=-" ]
+	# -q: not a word.
+	[ ! -s "$T/quiet" ]
+}
