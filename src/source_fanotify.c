@@ -758,7 +758,7 @@ fan_wants_capture(const struct source *src)
 	    (cfg->mode == MODE_MONITOR || cfg->mode == MODE_WAIT_EVENT);
 }
 
-/* Load the capture where it is wanted; where it cannot load, say why where the readiness line is. */
+/* Load the capture where it is wanted; where it cannot, say why where the readiness line is. */
 static void
 fan_open_capture(struct source *src)
 {
