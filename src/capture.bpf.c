@@ -35,11 +35,57 @@ struct nsproxy {
 	struct mnt_namespace *mnt_ns;
 } __attribute__((preserve_access_index));
 
+struct super_block {
+	unsigned int s_dev;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+	struct super_block *d_sb;
+} __attribute__((preserve_access_index));
+
+struct vfsmount {
+	struct dentry *mnt_root;
+} __attribute__((preserve_access_index));
+
+struct mount {
+	struct vfsmount mnt;
+	unsigned long long mnt_id_unique;
+} __attribute__((preserve_access_index));
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct path f_path;
+	void *private_data;
+} __attribute__((preserve_access_index));
+
+struct fs_context {
+	struct dentry *root;
+} __attribute__((preserve_access_index));
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __attribute__((preserve_access_index));
+
+struct files_struct {
+	struct fdtable *fdt;
+} __attribute__((preserve_access_index));
+
+struct fs_struct {
+	struct path root;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	unsigned long long start_time;
 	const struct cred *real_cred;
 	struct nsproxy *nsproxy;
 	struct task_struct *group_leader;
+	struct files_struct *files;
+	struct fs_struct *fs;
 	char comm[CAPTURE_COMM_LEN];
 } __attribute__((preserve_access_index));
 
@@ -85,6 +131,18 @@ struct {
 	__type(value, __u8);
 } dropped SEC(".maps");
 
+/* Threads in a call that may flip options or propagation: its exit wakes watchq at once. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u8);
+} flips SEC(".maps");
+
+#define MS_REMOUNT	32
+#define MS_PROPAGATION	((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
+#define FSCONFIG_CMD_RECONFIGURE	7
+
 static __always_inline int
 captured(long nr)
 {
@@ -109,6 +167,8 @@ head(struct capture_head *h, unsigned int kind, long nr)
 
 	h->kind = kind;
 	h->nr = (unsigned int)nr;
+	h->gtid = (unsigned int)bpf_get_current_pid_tgid();
+	h->pad = 0;
 	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) != 0)
 		ns.pid = ns.tgid = 0;
 	h->tid = ns.pid;
@@ -153,6 +213,58 @@ path_arg(long nr)
 	return -1;
 }
 
+/* The file of the caller's descriptor fd; NULL if none. */
+static __always_inline struct file *
+fd_file(struct task_struct *task, long fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0)
+		return NULL;
+	return f;
+}
+
+/*
+ * The targets named by descriptors: mount_setattr(2)'s dfd (with an empty path) and the
+ * fs_context of fsconfig(2) (fspick(2)'s, whose root is the superblock's). Read for any
+ * descriptor: capture.c uses them only for calls that succeeded, which had the right kind.
+ */
+static __always_inline void
+fd_targets(struct capture_enter *e, struct task_struct *task, long nr)
+{
+	struct vfsmount *vm;
+	struct fs_context *fc;
+	struct file *f;
+
+	e->fd_mnt_id = 0;
+	e->fd_dev = 0;
+	if (nr == CAPTURE_NR_MOUNT_SETATTR && (f = fd_file(task, (int)e->args[0])) != NULL &&
+	    bpf_core_field_exists(struct mount, mnt_id_unique)) {
+		vm = BPF_CORE_READ(f, f_path.mnt);
+		e->fd_mnt_id = BPF_CORE_READ((struct mount *)((char *)vm -
+		    bpf_core_field_offset(struct mount, mnt)), mnt_id_unique);
+	}
+	if (nr == CAPTURE_NR_FSCONFIG && (f = fd_file(task, (int)e->args[0])) != NULL) {
+		fc = BPF_CORE_READ(f, private_data);
+		e->fd_dev = BPF_CORE_READ(fc, root, d_sb, s_dev);
+	}
+}
+
+/* Whether the call may flip options or propagation (its exit then wakes watchq at once). */
+static __always_inline int
+flip(long nr, const unsigned long *args)
+{
+	if (nr == CAPTURE_NR_MOUNT)
+		return (args[3] & (MS_REMOUNT | MS_PROPAGATION)) != 0;
+	if (nr == CAPTURE_NR_FSCONFIG)
+		return args[1] == FSCONFIG_CMD_RECONFIGURE;
+	return nr == CAPTURE_NR_MOUNT_SETATTR;
+}
+
 static __always_inline void
 args_read(struct capture_enter *e, long nr)
 {
@@ -193,19 +305,30 @@ on_enter(long nr, const unsigned long *args)
 	BPF_CORE_READ_STR_INTO(&e->comm, leader, comm);
 	for (i = 0; i < 6; i++)
 		e->args[i] = args[i];
+	e->root_mnt = (unsigned long long)BPF_CORE_READ(task, fs, root.mnt);
+	e->root_dentry = (unsigned long long)BPF_CORE_READ(task, fs, root.dentry);
 	__builtin_memset(e->attr, 0, sizeof(e->attr));
 	args_read(e, nr);
-	e->pad = 0;
+	fd_targets(e, task, nr);
 	bpf_ringbuf_submit(e, wakeup());
+	if (flip(nr, args)) {
+		__u64 tid = bpf_get_current_pid_tgid();
+		__u8 one = 1;
+
+		bpf_map_update_elem(&flips, &tid, &one, BPF_ANY);
+	}
 	return 0;
 }
 
 static __always_inline int
 on_exit(long nr, long ret)
 {
+	__u64 tid = bpf_get_current_pid_tgid(), wake = wakeup();
 	struct capture_exit *x;
 	struct capture_head h;
 
+	if (bpf_map_delete_elem(&flips, &tid) == 0)
+		wake = BPF_RB_FORCE_WAKEUP;
 	head(&h, CAPTURE_EXIT, nr);
 	x = bpf_ringbuf_reserve(&ring, sizeof(*x), 0);
 	if (x == NULL) {
@@ -214,7 +337,7 @@ on_exit(long nr, long ret)
 	}
 	x->h = h;
 	x->ret = ret;
-	bpf_ringbuf_submit(x, wakeup());
+	bpf_ringbuf_submit(x, wake);
 	return 0;
 }
 

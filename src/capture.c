@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -33,6 +34,17 @@
 #define RB_BUSY		(1U << 31)	/* the ring record header's bits (linux/bpf.h) */
 #define RB_DISCARD	(1U << 30)
 #define RB_HDR		8
+#define FLIPS_MAX	256		/* flip calls kept at once */
+
+/* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
+#define MS_REMOUNT		32
+#define MS_BIND			4096
+#define MS_REC			16384
+#define MS_PROPAGATION		((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
+#define AT_RECURSIVE_		0x8000
+#define AT_EMPTY_PATH_		0x1000
+#define AT_SYMLINK_NOFOLLOW_	0x100
+#define FSCONFIG_CMD_RECONFIGURE	7
 
 struct capture_id {
 	uint32_t tgid;
@@ -59,6 +71,13 @@ struct capture {
 	bool blind;			/* the table forgot a live process: name nobody */
 	struct capture_id ids[IDS_MAX];
 	size_t nids;
+	/* watchq's own mount namespace and root, as its own call showed them; 0: not known */
+	unsigned int self_ns;
+	unsigned long long self_root_mnt, self_root_dentry;
+	uint64_t drops;			/* the kernel's count of records it had no room for */
+	bool flips_lost;		/* a flip call may be missing: until none is kept */
+	struct capture_call flips[FLIPS_MAX];
+	size_t nflips;
 };
 
 static int
@@ -162,6 +181,9 @@ capture_open(char *why, size_t size)
 		snprintf(why, size, "mapping the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
+	/* A call that fails at once (ENOENT) shows the capture our own namespace and root. */
+	(void)syscall(SYS_umount2, "", 0);
+	capture_drain(c);
 	return c;
 fail:
 	capture_close(c);
@@ -224,11 +246,139 @@ id_add(struct capture *c)
 	return &c->ids[old];
 }
 
+/* The target of a path argument: known only in watchq's namespace and root, if absolute. */
+static void
+flip_path(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
+{
+	if (e->path_len == 0 || e->path[0] != '/' || c->self_ns == 0 || e->mnt_ns != c->self_ns ||
+	    e->root_mnt != c->self_root_mnt || e->root_dentry != c->self_root_dentry)
+		return;
+	memcpy(f->path, e->path, e->path_len);
+	f->path[e->path_len - 1] = '\0';
+	f->target = CAPTURE_TARGET_PATH;
+}
+
+/* What a call flips, and where; false if it is no flip call. */
+static bool
+flip_decode(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
+{
+	const unsigned long long *a = e->args;
+
+	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
+		f->opts = true;
+		f->sb = !(a[3] & MS_BIND);
+	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION)) {
+		f->props = true;
+		f->subtree = (a[3] & MS_REC) != 0;
+	} else if (e->h.nr == CAPTURE_NR_MOUNT_SETATTR) {
+		f->opts = (e->attr[0] | e->attr[1]) != 0;
+		f->props = e->attr[2] != 0;
+		f->subtree = (a[2] & AT_RECURSIVE_) != 0;
+		f->nofollow = (a[2] & AT_SYMLINK_NOFOLLOW_) != 0;
+		if (e->path_len == 1 && (a[2] & AT_EMPTY_PATH_) && e->fd_mnt_id) {
+			f->target = CAPTURE_TARGET_MOUNT;
+			f->mnt_id = e->fd_mnt_id;
+		}
+		/* A struct mount_attr not read: anything may change. */
+		if (!f->opts && !f->props)
+			f->opts = f->props = true;
+	} else if (e->h.nr == CAPTURE_NR_FSCONFIG && a[1] == FSCONFIG_CMD_RECONFIGURE) {
+		f->opts = true;
+		if (e->fd_dev) {
+			f->target = CAPTURE_TARGET_SB;
+			f->major = e->fd_dev >> 20;
+			f->minor = e->fd_dev & 0xfffff;
+		}
+		return true;
+	} else {
+		return false;
+	}
+	if (f->target == CAPTURE_TARGET_NONE)
+		flip_path(c, e, f);
+	return true;
+}
+
+static void
+flip_enter(struct capture *c, const struct capture_enter *e)
+{
+	struct capture_call *f;
+
+	if (c->nflips == FLIPS_MAX) {
+		c->flips_lost = true;
+		return;
+	}
+	f = &c->flips[c->nflips];
+	memset(f, 0, sizeof(*f));
+	if (!flip_decode(c, e, f))
+		return;
+	f->gtid = e->h.gtid;
+	f->tgid = (int32_t)e->h.tgid;
+	f->uid = e->uid;
+	memcpy(f->comm, e->comm, sizeof(f->comm));
+	f->comm[sizeof(f->comm) - 1] = '\0';
+	c->nflips++;
+}
+
+static void
+flip_exit(struct capture *c, const struct capture_exit *x)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflips; i++) {
+		if (c->flips[i].gtid == x->h.gtid && !c->flips[i].done) {
+			c->flips[i].done = true;
+			c->flips[i].ok = x->ret == 0;
+			return;
+		}
+	}
+}
+
+size_t
+capture_nflips(const struct capture *c)
+{
+	return c->nflips;
+}
+
+const struct capture_call *
+capture_flip(const struct capture *c, size_t i)
+{
+	return &c->flips[i];
+}
+
+void
+capture_take(struct capture *c, size_t i)
+{
+	memmove(&c->flips[i], &c->flips[i + 1], (c->nflips - i - 1) * sizeof(c->flips[0]));
+	if (--c->nflips == 0)
+		c->flips_lost = false;
+}
+
+bool
+capture_flips_lost(const struct capture *c)
+{
+	return c->flips_lost;
+}
+
+/* watchq's own call at start (capture_open()): its namespace and root. */
+static bool
+self_enter(struct capture *c, const struct capture_enter *e)
+{
+	if (c->self_ns || e->h.tgid != (unsigned)getpid() || e->h.nr != CAPTURE_NR_UMOUNT2)
+		return false;
+	c->self_ns = e->mnt_ns;
+	c->self_root_mnt = e->root_mnt;
+	c->self_root_dentry = e->root_dentry;
+	return true;
+}
+
 static void
 id_enter(struct capture *c, const struct capture_enter *e)
 {
 	struct capture_id *id;
 
+	if (self_enter(c, e))
+		return;
+	flip_enter(c, e);
 	if (e->h.tgid == 0)
 		return;		/* not in our pid namespace: fanotify gives no pid either */
 	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
@@ -264,6 +414,7 @@ id_exit(struct capture *c, const struct capture_exit *x)
 		id->open--;
 		id->end_epoch = c->epoch;
 	}
+	flip_exit(c, x);
 }
 
 static void
@@ -301,10 +452,16 @@ capture_drain(struct capture *c)
 {
 	uint64_t cons = __atomic_load_n(c->cons, __ATOMIC_ACQUIRE);
 	uint64_t prod = __atomic_load_n(c->prod, __ATOMIC_ACQUIRE);
+	uint64_t drops = __atomic_load_n(&c->skel->bss->drops, __ATOMIC_ACQUIRE);
 	uint32_t len;
 
 	c->epoch++;
 	c->stalled = false;
+	/* A record lost may have been a flip call's. */
+	if (drops != c->drops) {
+		c->drops = drops;
+		c->flips_lost = true;
+	}
 	while (cons < prod) {
 		if (!ring_header(c, cons, &len)) {
 			c->stalled = true;

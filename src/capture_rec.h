@@ -28,6 +28,8 @@ struct capture_head {
 	unsigned int kind;		/* enum capture_kind */
 	unsigned int nr;		/* the system call */
 	unsigned int tid, tgid;		/* as watchq's pid namespace numbers them; 0: not there */
+	unsigned int gtid;		/* the thread in the initial pid namespace: always there */
+	unsigned int pad;
 };
 
 /* At a call's entry: who makes it, and its arguments. */
@@ -40,8 +42,13 @@ struct capture_enter {
 	unsigned long long args[6];
 	/* mount_setattr(2)'s struct mount_attr: attr_set, attr_clr, propagation, userns_fd */
 	unsigned long long attr[4];
+	/* The caller's root (mount and dentry addresses): the same as watchq's, or not */
+	unsigned long long root_mnt, root_dentry;
+	/* fd targets: mount_setattr's dfd (its mount's unique id) and fsconfig's fs_context fd (its
+	 * superblock's device, the kernel's encoding: major << 20 | minor); 0: none or unknown */
+	unsigned long long fd_mnt_id;
+	unsigned int fd_dev;
 	unsigned int path_len;		/* bytes of path with its NUL; 0: none or unreadable */
-	unsigned int pad;
 	char comm[CAPTURE_COMM_LEN];	/* the process's (its leader's) name */
 	char path[CAPTURE_PATH_LEN];	/* the path argument that names the target */
 };

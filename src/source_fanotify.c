@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -54,6 +56,7 @@
 #define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
 #define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
+#define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
 
 /*
  * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
@@ -102,6 +105,7 @@ struct fan_credit {
 	struct source *src;
 	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
 	enum mounttab_change_kind kind;	/* the change the record stands for */
+	bool opts, props;		/* a flip call's: what it may have changed */
 };
 
 static long long
@@ -162,6 +166,12 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 	struct fan *f = src->priv;
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
+
+	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
+		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
+		    cr->props ? cr->who : NULL);
+		return;
+	}
 
 	/* A watched directory goes with a mount that held it, or under one mounted over it. */
 	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
@@ -317,7 +327,7 @@ fan_on_record(void *p, const struct fan_rec *r)
 	struct source *src = p;
 	struct fan *f = src->priv;
 	struct who who;
-	struct fan_credit cr = { src, &who, fan_record_kind(r) };
+	struct fan_credit cr = { src, &who, fan_record_kind(r), false, false };
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
 	who_init(&who, &f->proc, r->pid, r->pidfd);
@@ -332,6 +342,149 @@ fan_on_record(void *p, const struct fan_rec *r)
 			fan_on_detach(&cr, r->mnt_id);
 	}
 	who_done(&who);
+}
+
+/* Mount ids, gathered. */
+struct fan_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void
+fan_add_id(void *p, uint64_t id)
+{
+	struct fan_ids *ids = p;
+
+	push_id(&ids->v, &ids->n, &ids->cap, id);
+}
+
+/* The unique id of the mount on top at path; 0 if none. */
+static uint64_t
+fan_path_mount(const char *path, bool nofollow)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC |
+	    (nofollow ? AT_SYMLINK_NOFOLLOW : 0), KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0 ||
+	    !(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
+		return 0;
+	return stx.stx_mnt_id;
+}
+
+/*
+ * The mounts a flip call changed: the one it named (a path is looked up now, as the call did),
+ * those below it for a recursive call, every one of its superblock for a remount or a
+ * reconfigure. None if the capture could not tell which.
+ */
+static void
+fan_flip_targets(struct fan *f, const struct capture_call *call, struct fan_ids *ids)
+{
+	struct mounttab_entry *e;
+	uint64_t id = 0;
+	dev_t dev;
+	size_t i;
+
+	if (call->target == CAPTURE_TARGET_PATH)
+		id = fan_path_mount(call->path, call->nofollow);
+	else if (call->target == CAPTURE_TARGET_MOUNT)
+		id = call->mnt_id;
+	if (call->target == CAPTURE_TARGET_SB) {
+		dev = makedev(call->major, call->minor);
+	} else if (call->sb && (e = mounttab_find(&f->tab, id)) != NULL) {
+		dev = e->dev;
+	} else {
+		if (id != 0)
+			fan_add_id(ids, id);
+		if (id != 0 && call->subtree)
+			(void)statmount_each_below(&f->sm, id, fan_add_id, ids);
+		return;
+	}
+	for (i = 0; i < f->tab.cap; i++)
+		if (f->tab.slot[i] && f->tab.slot[i]->dev == dev)
+			fan_add_id(ids, f->tab.slot[i]->id);
+}
+
+/*
+ * Read again at once the mounts a flip call that succeeded changed, and report what differs, said
+ * to be made by its process only if no other flip call that may have changed them was under way
+ * or unread: the capture is read again after the mounts, for calls begun before then. A mount
+ * that moved meanwhile is left to its record.
+ */
+static void
+fan_flip(struct source *src, const struct capture_call *call)
+{
+	struct fan *f = src->priv;
+	struct fan_ids ids = { NULL, 0, 0 };
+	struct mounttab_entry **news, *old;
+	struct fan_credit cr = { src, NULL, MOUNTTAB_REMOUNT, call->opts, call->props };
+	struct who who;
+	size_t i;
+
+	fan_flip_targets(f, call, &ids);
+	news = xcalloc(ids.n + 1, sizeof(*news));
+	for (i = 0; i < ids.n; i++)
+		if (mounttab_find(&f->tab, ids.v[i]) != NULL)
+			news[i] = statmount_one(&f->sm, ids.v[i]);
+	capture_drain(f->cap);
+	if (call->tgid > 0 && capture_nflips(f->cap) == 1 && !capture_flips_lost(f->cap)) {
+		who_known(&who, call->tgid, call->uid, call->comm);
+		cr.who = &who;
+	}
+	for (i = 0; i < ids.n; i++) {
+		if (news[i] == NULL)
+			continue;
+		old = mounttab_find(&f->tab, ids.v[i]);
+		if (old && strcmp(old->target, news[i]->target) == 0 &&
+		    old->parent_id == news[i]->parent_id)
+			mounttab_update(&f->tab, news[i], fan_on_change, &cr);
+		else
+			mounttab_entry_free(news[i]);
+	}
+	free(news);
+	free(ids.v);
+}
+
+/* Whether a flip call is under way: the signal it raised is its exit's to explain. */
+static bool
+fan_flips_open(const struct fan *f)
+{
+	size_t i;
+
+	for (i = 0; f->cap && i < capture_nflips(f->cap); i++)
+		if (!capture_flip(f->cap, i)->done)
+			return true;
+	return false;
+}
+
+/*
+ * Each flip call that has ended, oldest first: re-read what it changed if it succeeded. A call
+ * under way has made its change when it raises the signal, and ends microseconds later: its end
+ * is awaited a little (its exit record wakes the ring), so that the mount is read before another
+ * call can change it again.
+ */
+static void
+fan_on_flips(struct source *src)
+{
+	struct fan *f = src->priv;
+	struct pollfd p = { capture_fd(f->cap), POLLIN, 0 };
+	size_t i = 0;
+	int n;
+
+	for (n = 0; n < FLIP_WAITS && fan_flips_open(f); n++) {
+		while (poll(&p, 1, 1) < 0 && errno == EINTR)
+			;
+		capture_drain(f->cap);
+	}
+
+	while (i < capture_nflips(f->cap)) {
+		if (!capture_flip(f->cap, i)->done) {
+			i++;
+			continue;
+		}
+		if (capture_flip(f->cap, i)->ok)
+			fan_flip(src, capture_flip(f->cap, i));
+		capture_take(f->cap, i);
+	}
 }
 
 /* How many cached mounts lie in a watched subtree. */
@@ -355,7 +508,7 @@ fan_resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
 
 	if (f->overflow)
 		source_loss(src);
@@ -404,7 +557,7 @@ fan_rescan(struct source *src)
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids)), id;
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
 	struct mounttab_entry *old, *new;
 	bool restarted = false;
 
@@ -551,7 +704,9 @@ fan_on_wake(struct source *src, size_t i)
 	} else {
 		fan_flush_transient(src);
 	}
-	explained = f->since_scan != before;
+	if (f->cap)
+		fan_on_flips(src);
+	explained = f->since_scan != before || fan_flips_open(f);
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
@@ -746,16 +901,20 @@ fan_open_signal(struct source *src)
 }
 
 /*
- * Whether the run loads the capture: where its output names the process behind a change. Not
- * with -N: the capture numbers processes as our pid namespace does, for our namespace's records.
+ * Whether the run loads the capture: where its output names the process behind a change, or where
+ * flips are reported from more watched mounts than a re-scan reads at once (the capture reads the
+ * mount a call changed). Not with -N: the capture numbers processes as our pid namespace does, and
+ * resolves paths in our namespace.
  */
 static bool
 fan_wants_capture(const struct source *src)
 {
 	const struct config *cfg = src->cfg;
+	const struct fan *f = src->priv;
 
-	return !cfg->no_bpf && src->ns == NULL && cfg->show_who &&
-	    (cfg->mode == MODE_MONITOR || cfg->mode == MODE_WAIT_EVENT);
+	if (cfg->no_bpf || src->ns || (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT))
+		return false;
+	return cfg->show_who || (f->want_attrs && !fan_small(f));
 }
 
 /* Load the capture where it is wanted; where it cannot, say why where the readiness line is. */

@@ -158,6 +158,17 @@ who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd)
 }
 
 void
+who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm)
+{
+	who_init(w, NULL, pid, -1);
+	w->read = true;
+	w->by.has_uid = true;
+	w->by.uid = uid;
+	snprintf(w->comm, sizeof(w->comm), "%s", comm);
+	w->by.comm = w->comm;
+}
+
+void
 who_done(struct who *w)
 {
 	if (w->pidfd >= 0)

@@ -41,6 +41,8 @@ void who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd);
 /* What is known of the process: its pid, and its comm and uid only where they are surely that
  * process's (read through the pidfd, else from the capture). */
 const struct ev_who *who_get(struct who *w);
+/* Start w as the process pid (positive), known already: its real uid and name. */
+void who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm);
 /* Close w's pidfd, if any; w knows nothing after. */
 void who_done(struct who *w);
 /* The number on the Pid: line of a pidfd's fdinfo text; 0 if none, or if it is not positive. */

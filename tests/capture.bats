@@ -154,3 +154,109 @@ gone_then_named() {
 	# -q: not a word.
 	[ ! -s "$T/quiet" ]
 }
+
+# flip_gone EVENT CMD...: with watchq (--json mounts $T) stopped, CMD makes a flip and is reaped;
+# then the one EVENT line names it: $FLIP_PID, comm $FLIP_COMM, uid 0, at $FLIP_PATH.
+flip_gone() {
+	local ev=$1
+	shift
+	start_watchq --json mounts "$T"
+	capture_used
+	kill -STOP "$WQ_PID"
+	"$@" &
+	FLIP_PID=$!
+	wait "$FLIP_PID"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "\"event\":\"$ev\"" "$T/out"
+	stop_watchq
+	jq -e -s --arg ev "$ev" --arg p "$FLIP_PATH" --arg c "$FLIP_COMM" --argjson pid "$FLIP_PID" '
+		[.[] | select(.event == $ev)] | length == 1 and
+		all(.path == $p and .pid == $pid and .comm == $c and .uid == 0)' "$T/out" ||
+		{ cat "$T/out"; false; }
+}
+
+@test "capture: a remount,ro by a mount(8) gone before watchq reads is readonly, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone readonly sh -c "exec mount -o remount,ro $T/a"
+}
+
+@test "capture: a bind remount (remount,bind,nosuid) is setattr, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone setattr sh -c "exec mount -o remount,bind,nosuid $T/a"
+}
+
+@test "capture: --make-shared is propagation, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone propagation sh -c "exec mount --make-shared $T/a"
+}
+
+@test "capture: mount_setattr(2) with AT_RECURSIVE names its process for the mount and each below it" {
+	need_capture
+	mkdir -p "$T/a"
+	mount -t tmpfs wq "$T/a"
+	mkdir "$T/a/b"
+	mount -t tmpfs wq "$T/a/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-setattr setattr-ro "$T/a" &
+	p=$!
+	wait "$p"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(jq -r .path "$T/out" | sort | tr '\n' ' ')" = "$T/a $T/a/b " ]
+	jq_event readonly ".pid == $p and .comm == \"wq-setattr\" and .uid == 0"
+}
+
+@test "capture: an fsconfig reconfigure (fspick, ro) is reported at once and named; without the capture, not until another change" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=wq-reconf flip_gone readonly "$BURST" as wq-reconf reconfigure-ro "$T/a"
+	# Without it the kernel raises no signal: nothing within the timeout.
+	mount -o remount,rw "$T/a"
+	"$WATCHQ" --no-bpf -t 2 --json mounts "$T" >"$T/late" 2>"$T/err" &
+	wq=$!
+	wait_until grep -q watching "$T/err"
+	"$BURST" as wq-reconf reconfigure-ro "$T/a"
+	st=0
+	wait "$wq" || st=$?
+	[ "$st" -eq 2 ]
+	[ ! -s "$T/late" ]
+}
+
+@test "capture: two processes remounting one mount in turn are each named for their own flip" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq --json mounts "$T"
+	"$BURST" as wq-first remount "$T/a" ro
+	wait_until lines_at_least 1
+	"$BURST" as wq-second remount "$T/a" rw
+	wait_until lines_at_least 2
+	stop_watchq
+	jq_event readonly '.comm == "wq-first" and .uid == 0'
+	jq_event writable '.comm == "wq-second" and .uid == 0'
+}
+
+@test "capture: two flips of one mount before watchq reads either: the state read, naming nobody" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-first remount "$T/a" ro
+	sh -c "exec mount -o remount,bind,nosuid $T/a"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	# The re-read for the first call shows the second's change too: who made which is not known.
+	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "readonly setattr " ]
+	jq -e -s 'all(.pid == null and .comm == null and .uid == null)' "$T/out"
+}

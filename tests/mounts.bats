@@ -401,9 +401,14 @@ mount move_from $T/w/in -> $T/b" ]
 	jq_event readonly '.readonly == true'
 	jq_event unmount '.path == "'"$T/b"'"'
 	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "mount move readonly unmount " ]
-	# Who: a number, or unknown (the mount(8) that did it may be gone), never on a remount.
+	# Who: a number, or unknown (the mount(8) that did it may be gone); a remount only with the
+	# process capture, which saw mount(8)'s call.
 	jq -e -s 'all(.[]; has("pid") and has("comm") and has("uid"))' "$T/out"
-	jq_event readonly '.pid == null and .comm == null and .uid == null'
+	if capture_used; then
+		jq_event readonly '(.pid | type) == "number" and .comm == "mount" and .uid == 0'
+	else
+		jq_event readonly '.pid == null and .comm == null and .uid == null'
+	fi
 	if [ "$(backend_used)" = mountinfo ]; then
 		jq -e -s 'all(.[]; .pid == null and .comm == null and .uid == null)' "$T/out"
 	else
@@ -430,7 +435,7 @@ mount move $T/a -> $T/b $(by $v wq-mover)
 mount unmount $T/b tmpfs wq $(by $u wq-unmounter)" ]
 }
 
-@test "who made a change, in JSON and --format: pid, comm, uid; a remount names nobody" {
+@test "who made a change, in JSON and --format: pid, comm, uid; a remount only with the capture" {
 	need_root
 	mkdir "$T/a" "$T/b"
 	watch --json mounts "$T"
@@ -445,7 +450,11 @@ mount unmount $T/b tmpfs wq $(by $u wq-unmounter)" ]
 	else
 		jq_event mount ".pid == $m and .comm == \"wq-mounter\" and .uid == 0"
 	fi
-	jq_event readonly '.pid == null and .comm == null and .uid == null'
+	if capture_used; then
+		jq_event readonly '(.pid | type) == "number" and .comm == "mount" and .uid == 0'
+	else
+		jq_event readonly '.pid == null and .comm == null and .uid == null'
+	fi
 
 	watch --format '%e %P %u %c' mounts "$T"
 	hold wq-mounter mount wq "$T/b"
