@@ -29,7 +29,7 @@
 #include "capture_rec.h"
 #include "xalloc.h"
 
-#define IDS_MAX		1024		/* identities kept at once */
+#define IDS_MAX		4096		/* identities kept at once: more than half the ring holds */
 #define BUSY_SPINS	100000		/* yields waiting for a record being written */
 #define RB_BUSY		(1U << 31)	/* the ring record header's bits (linux/bpf.h) */
 #define RB_DISCARD	(1U << 30)
