@@ -20,7 +20,9 @@
  *   burst as NAME OP         do OP as NAME, then exit at once
  *   burst hold NAME OP       do OP as NAME, say "done" on stdout, then wait for a signal
  *   burst churn NAME N       N short-lived children called NAME, one after the other (to reuse pids)
- *   burst reuse PID NAME     children called NAME until one has pid PID again; that one stays
+ *   burst reuse PID NAME [OP]
+ *                            children called NAME until one has pid PID again; that one
+ *                            does OP, if given, and stays
  *   burst renamed A B DIR    as A, mount a tmpfs on DIR and say "mounted" on stdout;
  *                            at SIGUSR1, as B (same process), unmount it; say "done",
  *                            then wait for a signal
@@ -274,7 +276,7 @@ main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (argc == 4 && strcmp(argv[1], "reuse") == 0) {
+	if (argc >= 4 && strcmp(argv[1], "reuse") == 0) {
 		pid_t want = (pid_t)atol(argv[2]);
 
 		for (i = 0; i < 10000000; i++) {
@@ -286,6 +288,8 @@ main(int argc, char **argv)
 				name_self(argv[3]);
 				if (getpid() != want)
 					_exit(0);
+				if (argc > 4)
+					change(argc - 4, argv + 4);
 				for (;;)
 					pause();
 			}
@@ -298,5 +302,5 @@ main(int argc, char **argv)
 	}
 	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | "
 	    "moves A B N | mixed DIR FLIP | "
-	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
+	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME [OP] | renamed A B DIR");
 }

@@ -14,12 +14,18 @@ teardown() {
 	helper_teardown
 }
 
-# need_capture: root, fanotify mount events, and a capture that loads here.
+# need_capture: root, fanotify mount events, and a capture that loads here (where it cannot,
+# watchq says why, and the test skips saying it; silence is a failure).
 need_capture() {
+	local err
 	need_root
 	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
-	"$WATCHQ" -t 0 mounts / 2>&1 >/dev/null | grep -q 'backend fanotify+bpf' ||
-		skip "no process capture here: $("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null | head -n 1)"
+	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	case $err in
+	*"(backend fanotify+bpf)"*) ;;
+	*"no process capture: "*) skip "${err%%$'\n'*}" ;;
+	*) echo "no process capture, and no word why: $err"; return 1 ;;
+	esac
 }
 
 # perf_fds PID: how many perf event fds PID holds (syscall tracepoints attach through them).
@@ -259,4 +265,55 @@ flip_gone() {
 	# The re-read for the first call shows the second's change too: who made which is not known.
 	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "readonly setattr " ]
 	jq -e -s 'all(.pid == null and .comm == null and .uid == null)' "$T/out"
+}
+
+@test "capture: a pid taken again names the first process only if the second made no call" {
+	need_capture
+	# pid_max of a pid namespace of its own (Linux 6.14), where pids come round quickly.
+	cat >"$T/inner" <<-EOS
+		echo 400 >/proc/sys/kernel/pid_max || exit 77
+		mkdir "$T/w"
+		"$WATCHQ" --json mounts "$T/w" >"$T/out" 2>"$T/err" &
+		wq=\$!
+		until grep -q watching "$T/err"; do sleep 0.05; done
+		grep -q 'fanotify+bpf' "$T/err" || exit 78
+		# Pids below 300 are never given again: go past them.
+		"$BURST" churn wq-reuser 300
+		# Stopped: each mounter has gone, and its pid is another process's, before watchq reads.
+		kill -STOP \$wq
+		for i in 1 2 3; do
+			mkdir "$T/w/\$i" "$T/w/r\$i"
+			"$BURST" as wq-mounter mount wq "$T/w/\$i" &
+			m=\$!
+			wait \$m
+			# The new holder of the pid makes a call too: two processes had that pid.
+			"$BURST" reuse \$m wq-reuser mount wq "$T/w/r\$i" || exit 1
+			until mountpoint -q "$T/w/r\$i"; do sleep 0.05; done
+			echo "\$m" >>"$T/reused"
+		done
+		mkdir "$T/w/4"
+		"$BURST" as wq-mounter mount wq "$T/w/4" &
+		m=\$!
+		wait \$m
+		# This one makes no call: the capture knows one process with that pid.
+		"$BURST" reuse \$m wq-idle || exit 1
+		echo "\$m" >"$T/idle"
+		kill -CONT \$wq
+		until [ "\$(grep -c '"mount"' "$T/out")" -ge 7 ]; do sleep 0.05; done
+		kill \$wq
+	EOS
+	run timeout 120 unshare -m -p -f --mount-proc bash "$T/inner"
+	[ "$status" -ne 77 ] || skip "pid_max cannot be set in a pid namespace here"
+	[ "$status" -ne 78 ] || skip "no process capture in a pid namespace here: $(cat "$T/err")"
+	[ "$status" -eq 0 ] || { echo "status $status: $output"; cat "$T/err"; false; }
+	for i in 1 2 3; do
+		p=$(sed -n "${i}p" "$T/reused")
+		jq -e -s --arg a "$T/w/$i" --arg r "$T/w/r$i" --argjson p "$p" '
+			([.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == null and .uid == null)) and
+			([.[] | select(.path == $r)] | length == 1 and all(.pid == $p and .comm == "wq-reuser"))' \
+			"$T/out" || { cat "$T/out"; false; }
+	done
+	jq -e -s --arg a "$T/w/4" --argjson p "$(cat "$T/idle")" '
+		[.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == "wq-mounter" and .uid == 0)' \
+		"$T/out" || { cat "$T/out"; false; }
 }
