@@ -146,7 +146,8 @@ mount_events_remount_by(struct source *src, const struct mounttab_change *ch, st
 
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive)
-			remount_for_watch(src->cfg, src->sink, src->watches[i].w, ch, who, prop_who);
+			remount_for_watch(src->cfg, src->sink, src->watches[i].w, ch, who,
+			    prop_who);
 }
 
 void

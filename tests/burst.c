@@ -168,8 +168,8 @@ change(int argc, char **argv)
 	} else if (argc == 2 && strcmp(argv[0], "reconfigure-ro") == 0) {
 		reconfigure_ro(argv[1]);
 	} else {
-		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B | remount DIR ro|rw"
-		    " | setattr-ro DIR | reconfigure-ro DIR");
+		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B | "
+		    "remount DIR ro|rw | setattr-ro DIR | reconfigure-ro DIR");
 	}
 }
 
