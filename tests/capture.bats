@@ -317,3 +317,19 @@ flip_gone() {
 		[.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == "wq-mounter" and .uid == 0)' \
 		"$T/out" || { cat "$T/out"; false; }
 }
+
+@test "capture: above 500 watched mounts it loads for flips without who, and reads the flipped mount at the call" {
+	need_capture
+	mkdir "$T/w"
+	"$BURST" populate "$T/w" 600
+	start_watchq --format '%e %p' mounts "$T"
+	capture_used
+	"$BURST" as wq-flip remount "$T/w/300" ro
+	wait_until grep -qx "readonly $T/w/300" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "readonly $T/w/300" ]
+	# Not on a small table: a re-scan reads it at once there.
+	start_watchq --format '%e %p' mounts "$T/w/300"
+	run ! capture_used
+	stop_watchq
+}
