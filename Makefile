@@ -27,11 +27,18 @@ WERROR = $(if $(CI),1,0)
 SCHEMA_VERSION = $(shell sed -n 's/^\t"version": \([0-9]*\),$$/\1/p' watchq.schema.json)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DWATCHQ_VERSION='"$(VERSION)"' \
 	-DWATCHQ_SCHEMA_VERSION=$(SCHEMA_VERSION) $(WARNINGS) \
-	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd blkid) $(CFLAGS)
-ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd blkid) -lkeyutils $(LDLIBS)
+	$(WERROR_$(WERROR)) $(shell $(PKG_CONFIG) --cflags mount libsystemd blkid libbpf) $(CFLAGS)
+ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd blkid libbpf) -lkeyutils $(LDLIBS)
+
+# The capture's BPF programs: built with clang for the BPF target, embedded in watchq as a
+# bpftool skeleton. Kernel structures are relocated at load time (CO-RE): no vmlinux.h.
+BPF_CLANG = clang
+BPFTOOL = bpftool
+BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I/usr/include/$(shell $(BPF_CLANG) -print-multiarch)
 
 B = .build
-CORE = $(filter-out main,$(notdir $(basename $(wildcard src/*.c))))
+CORE = $(filter-out main %.bpf,$(notdir $(basename $(wildcard src/*.c))))
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 # Every unit test (tests/unit/test_*.c) links every module but main.
 UNIT_TESTS = $(notdir $(basename $(wildcard tests/unit/test_*.c)))
@@ -43,6 +50,16 @@ $(B)/%.o: src/%.c src/*.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/version.o: watchq.schema.json
+
+$(B)/capture.bpf.o: src/capture.bpf.c src/capture_rec.h
+	@mkdir -p $(B)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(B)/capture.skel.h: $(B)/capture.bpf.o
+	$(BPFTOOL) gen skeleton $< name capture_bpf > $@.tmp && mv $@.tmp $@
+
+$(B)/capture.o: src/capture.c src/*.h $(B)/capture.skel.h
+	$(CC) $(ALL_CFLAGS) -I$(B) -c -o $@ $<
 
 watchq: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
@@ -118,9 +135,10 @@ asan:
 # vm-check (qemu, a kernel to build), bench, soak (valgrind, gnuplot), fuzz and
 # CC=clang builds.
 DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc strace \
-	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema
-DEPS_FULL = clang libclang-rt-14-dev valgrind gnuplot-nox \
-	qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio xz-utils
+	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema \
+	clang libbpf-dev bpftool libelf-dev zlib1g-dev
+DEPS_FULL = libclang-rt-14-dev valgrind gnuplot-nox \
+	qemu-system-x86 linux-source-6.1 bc flex bison libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
 

@@ -41,6 +41,7 @@ enum {
 	OPT_BACKEND,
 	OPT_INTERVAL,
 	OPT_QUEUE_SIZE,
+	OPT_NO_BPF,
 	OPT_KEYRING,
 	OPT_RECURSIVE,
 	OPT_SPACE_BELOW,
@@ -108,6 +109,8 @@ static const struct argp_option options[] = {
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Period of polled backends (default 1)", 4 },
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0,
 	    "Kernel notification queue size, 1-512 (default 256)", 4 },
+	{ "no-bpf", OPT_NO_BPF, NULL, 0,
+	    "mounts: do not load the BPF capture that names the process behind each change", 4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
 	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
 	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
@@ -722,6 +725,9 @@ cli_opt_backend(int key, char *arg, struct cli_state *cs)
 			errx(EXIT_USAGE, "--queue-size: '%s' is not a whole number from 1 to 512",
 			    escape_arg(arg));
 		cfg->queue_size = (unsigned)n;
+		break;
+	case OPT_NO_BPF:
+		cfg->no_bpf = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -95,6 +95,7 @@ struct config {
 	bool no_events;		/* -qq: print no events either (the exit status tells) */
 	bool null;		/* -0: records end with NUL, not newline */
 	bool show_who;		/* the output shows who made a mount change (pid, uid, name) */
+	bool no_bpf;		/* --no-bpf: no BPF process capture */
 	const char *output_path;	/* -o FILE; NULL: stdout */
 	bool initial;
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */

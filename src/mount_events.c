@@ -52,6 +52,35 @@ emit_by(struct sink *sink, struct event *ev, struct who *who)
 	sink->emit(sink, ev);
 }
 
+/*
+ * A remount's events for watch w: options (readonly, writable, setattr) said to be made by who, a
+ * propagation change by prop_who (NULL: nobody).
+ */
+static void
+remount_for_watch(const struct config *cfg, struct sink *sink, const struct watch *w,
+    const struct mounttab_change *ch, struct who *who, struct who *prop_who)
+{
+	struct event ev;
+
+	if (!path_within(w->path, ch->new->target) || !passes_filters(cfg, ch->new))
+		return;
+	if (ch->old->readonly != ch->new->readonly) {
+		fill(&ev, w, ch->new->readonly ? MOUNT_READONLY : MOUNT_WRITABLE, ch->new);
+		emit_by(sink, &ev, who);
+	}
+	/* Past "ro" or "rw", options hold no ro/rw token (mounttab.h). */
+	if (strcmp(ch->old->options + 2, ch->new->options + 2) != 0) {
+		fill(&ev, w, MOUNT_SETATTR, ch->new);
+		ev.u.mount.old_options = ch->old->options;
+		emit_by(sink, &ev, who);
+	}
+	if (strcmp(ch->old->propagation, ch->new->propagation) != 0) {
+		fill(&ev, w, MOUNT_PROPAGATION, ch->new);
+		ev.u.mount.old_propagation = ch->old->propagation;
+		emit_by(sink, &ev, prop_who);
+	}
+}
+
 static void
 change_for_watch(const struct config *cfg, struct sink *sink, const struct watch *w,
     const struct mounttab_change *ch, struct who *who)
@@ -81,23 +110,7 @@ change_for_watch(const struct config *cfg, struct sink *sink, const struct watch
 		emit_by(sink, &ev, who);
 		return;
 	case MOUNTTAB_REMOUNT:
-		if (!path_within(w->path, ch->new->target) || !passes_filters(cfg, ch->new))
-			return;
-		if (ch->old->readonly != ch->new->readonly) {
-			fill(&ev, w, ch->new->readonly ? MOUNT_READONLY : MOUNT_WRITABLE, ch->new);
-			sink->emit(sink, &ev);
-		}
-		/* Past "ro" or "rw", options hold no ro/rw token (mounttab.h). */
-		if (strcmp(ch->old->options + 2, ch->new->options + 2) != 0) {
-			fill(&ev, w, MOUNT_SETATTR, ch->new);
-			ev.u.mount.old_options = ch->old->options;
-			sink->emit(sink, &ev);
-		}
-		if (strcmp(ch->old->propagation, ch->new->propagation) != 0) {
-			fill(&ev, w, MOUNT_PROPAGATION, ch->new);
-			ev.u.mount.old_propagation = ch->old->propagation;
-			sink->emit(sink, &ev);
-		}
+		remount_for_watch(cfg, sink, w, ch, who, who);
 		return;
 	}
 }
@@ -126,6 +139,18 @@ mount_events_change_by(struct source *src, const struct mounttab_change *ch, str
 	for (i = 0; i < src->nwatches; i++)
 		if (src->watches[i].alive)
 			change_for_watch(src->cfg, src->sink, src->watches[i].w, &seen, who);
+}
+
+void
+mount_events_remount_by(struct source *src, const struct mounttab_change *ch, struct who *who,
+    struct who *prop_who)
+{
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive)
+			remount_for_watch(src->cfg, src->sink, src->watches[i].w, ch, who,
+			    prop_who);
 }
 
 void

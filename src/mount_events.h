@@ -12,6 +12,10 @@
 void mount_events_change(struct source *src, const struct mounttab_change *ch);
 /* As mount_events_change(), saying who made the change (who is read only if an event is made). */
 void mount_events_change_by(struct source *src, const struct mounttab_change *ch, struct who *who);
+/* Report a remount (ch->kind MOUNTTAB_REMOUNT), its option changes made by who, its propagation
+ * change by prop_who (each NULL: nobody). */
+void mount_events_remount_by(struct source *src, const struct mounttab_change *ch, struct who *who,
+    struct who *prop_who);
 /* Report n mounts known only by their unique ids (gone before they could be read) to every live
  * watch of src: where they were is unknown, so no watch and no filter can rule them out. */
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);

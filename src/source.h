@@ -8,7 +8,7 @@
 #include "config.h"
 #include "event.h"
 
-#define SOURCE_MAX_FDS	4
+#define SOURCE_MAX_FDS	5
 
 struct source;
 

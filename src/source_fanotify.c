@@ -9,15 +9,19 @@
  * the signal is /proc/PID/mountinfo of the process followed there, and that process's pidfd
  * tells when the namespace may be gone (mntns.c).
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "capture.h"
 #include "compat.h"
 #include "fan_decode.h"
 #include "mntns.h"
@@ -52,12 +56,14 @@
 #define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
 #define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
+#define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
 
 /*
  * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
  * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
+ * FD_CAP: the capture's ring, read with the records whichever of the two woke us.
  */
-enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS };
+enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS, FD_CAP };
 
 struct fan {
 	struct mounttab tab;
@@ -85,6 +91,7 @@ struct fan {
 	struct timespec last_scan;	/* when the last re-scan began */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
+	struct capture *cap;		/* the process capture; NULL: none */
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
@@ -98,6 +105,7 @@ struct fan_credit {
 	struct source *src;
 	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
 	enum mounttab_change_kind kind;	/* the change the record stands for */
+	bool opts, props;		/* a flip call's: what it may have changed */
 };
 
 static long long
@@ -158,6 +166,12 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 	struct fan *f = src->priv;
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
+
+	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
+		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
+		    cr->props ? cr->who : NULL);
+		return;
+	}
 
 	/* A watched directory goes with a mount that held it, or under one mounted over it. */
 	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
@@ -338,7 +352,7 @@ fan_on_record(void *p, const struct fan_rec *r)
 	struct source *src = p;
 	struct fan *f = src->priv;
 	struct who who;
-	struct fan_credit cr = { src, &who, fan_record_kind(r) };
+	struct fan_credit cr = { src, &who, fan_record_kind(r), false, false };
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
 	who_init(&who, &f->proc, r->pid, r->pidfd);
@@ -353,6 +367,149 @@ fan_on_record(void *p, const struct fan_rec *r)
 			fan_on_detach(&cr, r->mnt_id);
 	}
 	who_done(&who);
+}
+
+/* Mount ids, gathered. */
+struct fan_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void
+fan_add_id(void *p, uint64_t id)
+{
+	struct fan_ids *ids = p;
+
+	push_id(&ids->v, &ids->n, &ids->cap, id);
+}
+
+/* The unique id of the mount on top at path; 0 if none. */
+static uint64_t
+fan_path_mount(const char *path, bool nofollow)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC |
+	    (nofollow ? AT_SYMLINK_NOFOLLOW : 0), KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0 ||
+	    !(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
+		return 0;
+	return stx.stx_mnt_id;
+}
+
+/*
+ * The mounts a flip call changed: the one it named (a path is looked up now, as the call did),
+ * those below it for a recursive call, every one of its superblock for a remount or a
+ * reconfigure. None if the capture could not tell which.
+ */
+static void
+fan_flip_targets(struct fan *f, const struct capture_call *call, struct fan_ids *ids)
+{
+	struct mounttab_entry *e;
+	uint64_t id = 0;
+	dev_t dev;
+	size_t i;
+
+	if (call->target == CAPTURE_TARGET_PATH)
+		id = fan_path_mount(call->path, call->nofollow);
+	else if (call->target == CAPTURE_TARGET_MOUNT)
+		id = call->mnt_id;
+	if (call->target == CAPTURE_TARGET_SB) {
+		dev = makedev(call->major, call->minor);
+	} else if (call->sb && (e = mounttab_find(&f->tab, id)) != NULL) {
+		dev = e->dev;
+	} else {
+		if (id != 0)
+			fan_add_id(ids, id);
+		if (id != 0 && call->subtree)
+			(void)statmount_each_below(&f->sm, id, fan_add_id, ids);
+		return;
+	}
+	for (i = 0; i < f->tab.cap; i++)
+		if (f->tab.slot[i] && f->tab.slot[i]->dev == dev)
+			fan_add_id(ids, f->tab.slot[i]->id);
+}
+
+/*
+ * Read again at once the mounts a flip call that succeeded changed, and report what differs, said
+ * to be made by its process only if no other flip call that may have changed them was under way
+ * or unread: the capture is read again after the mounts, for calls begun before then. A mount
+ * that moved meanwhile is left to its record.
+ */
+static void
+fan_flip(struct source *src, const struct capture_call *call)
+{
+	struct fan *f = src->priv;
+	struct fan_ids ids = { NULL, 0, 0 };
+	struct mounttab_entry **news, *old;
+	struct fan_credit cr = { src, NULL, MOUNTTAB_REMOUNT, call->opts, call->props };
+	struct who who;
+	size_t i;
+
+	fan_flip_targets(f, call, &ids);
+	news = xcalloc(ids.n + 1, sizeof(*news));
+	for (i = 0; i < ids.n; i++)
+		if (mounttab_find(&f->tab, ids.v[i]) != NULL)
+			news[i] = statmount_one(&f->sm, ids.v[i]);
+	capture_drain(f->cap);
+	if (call->tgid > 0 && capture_nflips(f->cap) == 1 && !capture_flips_lost(f->cap)) {
+		who_known(&who, call->tgid, call->uid, call->comm);
+		cr.who = &who;
+	}
+	for (i = 0; i < ids.n; i++) {
+		if (news[i] == NULL)
+			continue;
+		old = mounttab_find(&f->tab, ids.v[i]);
+		if (old && strcmp(old->target, news[i]->target) == 0 &&
+		    old->parent_id == news[i]->parent_id)
+			mounttab_update(&f->tab, news[i], fan_on_change, &cr);
+		else
+			mounttab_entry_free(news[i]);
+	}
+	free(news);
+	free(ids.v);
+}
+
+/* Whether a flip call is under way: the signal it raised is its exit's to explain. */
+static bool
+fan_flips_open(const struct fan *f)
+{
+	size_t i;
+
+	for (i = 0; f->cap && i < capture_nflips(f->cap); i++)
+		if (!capture_flip(f->cap, i)->done)
+			return true;
+	return false;
+}
+
+/*
+ * Each flip call that has ended, oldest first: re-read what it changed if it succeeded. A call
+ * under way has made its change when it raises the signal, and ends microseconds later: its end
+ * is awaited a little (its exit record wakes the ring), so that the mount is read before another
+ * call can change it again.
+ */
+static void
+fan_on_flips(struct source *src)
+{
+	struct fan *f = src->priv;
+	struct pollfd p = { capture_fd(f->cap), POLLIN, 0 };
+	size_t i = 0;
+	int n;
+
+	for (n = 0; n < FLIP_WAITS && fan_flips_open(f); n++) {
+		while (poll(&p, 1, 1) < 0 && errno == EINTR)
+			;
+		capture_drain(f->cap);
+	}
+
+	while (i < capture_nflips(f->cap)) {
+		if (!capture_flip(f->cap, i)->done) {
+			i++;
+			continue;
+		}
+		if (capture_flip(f->cap, i)->ok)
+			fan_flip(src, capture_flip(f->cap, i));
+		capture_take(f->cap, i);
+	}
 }
 
 /* How many cached mounts lie in a watched subtree. */
@@ -376,7 +533,7 @@ fan_resync(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct mounttab fresh = { 0 };
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
 
 	if (f->overflow)
 		source_loss(src);
@@ -425,7 +582,7 @@ fan_rescan(struct source *src)
 	struct fan *f = src->priv;
 	size_t i, cnt = 0;
 	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids)), id;
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT };
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
 	struct mounttab_entry *old, *new;
 	bool restarted = false;
 
@@ -504,10 +661,40 @@ fan_owed_left(const struct fan *f)
 	return quiet < cap ? quiet : cap;
 }
 
+/*
+ * Records just read: the capture is read again before they are, so that the entry record of each
+ * call that caused one is in hand when its process is named.
+ */
 static int
 fan_decode_records(void *ctx, const void *buf, size_t n)
 {
+	struct source *src = ctx;
+	struct fan *f = src->priv;
+
+	if (f->cap) {
+		capture_reading(f->cap);
+		capture_drain(f->cap);
+	}
 	return fan_decode(buf, n, fan_on_record, ctx);
+}
+
+/* Read the fanotify queue until it is empty, with the capture around it; as source_read_ready(). */
+static int
+fan_read_queue(struct source *src)
+{
+	struct fan *f = src->priv;
+	int r;
+
+	if (f->cap) {
+		capture_drain(f->cap);
+		capture_reading(f->cap);
+	}
+	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
+	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
+	    fan_decode_records, src);
+	if (f->cap && r >= 0)
+		capture_settle(f->cap);
+	return r;
 }
 
 /*
@@ -527,9 +714,7 @@ fan_on_wake(struct source *src, size_t i)
 	bool signal = fan_signal_for_attrs(src, i), explained, small;
 	unsigned long long before = f->since_scan;
 
-	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	switch (source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
-	    fan_decode_records, src)) {
+	switch (fan_read_queue(src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -537,13 +722,16 @@ fan_on_wake(struct source *src, size_t i)
 		break;
 	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
+	src->pfd[FD_CAP].revents = 0;
 	if (f->overflow || f->root_moved) {
 		if (fan_resync(src) < 0)
 			return -1;
 	} else {
 		fan_flush_transient(src);
 	}
-	explained = f->since_scan != before;
+	if (f->cap)
+		fan_on_flips(src);
+	explained = f->since_scan != before || fan_flips_open(f);
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
@@ -587,7 +775,7 @@ fan_ns_gone(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (i != FD_MOUNTINFO && i != FD_NS && src->pfd[i].fd >= 0)
+		if (i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP && src->pfd[i].fd >= 0)
 			close(src->pfd[i].fd);
 	if (f->signal_fd >= 0)
 		close(f->signal_fd);
@@ -737,6 +925,42 @@ fan_open_signal(struct source *src)
 	return f->signal_fd < 0 ? -1 : 0;
 }
 
+/*
+ * Whether the run loads the capture: where its output names the process behind a change, or where
+ * flips are reported from more watched mounts than a re-scan reads at once (the capture reads the
+ * mount a call changed). Not with -N: the capture numbers processes as our pid namespace does, and
+ * resolves paths in our namespace.
+ */
+static bool
+fan_wants_capture(const struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	const struct fan *f = src->priv;
+
+	if (cfg->no_bpf || src->ns || (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT))
+		return false;
+	return cfg->show_who || (f->want_attrs && !fan_small(f));
+}
+
+/* Load the capture where it is wanted; where it cannot, say why where the readiness line is. */
+static void
+fan_open_capture(struct source *src)
+{
+	struct fan *f = src->priv;
+	char why[256];
+
+	if (!fan_wants_capture(src))
+		return;
+	if ((f->cap = capture_open(why, sizeof(why))) == NULL) {
+		if (!src->cfg->quiet)
+			warnx("no process capture: %s", why);
+		return;
+	}
+	f->proc.cap = f->cap;
+	src->backend_label = "fanotify+bpf";
+	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(f->cap), POLLIN, 0 };
+}
+
 static int
 fan_open(struct source *src)
 {
@@ -779,6 +1003,7 @@ fan_open(struct source *src)
 	f->scan_cost = fan_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
+	fan_open_capture(src);
 	return 0;
 }
 
@@ -797,10 +1022,11 @@ fan_close(struct source *src)
 	size_t i;
 
 	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS)
+		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP)
 			close(src->pfd[i].fd);
 	src->nfds = 0;
 	if (f) {
+		capture_close(f->cap);
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
 		who_proc_close(&f->proc);

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "compat.h"
 #include "who.h"
 
@@ -157,6 +158,17 @@ who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd)
 }
 
 void
+who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm)
+{
+	who_init(w, NULL, pid, -1);
+	w->read = true;
+	w->by.has_uid = true;
+	w->by.uid = uid;
+	snprintf(w->comm, sizeof(w->comm), "%s", comm);
+	w->by.comm = w->comm;
+}
+
+void
 who_done(struct who *w)
 {
 	if (w->pidfd >= 0)
@@ -199,18 +211,14 @@ read_comm(struct who *w, long pid)
 	return who_comm(w->comm, (size_t)n);
 }
 
-const struct ev_who *
-who_get(struct who *w)
+/* Read the name and uid of the pidfd's process, where they are surely that process's. */
+static void
+who_by_pidfd(struct who *w)
 {
 	struct kapi_pidfd_info info = { .mask = KAPI_PIDFD_INFO_CREDS };
 	bool comm, there;
 	long pid;
 
-	if (w->read || w->pidfd < 0) {
-		w->read = true;
-		return &w->by;
-	}
-	w->read = true;
 	if (w->proc == NULL || w->proc->dirfd < 0)
 		pid = 0;
 	else
@@ -235,5 +243,24 @@ who_get(struct who *w)
 	 */
 	if (comm && there)
 		w->by.comm = w->comm;
+}
+
+const struct ev_who *
+who_get(struct who *w)
+{
+	uint32_t uid;
+
+	if (w->read)
+		return &w->by;
+	w->read = true;
+	if (w->pidfd >= 0)
+		who_by_pidfd(w);
+	/* Gone (or no pidfd): the capture saw the process at its call, if it knows it alone. */
+	if (w->by.comm == NULL && w->proc && w->proc->cap &&
+	    capture_who(w->proc->cap, w->by.pid, &uid, w->comm, sizeof(w->comm))) {
+		w->by.comm = w->comm;
+		w->by.has_uid = true;
+		w->by.uid = uid;
+	}
 	return &w->by;
 }

@@ -11,8 +11,11 @@
  * bytes, a kernel thread's 63. */
 #define WHO_COMM_MAX	80
 
+struct capture;
+
 /* /proc as it was when watching began, held open: where names are read. */
 struct who_proc {
+	const struct capture *cap;	/* names a process already gone; NULL: none */
 	int dirfd;		/* -1: none */
 	bool ours;		/* it numbers processes as watchq's pid namespace does */
 	long pid;		/* the last process named, as /proc numbers it (0: none) */
@@ -36,8 +39,10 @@ void who_proc_close(struct who_proc *p);
  * read in proc. */
 void who_init(struct who *w, struct who_proc *proc, int32_t pid, int pidfd);
 /* What is known of the process: its pid, and its comm and uid only where they are surely that
- * process's. */
+ * process's (read through the pidfd, else from the capture). */
 const struct ev_who *who_get(struct who *w);
+/* Start w as the process pid (positive), known already: its real uid and name. */
+void who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm);
 /* Close w's pidfd, if any; w knows nothing after. */
 void who_done(struct who *w);
 /* The number on the Pid: line of a pidfd's fdinfo text; 0 if none, or if it is not positive. */

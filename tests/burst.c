@@ -20,13 +20,18 @@
  *   burst as NAME OP         do OP as NAME, then exit at once
  *   burst hold NAME OP       do OP as NAME, say "done" on stdout, then wait for a signal
  *   burst churn NAME N       N short-lived children called NAME, one after the other (to reuse pids)
- *   burst reuse PID NAME     children called NAME until one has pid PID again; that one stays
+ *   burst reuse PID NAME [OP]
+ *                            children called NAME until one has pid PID again; that one
+ *                            does OP, if given, and stays
  *   burst renamed A B DIR    as A, mount a tmpfs on DIR and say "mounted" on stdout;
  *                            at SIGUSR1, as B (same process), unmount it; say "done",
  *                            then wait for a signal
  *
  * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B, beneath A B (the
- * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH).
+ * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH),
+ * remount DIR ro|rw (mount(2) MS_REMOUNT), setattr-ro DIR (mount_setattr(2) with
+ * AT_RECURSIVE: DIR's mount and those below it read-only), reconfigure-ro DIR (fspick(2),
+ * then fsconfig(2) "ro" and FSCONFIG_CMD_RECONFIGURE: DIR's filesystem read-only).
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -96,6 +101,49 @@ beneath(const char *a, const char *b)
 	close(fd);
 }
 
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef SYS_fspick
+#define SYS_fspick 433
+#endif
+#ifndef SYS_fsconfig
+#define SYS_fsconfig 431
+#endif
+#define BURST_AT_RECURSIVE		0x8000
+#define BURST_MOUNT_ATTR_RDONLY		0x00000001
+#define BURST_FSCONFIG_SET_FLAG		0
+#define BURST_FSCONFIG_CMD_RECONFIGURE	7
+
+/* struct mount_attr of linux/mount.h, which clashes with sys/mount.h in glibc 2.36. */
+struct burst_mount_attr {
+	unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* The mount on dir and every one below it read-only, by mount_setattr(2). */
+static void
+setattr_ro(const char *dir)
+{
+	struct burst_mount_attr a = { BURST_MOUNT_ATTR_RDONLY, 0, 0, 0 };
+
+	if (syscall(SYS_mount_setattr, AT_FDCWD, dir, BURST_AT_RECURSIVE, &a, sizeof(a)) < 0)
+		err(1, "mount_setattr %s", dir);
+}
+
+/* The filesystem of dir's mount read-only, through the new mount API. */
+static void
+reconfigure_ro(const char *dir)
+{
+	int fd = (int)syscall(SYS_fspick, AT_FDCWD, dir, 0);
+
+	if (fd < 0)
+		err(1, "fspick %s", dir);
+	if (syscall(SYS_fsconfig, fd, BURST_FSCONFIG_SET_FLAG, "ro", NULL, 0) < 0 ||
+	    syscall(SYS_fsconfig, fd, BURST_FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0) < 0)
+		err(1, "fsconfig %s", dir);
+	close(fd);
+}
+
 /* One change: argv is OP ARGS..., argc their number. */
 static void
 change(int argc, char **argv)
@@ -111,8 +159,17 @@ change(int argc, char **argv)
 			err(1, "move %s %s", argv[1], argv[2]);
 	} else if (argc == 3 && strcmp(argv[0], "beneath") == 0) {
 		beneath(argv[1], argv[2]);
+	} else if (argc == 3 && strcmp(argv[0], "remount") == 0) {
+		if (mount(NULL, argv[1], NULL, MS_REMOUNT |
+		    (strcmp(argv[2], "ro") == 0 ? MS_RDONLY : 0), NULL) < 0)
+			err(1, "remount %s", argv[1]);
+	} else if (argc == 2 && strcmp(argv[0], "setattr-ro") == 0) {
+		setattr_ro(argv[1]);
+	} else if (argc == 2 && strcmp(argv[0], "reconfigure-ro") == 0) {
+		reconfigure_ro(argv[1]);
 	} else {
-		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B");
+		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B | "
+		    "remount DIR ro|rw | setattr-ro DIR | reconfigure-ro DIR");
 	}
 }
 
@@ -219,7 +276,7 @@ main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (argc == 4 && strcmp(argv[1], "reuse") == 0) {
+	if (argc >= 4 && strcmp(argv[1], "reuse") == 0) {
 		pid_t want = (pid_t)atol(argv[2]);
 
 		for (i = 0; i < 10000000; i++) {
@@ -231,6 +288,8 @@ main(int argc, char **argv)
 				name_self(argv[3]);
 				if (getpid() != want)
 					_exit(0);
+				if (argc > 4)
+					change(argc - 4, argv + 4);
 				for (;;)
 					pause();
 			}
@@ -243,5 +302,5 @@ main(int argc, char **argv)
 	}
 	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | "
 	    "moves A B N | mixed DIR FLIP | "
-	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME | renamed A B DIR");
+	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME [OP] | renamed A B DIR");
 }

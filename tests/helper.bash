@@ -241,9 +241,15 @@ json_bytes() {
 	fi
 }
 
-# backend_used: the backend named on the readiness line in $T/err.
+# backend_used: the backend named on the readiness line in $T/err (without the +bpf of the
+# process capture: capture_used tells that).
 backend_used() {
-	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err"
+	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err" | sed 's/+bpf//'
+}
+
+# capture_used: whether the readiness line in $T/err says the process capture is loaded.
+capture_used() {
+	grep -q '^watchq: .* (backend fanotify+bpf)$' "$T/err"
 }
 
 # kernel_at_least MAJOR MINOR

@@ -46,10 +46,11 @@ load helper
 	cd "$BATS_TEST_DIRNAME/.."
 	quick=$(make -s -n deps | sed 's/^@*tests\/install-deps //')
 	full=$(make -s -n deps-full | sed 's/^@*tests\/install-deps //')
-	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils python3-jsonschema; do
+	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils python3-jsonschema \
+		clang libbpf-dev bpftool libelf-dev zlib1g-dev; do
 		[[ " $quick " == *" $p "* ]] || { echo "deps lacks $p"; false; }
 	done
-	for p in qemu-system-x86 linux-source-6.1 valgrind gnuplot-nox clang libclang-rt-14-dev libelf-dev; do
+	for p in qemu-system-x86 linux-source-6.1 valgrind gnuplot-nox libclang-rt-14-dev; do
 		[[ " $quick " != *" $p "* ]] || { echo "deps has heavy $p"; false; }
 		[[ " $full " == *" $p "* ]] || { echo "deps-full lacks $p"; false; }
 	done

@@ -157,8 +157,13 @@ finish_more() {
 				with_entries(.key |= "WATCHQ_" + ascii_upcase) | map_values(tostring)) ==
 			($e[$i] | with_entries(select(.key | startswith("WATCHQ_"))) | del(.WATCHQ_TIME, .WATCHQ_TIME_US))))'
 	[ "$(journalctl -q --no-pager -o cat WATCHQ_WATCH="$T" WATCHQ_EVENT=unmount)" = "$(sed -n 4p "$T/out")" ]
-	# Who made a change: WATCHQ_PID, _COMM and _UID where known (fanotify), none for a remount.
-	jq -e -s 'map(select(.WATCHQ_EVENT == "readonly"))[0] | has("WATCHQ_PID") or has("WATCHQ_COMM") | not' "$T/entries"
+	# Who made a change: WATCHQ_PID, _COMM and _UID where known (fanotify), for a remount only
+	# with the process capture (mount(8) made it).
+	if capture_used; then
+		jq -e -s 'map(select(.WATCHQ_EVENT == "readonly"))[0] | .WATCHQ_COMM == "mount" and .WATCHQ_UID == "0"' "$T/entries"
+	else
+		jq -e -s 'map(select(.WATCHQ_EVENT == "readonly"))[0] | has("WATCHQ_PID") or has("WATCHQ_COMM") | not' "$T/entries"
+	fi
 	# The root of the mount inside its filesystem: the whole of it.
 	jq -e -s 'all(.WATCHQ_ROOT == "/")' "$T/entries"
 	if [ "$(backend_used)" = fanotify ]; then
@@ -267,7 +272,7 @@ finish_more() {
 	mount -t tmpfs wq "$T/a"
 	finish_watchq
 	[ "$WQ_STATUS" -eq 1 ]
-	[ "$(cat "$T/err")" = "$(printf '%s\n' "watchq: watching mounts $T (backend $(backend_used))" \
+	[ "$(cat "$T/err")" = "$(printf '%s\n' "watchq: watching mounts $T (backend $(backend_used)$(capture_used && echo +bpf))" \
 		"watchq: journald ($SOCKET): Connection refused")" ]
 	# Without its socket, libsystemd drops an entry without a word; watchq says so.
 	need_journald

@@ -1,0 +1,401 @@
+/*
+ * The capture's BPF half: at the entry of each mount-changing system call, who makes it and its
+ * arguments; at its exit, the result. The entry record is in the ring buffer before the call
+ * changes anything, so before the kernel queues the fanotify record the change causes.
+ *
+ * Syscall tracepoints (tp/syscalls/...) need tracefs to attach; the raw tracepoints sys_enter and
+ * sys_exit attach by name without it, and see every system call, so they filter on its number.
+ * capture.c loads one set or the other. Kernel structures are declared with only the fields read,
+ * relocated at load time from the kernel's BTF (CO-RE): no vmlinux.h is needed to build.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "capture_rec.h"
+
+typedef struct {
+	unsigned int val;
+} kuid_t;
+
+struct cred {
+	kuid_t uid;
+} __attribute__((preserve_access_index));
+
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct mnt_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct nsproxy {
+	struct mnt_namespace *mnt_ns;
+} __attribute__((preserve_access_index));
+
+struct super_block {
+	unsigned int s_dev;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+	struct super_block *d_sb;
+} __attribute__((preserve_access_index));
+
+struct vfsmount {
+	struct dentry *mnt_root;
+} __attribute__((preserve_access_index));
+
+struct mount {
+	struct vfsmount mnt;
+	unsigned long long mnt_id_unique;
+} __attribute__((preserve_access_index));
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct path f_path;
+	void *private_data;
+} __attribute__((preserve_access_index));
+
+struct fs_context {
+	struct dentry *root;
+} __attribute__((preserve_access_index));
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __attribute__((preserve_access_index));
+
+struct files_struct {
+	struct fdtable *fdt;
+} __attribute__((preserve_access_index));
+
+struct fs_struct {
+	struct path root;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	unsigned long long start_time;
+	const struct cred *real_cred;
+	struct nsproxy *nsproxy;
+	struct task_struct *group_leader;
+	struct files_struct *files;
+	struct fs_struct *fs;
+	char comm[CAPTURE_COMM_LEN];
+} __attribute__((preserve_access_index));
+
+struct pt_regs {
+	unsigned long di, si, dx, r10, r8, r9, orig_ax;
+} __attribute__((preserve_access_index));
+
+/* The records of syscall tracepoints: 8 bytes of common fields, the number, the arguments. */
+struct sys_enter_ctx {
+	unsigned long long common;
+	int nr;
+	unsigned long args[6];
+};
+
+struct sys_exit_ctx {
+	unsigned long long common;
+	int nr;
+	long ret;
+};
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* watchq's pid namespace (the device and inode of /proc/self/ns/pid), set before loading. */
+const volatile __u64 pidns_dev;
+const volatile __u64 pidns_ino;
+
+/* Records the ring had no room for; their processes' tgids are in dropped. */
+__u64 drops;
+/* dropped itself was full: no tgid can be trusted. */
+__u32 blind;
+
+#define RING_SIZE	(1 << 21)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, RING_SIZE);
+} ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} dropped SEC(".maps");
+
+/* Threads in a call that may flip options or propagation: its exit wakes watchq at once. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u8);
+} flips SEC(".maps");
+
+#define MS_REMOUNT	32
+#define MS_PROPAGATION	((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
+#define FSCONFIG_CMD_RECONFIGURE	7
+
+static __always_inline int
+captured(long nr)
+{
+	switch (nr) {
+	case CAPTURE_NR_MOUNT:
+	case CAPTURE_NR_UMOUNT2:
+	case CAPTURE_NR_OPEN_TREE:
+	case CAPTURE_NR_MOVE_MOUNT:
+	case CAPTURE_NR_FSCONFIG:
+	case CAPTURE_NR_FSMOUNT:
+	case CAPTURE_NR_MOUNT_SETATTR:
+		return 1;
+	}
+	return 0;
+}
+
+/* The caller as watchq numbers it; 0s where it is not in watchq's pid namespace or below. */
+static __always_inline void
+head(struct capture_head *h, unsigned int kind, long nr)
+{
+	struct bpf_pidns_info ns = { 0, 0 };
+
+	h->kind = kind;
+	h->nr = (unsigned int)nr;
+	h->gtid = (unsigned int)bpf_get_current_pid_tgid();
+	h->pad = 0;
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) != 0)
+		ns.pid = ns.tgid = 0;
+	h->tid = ns.pid;
+	h->tgid = ns.tgid;
+}
+
+/*
+ * watchq reads the ring whenever fanotify wakes it, which each mount, unmount and move does: a
+ * record wakes it only once the ring is half full, so that a call costs no second wake-up.
+ */
+static __always_inline __u64
+wakeup(void)
+{
+	return bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > RING_SIZE / 2 ?
+	    BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void
+lost(const struct capture_head *h)
+{
+	__u8 one = 1;
+
+	__sync_fetch_and_add(&drops, 1);
+	if (bpf_map_update_elem(&dropped, &h->tgid, &one, BPF_ANY) != 0)
+		blind = 1;
+}
+
+/* Which argument is the path that names the call's target; -1: none. */
+static __always_inline int
+path_arg(long nr)
+{
+	switch (nr) {
+	case CAPTURE_NR_MOUNT:
+	case CAPTURE_NR_OPEN_TREE:
+	case CAPTURE_NR_MOUNT_SETATTR:
+		return 1;
+	case CAPTURE_NR_UMOUNT2:
+		return 0;
+	case CAPTURE_NR_MOVE_MOUNT:
+		return 3;
+	}
+	return -1;
+}
+
+/* The file of the caller's descriptor fd; NULL if none. */
+static __always_inline struct file *
+fd_file(struct task_struct *task, long fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0)
+		return NULL;
+	return f;
+}
+
+/*
+ * The targets named by descriptors: mount_setattr(2)'s dfd (with an empty path) and the
+ * fs_context of fsconfig(2) (fspick(2)'s, whose root is the superblock's). Read for any
+ * descriptor: capture.c uses them only for calls that succeeded, which had the right kind.
+ */
+static __always_inline void
+fd_targets(struct capture_enter *e, struct task_struct *task, long nr)
+{
+	struct vfsmount *vm;
+	struct fs_context *fc;
+	struct file *f;
+
+	e->fd_mnt_id = 0;
+	e->fd_dev = 0;
+	if (nr == CAPTURE_NR_MOUNT_SETATTR && (f = fd_file(task, (int)e->args[0])) != NULL &&
+	    bpf_core_field_exists(struct mount, mnt_id_unique)) {
+		vm = BPF_CORE_READ(f, f_path.mnt);
+		e->fd_mnt_id = BPF_CORE_READ((struct mount *)((char *)vm -
+		    bpf_core_field_offset(struct mount, mnt)), mnt_id_unique);
+	}
+	if (nr == CAPTURE_NR_FSCONFIG && (f = fd_file(task, (int)e->args[0])) != NULL) {
+		fc = BPF_CORE_READ(f, private_data);
+		e->fd_dev = BPF_CORE_READ(fc, root, d_sb, s_dev);
+	}
+}
+
+/* Whether the call may flip options or propagation (its exit then wakes watchq at once). */
+static __always_inline int
+flip(long nr, const unsigned long *args)
+{
+	if (nr == CAPTURE_NR_MOUNT)
+		return (args[3] & (MS_REMOUNT | MS_PROPAGATION)) != 0;
+	if (nr == CAPTURE_NR_FSCONFIG)
+		return args[1] == FSCONFIG_CMD_RECONFIGURE;
+	return nr == CAPTURE_NR_MOUNT_SETATTR;
+}
+
+static __always_inline void
+args_read(struct capture_enter *e, long nr)
+{
+	int p = path_arg(nr);
+	long n;
+
+	e->path_len = 0;
+	if (p >= 0 && p < 6) {
+		n = bpf_probe_read_user_str(e->path, sizeof(e->path), (void *)e->args[p]);
+		/* A path that fills the room may have been cut short: not known. */
+		if (n > 0 && n < (long)sizeof(e->path))
+			e->path_len = (unsigned int)n;
+	}
+	if (nr == CAPTURE_NR_MOUNT_SETATTR && e->args[4] >= sizeof(e->attr) &&
+	    bpf_probe_read_user(e->attr, sizeof(e->attr), (void *)e->args[3]) != 0)
+		__builtin_memset(e->attr, 0, sizeof(e->attr));
+}
+
+static __always_inline int
+on_enter(long nr, const unsigned long *args)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct task_struct *leader = BPF_CORE_READ(task, group_leader);
+	struct capture_enter *e;
+	struct capture_head h;
+	int i;
+
+	head(&h, CAPTURE_ENTER, nr);
+	e = bpf_ringbuf_reserve(&ring, sizeof(*e), 0);
+	if (e == NULL) {
+		lost(&h);
+		return 0;
+	}
+	e->h = h;
+	e->uid = BPF_CORE_READ(task, real_cred, uid.val);
+	e->mnt_ns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
+	e->start = BPF_CORE_READ(leader, start_time);
+	BPF_CORE_READ_STR_INTO(&e->comm, leader, comm);
+	for (i = 0; i < 6; i++)
+		e->args[i] = args[i];
+	e->root_mnt = (unsigned long long)BPF_CORE_READ(task, fs, root.mnt);
+	e->root_dentry = (unsigned long long)BPF_CORE_READ(task, fs, root.dentry);
+	__builtin_memset(e->attr, 0, sizeof(e->attr));
+	args_read(e, nr);
+	fd_targets(e, task, nr);
+	bpf_ringbuf_submit(e, wakeup());
+	if (flip(nr, args)) {
+		__u64 tid = bpf_get_current_pid_tgid();
+		__u8 one = 1;
+
+		bpf_map_update_elem(&flips, &tid, &one, BPF_ANY);
+	}
+	return 0;
+}
+
+static __always_inline int
+on_exit(long nr, long ret)
+{
+	__u64 tid = bpf_get_current_pid_tgid(), wake = wakeup();
+	struct capture_exit *x;
+	struct capture_head h;
+
+	if (bpf_map_delete_elem(&flips, &tid) == 0)
+		wake = BPF_RB_FORCE_WAKEUP;
+	head(&h, CAPTURE_EXIT, nr);
+	x = bpf_ringbuf_reserve(&ring, sizeof(*x), 0);
+	if (x == NULL) {
+		lost(&h);
+		return 0;
+	}
+	x->h = h;
+	x->ret = ret;
+	bpf_ringbuf_submit(x, wake);
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int
+raw_enter(unsigned long long *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	unsigned long args[6];
+	long nr = (long)ctx[1];
+
+	if (!captured(nr))
+		return 0;
+	args[0] = BPF_CORE_READ(regs, di);
+	args[1] = BPF_CORE_READ(regs, si);
+	args[2] = BPF_CORE_READ(regs, dx);
+	args[3] = BPF_CORE_READ(regs, r10);
+	args[4] = BPF_CORE_READ(regs, r8);
+	args[5] = BPF_CORE_READ(regs, r9);
+	return on_enter(nr, args);
+}
+
+SEC("raw_tp/sys_exit")
+int
+raw_exit(unsigned long long *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	long nr = (long)BPF_CORE_READ(regs, orig_ax);
+
+	if (!captured(nr))
+		return 0;
+	return on_exit(nr, (long)ctx[1]);
+}
+
+/* One syscall's tracepoints: its record holds n arguments, no more may be read. */
+#define TP_PAIR(name, n)							\
+SEC("tp/syscalls/sys_enter_" #name)						\
+int									\
+tp_enter_##name(struct sys_enter_ctx *ctx)					\
+{										\
+	unsigned long args[6] = { 0 };						\
+	int i;									\
+										\
+	for (i = 0; i < (n); i++)						\
+		args[i] = ctx->args[i];						\
+	return on_enter(ctx->nr, args);						\
+}										\
+SEC("tp/syscalls/sys_exit_" #name)						\
+int									\
+tp_exit_##name(struct sys_exit_ctx *ctx)					\
+{										\
+	return on_exit(ctx->nr, ctx->ret);					\
+}
+
+TP_PAIR(mount, 5)
+TP_PAIR(umount, 2)
+TP_PAIR(open_tree, 3)
+TP_PAIR(move_mount, 5)
+TP_PAIR(fsconfig, 5)
+TP_PAIR(fsmount, 3)
+TP_PAIR(mount_setattr, 5)

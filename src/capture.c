@@ -1,0 +1,531 @@
+/*
+ * The process capture's user half: loads capture.bpf.c (embedded as a skeleton), reads its ring
+ * buffer, and keeps the identities of the processes whose mount calls may still have fanotify
+ * records on the way.
+ *
+ * A process is its tgid and its start time: a pid reused is another start. An identity lives from
+ * the entry of its first call until all its calls have ended and the fanotify queue has been read
+ * empty after that: every record its calls caused was queued before they ended, so it has been
+ * read. A record whose pid has exactly one live identity is that process's. Whatever the capture
+ * may have missed (a full ring, a full table, a record not yet written) makes it name nobody
+ * rather than someone else.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "capture.skel.h"
+#include "capture.h"
+#include "capture_rec.h"
+#include "xalloc.h"
+
+#define IDS_MAX		4096		/* identities kept at once: more than half the ring holds */
+#define BUSY_SPINS	100000		/* yields waiting for a record being written */
+#define RB_BUSY		(1U << 31)	/* the ring record header's bits (linux/bpf.h) */
+#define RB_DISCARD	(1U << 30)
+#define RB_HDR		8
+#define FLIPS_MAX	256		/* flip calls kept at once */
+
+/* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
+#define MS_REMOUNT		32
+#define MS_BIND			4096
+#define MS_REC			16384
+#define MS_PROPAGATION		((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
+#define AT_RECURSIVE_		0x8000
+#define AT_EMPTY_PATH_		0x1000
+#define AT_SYMLINK_NOFOLLOW_	0x100
+#define FSCONFIG_CMD_RECONFIGURE	7
+
+struct capture_id {
+	uint32_t tgid;
+	uint64_t start;
+	uint32_t uid;
+	unsigned open;			/* calls entered and not yet ended */
+	uint64_t end_epoch;		/* the drain that saw the last of them end */
+	char comm[CAPTURE_COMM_LEN];
+};
+
+struct capture {
+	struct capture_bpf *skel;
+	bool tracefs;
+	int ring_fd;
+	uint64_t *cons;			/* the consumer position: ours to write */
+	const uint64_t *prod;		/* the producer position; data follows its page */
+	const unsigned char *data;
+	size_t ring_size, cons_len, prod_len;
+	uint64_t epoch;			/* drains so far */
+	uint64_t read_epoch;		/* the last fanotify read began after this drain */
+	bool stalled;			/* the last drain stopped at a record being written */
+	bool unsure;			/* the table forgot a process: until unsure_epoch is read */
+	uint64_t unsure_epoch;
+	bool blind;			/* the table forgot a live process: name nobody */
+	struct capture_id ids[IDS_MAX];
+	size_t nids;
+	/* watchq's own mount namespace and root, as its own call showed them; 0: not known */
+	unsigned int self_ns;
+	unsigned long long self_root_mnt, self_root_dentry;
+	uint64_t drops;			/* the kernel's count of records it had no room for */
+	bool flips_lost;		/* a flip call may be missing: until none is kept */
+	struct capture_call flips[FLIPS_MAX];
+	size_t nflips;
+};
+
+static int
+quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+/* Where libbpf looks for tracepoints (the debugfs copy first), and whether it has the syscalls. */
+static bool
+tracefs_has_syscalls(void)
+{
+	const char *dir = access("/sys/kernel/debug/tracing", F_OK) == 0 ?
+	    "/sys/kernel/debug/tracing" : "/sys/kernel/tracing";
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_mount/id", dir);
+	return access(path, R_OK) == 0;
+}
+
+/* Open and load the programs of one set (tp/ with tracefs, else raw_tp/); -errno. */
+static int
+load(struct capture *c, const struct stat *pidns, char *why, size_t size)
+{
+	struct bpf_program *p;
+	int r;
+
+	if ((c->skel = capture_bpf__open()) == NULL) {
+		snprintf(why, size, "opening the BPF object: %s", strerror(errno));
+		return -errno;
+	}
+	c->skel->rodata->pidns_dev = pidns->st_dev;
+	c->skel->rodata->pidns_ino = pidns->st_ino;
+	bpf_object__for_each_program(p, c->skel->obj)
+		bpf_program__set_autoload(p,
+		    (strncmp(bpf_program__name(p), "tp_", 3) == 0) == c->tracefs);
+	if ((r = capture_bpf__load(c->skel)) < 0) {
+		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
+		    "CAP_PERFMON)", strerror(-r));
+		return r;
+	}
+	if ((r = capture_bpf__attach(c->skel)) < 0) {
+		snprintf(why, size, "attaching to the system call tracepoints: %s", strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/* Map the ring: the consumer page to write, the producer page and the data (twice) to read. */
+static int
+ring_map(struct capture *c)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	c->ring_fd = bpf_map__fd(c->skel->maps.ring);
+	c->ring_size = bpf_map__max_entries(c->skel->maps.ring);
+	c->cons_len = page;
+	c->prod_len = page + 2 * c->ring_size;
+	p = mmap(NULL, c->cons_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->ring_fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	c->cons = p;
+	p = mmap(NULL, c->prod_len, PROT_READ, MAP_SHARED, c->ring_fd, (off_t)page);
+	if (p == MAP_FAILED)
+		return -1;
+	c->prod = p;
+	c->data = (const unsigned char *)p + page;
+	return 0;
+}
+
+struct capture *
+capture_open(char *why, size_t size)
+{
+	struct capture *c = xcalloc(1, sizeof(*c));
+	struct stat pidns;
+	int r;
+
+	libbpf_set_print(quiet);
+	c->ring_fd = -1;
+	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
+		snprintf(why, size, "the kernel has no BTF (/sys/kernel/btf/vmlinux): %s",
+		    strerror(errno));
+		goto fail;
+	}
+	if (stat("/proc/self/ns/pid", &pidns) < 0) {
+		snprintf(why, size, "/proc/self/ns/pid: %s", strerror(errno));
+		goto fail;
+	}
+	c->tracefs = tracefs_has_syscalls();
+	r = load(c, &pidns, why, size);
+	if (r < 0 && c->tracefs) {
+		/* The raw tracepoints need no tracefs. */
+		capture_bpf__destroy(c->skel);
+		c->tracefs = false;
+		r = load(c, &pidns, why, size);
+	}
+	if (r < 0)
+		goto fail;
+	if (ring_map(c) < 0) {
+		snprintf(why, size, "mapping the ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	/* A call that fails at once (ENOENT) shows the capture our own namespace and root. */
+	(void)syscall(SYS_umount2, "", 0);
+	capture_drain(c);
+	return c;
+fail:
+	capture_close(c);
+	return NULL;
+}
+
+void
+capture_close(struct capture *c)
+{
+	if (c == NULL)
+		return;
+	if (c->cons)
+		munmap(c->cons, c->cons_len);
+	if (c->prod)
+		munmap((void *)c->prod, c->prod_len);
+	capture_bpf__destroy(c->skel);
+	free(c);
+}
+
+int
+capture_fd(const struct capture *c)
+{
+	return c->ring_fd;
+}
+
+/* The live identity of process (tgid, start); NULL if none. */
+static struct capture_id *
+id_find(struct capture *c, uint32_t tgid, uint64_t start)
+{
+	size_t i;
+
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].tgid == tgid && c->ids[i].start == start)
+			return &c->ids[i];
+	return NULL;
+}
+
+/*
+ * Room for one more identity: when the table is full, the oldest whose calls have all ended is
+ * forgotten, and no name is given until the queue has been read after that (its records may not
+ * all have been read yet). With none ended, names are given no more.
+ */
+static struct capture_id *
+id_add(struct capture *c)
+{
+	size_t i, old = IDS_MAX;
+
+	if (c->nids < IDS_MAX)
+		return &c->ids[c->nids++];
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].open == 0 && (old == IDS_MAX || c->ids[i].end_epoch <
+		    c->ids[old].end_epoch))
+			old = i;
+	if (old == IDS_MAX) {
+		c->blind = true;
+		return NULL;
+	}
+	c->unsure = true;
+	c->unsure_epoch = c->epoch;
+	return &c->ids[old];
+}
+
+/* The target of a path argument: known only in watchq's namespace and root, if absolute. */
+static void
+flip_path(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
+{
+	if (e->path_len == 0 || e->path[0] != '/' || c->self_ns == 0 || e->mnt_ns != c->self_ns ||
+	    e->root_mnt != c->self_root_mnt || e->root_dentry != c->self_root_dentry)
+		return;
+	memcpy(f->path, e->path, e->path_len);
+	f->path[e->path_len - 1] = '\0';
+	f->target = CAPTURE_TARGET_PATH;
+}
+
+/* What a call flips, and where; false if it is no flip call. */
+static bool
+flip_decode(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
+{
+	const unsigned long long *a = e->args;
+
+	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
+		f->opts = true;
+		f->sb = !(a[3] & MS_BIND);
+	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION)) {
+		f->props = true;
+		f->subtree = (a[3] & MS_REC) != 0;
+	} else if (e->h.nr == CAPTURE_NR_MOUNT_SETATTR) {
+		f->opts = (e->attr[0] | e->attr[1]) != 0;
+		f->props = e->attr[2] != 0;
+		f->subtree = (a[2] & AT_RECURSIVE_) != 0;
+		f->nofollow = (a[2] & AT_SYMLINK_NOFOLLOW_) != 0;
+		if (e->path_len == 1 && (a[2] & AT_EMPTY_PATH_) && e->fd_mnt_id) {
+			f->target = CAPTURE_TARGET_MOUNT;
+			f->mnt_id = e->fd_mnt_id;
+		}
+		/* A struct mount_attr not read: anything may change. */
+		if (!f->opts && !f->props)
+			f->opts = f->props = true;
+	} else if (e->h.nr == CAPTURE_NR_FSCONFIG && a[1] == FSCONFIG_CMD_RECONFIGURE) {
+		f->opts = true;
+		if (e->fd_dev) {
+			f->target = CAPTURE_TARGET_SB;
+			f->major = e->fd_dev >> 20;
+			f->minor = e->fd_dev & 0xfffff;
+		}
+		return true;
+	} else {
+		return false;
+	}
+	if (f->target == CAPTURE_TARGET_NONE)
+		flip_path(c, e, f);
+	return true;
+}
+
+static void
+flip_enter(struct capture *c, const struct capture_enter *e)
+{
+	struct capture_call *f;
+
+	if (c->nflips == FLIPS_MAX) {
+		c->flips_lost = true;
+		return;
+	}
+	f = &c->flips[c->nflips];
+	memset(f, 0, sizeof(*f));
+	if (!flip_decode(c, e, f))
+		return;
+	f->gtid = e->h.gtid;
+	f->tgid = (int32_t)e->h.tgid;
+	f->uid = e->uid;
+	memcpy(f->comm, e->comm, sizeof(f->comm));
+	f->comm[sizeof(f->comm) - 1] = '\0';
+	c->nflips++;
+}
+
+static void
+flip_exit(struct capture *c, const struct capture_exit *x)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflips; i++) {
+		if (c->flips[i].gtid == x->h.gtid && !c->flips[i].done) {
+			c->flips[i].done = true;
+			c->flips[i].ok = x->ret == 0;
+			return;
+		}
+	}
+}
+
+size_t
+capture_nflips(const struct capture *c)
+{
+	return c->nflips;
+}
+
+const struct capture_call *
+capture_flip(const struct capture *c, size_t i)
+{
+	return &c->flips[i];
+}
+
+void
+capture_take(struct capture *c, size_t i)
+{
+	memmove(&c->flips[i], &c->flips[i + 1], (c->nflips - i - 1) * sizeof(c->flips[0]));
+	if (--c->nflips == 0)
+		c->flips_lost = false;
+}
+
+bool
+capture_flips_lost(const struct capture *c)
+{
+	return c->flips_lost;
+}
+
+/* watchq's own call at start (capture_open()): its namespace and root. */
+static bool
+self_enter(struct capture *c, const struct capture_enter *e)
+{
+	if (c->self_ns || e->h.tgid != (unsigned)getpid() || e->h.nr != CAPTURE_NR_UMOUNT2)
+		return false;
+	c->self_ns = e->mnt_ns;
+	c->self_root_mnt = e->root_mnt;
+	c->self_root_dentry = e->root_dentry;
+	return true;
+}
+
+static void
+id_enter(struct capture *c, const struct capture_enter *e)
+{
+	struct capture_id *id;
+
+	if (self_enter(c, e))
+		return;
+	flip_enter(c, e);
+	if (e->h.tgid == 0)
+		return;		/* not in our pid namespace: fanotify gives no pid either */
+	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
+		if ((id = id_add(c)) == NULL)
+			return;
+		memset(id, 0, sizeof(*id));
+		id->tgid = e->h.tgid;
+		id->start = e->start;
+	}
+	/* The process's name and uid at its latest call. */
+	id->uid = e->uid;
+	memcpy(id->comm, e->comm, sizeof(id->comm));
+	id->comm[sizeof(id->comm) - 1] = '\0';
+	id->open++;
+}
+
+/*
+ * An exit record has no start time: it ends a call of the process with its tgid that has one open.
+ * Only one process has a tgid at a time, so at most one has a call open, but for one whose exit
+ * was lost (the kernel's dropped map names it): the newest is the one alive.
+ */
+static void
+id_exit(struct capture *c, const struct capture_exit *x)
+{
+	struct capture_id *id = NULL;
+	size_t i;
+
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].tgid == x->h.tgid && c->ids[i].open > 0 &&
+		    (id == NULL || c->ids[i].start > id->start))
+			id = &c->ids[i];
+	if (id) {
+		id->open--;
+		id->end_epoch = c->epoch;
+	}
+	flip_exit(c, x);
+}
+
+static void
+on_record(struct capture *c, const void *p, size_t n)
+{
+	const struct capture_head *h = p;
+
+	if (n < sizeof(*h))
+		return;
+	if (h->kind == CAPTURE_ENTER && n >= sizeof(struct capture_enter))
+		id_enter(c, p);
+	else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit))
+		id_exit(c, p);
+}
+
+/* The header of the record at pos, once the kernel has written it; false if it is still busy. */
+static bool
+ring_header(struct capture *c, uint64_t pos, uint32_t *len)
+{
+	const uint32_t *hdr = (const uint32_t *)(c->data + (pos & (c->ring_size - 1)));
+	int spins;
+
+	/* A program between reserving and submitting runs on another CPU for microseconds. */
+	for (spins = 0; spins < BUSY_SPINS; spins++) {
+		*len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		if (!(*len & RB_BUSY))
+			return true;
+		sched_yield();
+	}
+	return false;
+}
+
+void
+capture_drain(struct capture *c)
+{
+	uint64_t cons = __atomic_load_n(c->cons, __ATOMIC_ACQUIRE);
+	uint64_t prod = __atomic_load_n(c->prod, __ATOMIC_ACQUIRE);
+	uint64_t drops = __atomic_load_n(&c->skel->bss->drops, __ATOMIC_ACQUIRE);
+	uint32_t len;
+
+	c->epoch++;
+	c->stalled = false;
+	/* A record lost may have been a flip call's. */
+	if (drops != c->drops) {
+		c->drops = drops;
+		c->flips_lost = true;
+	}
+	while (cons < prod) {
+		if (!ring_header(c, cons, &len)) {
+			c->stalled = true;
+			break;
+		}
+		if (!(len & RB_DISCARD))
+			on_record(c, c->data + (cons & (c->ring_size - 1)) + RB_HDR,
+			    len & ~(RB_BUSY | RB_DISCARD));
+		cons += ((len & ~(RB_BUSY | RB_DISCARD)) + RB_HDR + 7) & ~7ULL;
+		__atomic_store_n(c->cons, cons, __ATOMIC_RELEASE);
+	}
+}
+
+void
+capture_reading(struct capture *c)
+{
+	c->read_epoch = c->epoch;
+}
+
+void
+capture_settle(struct capture *c)
+{
+	size_t i = 0;
+
+	while (i < c->nids) {
+		if (c->ids[i].open == 0 && c->ids[i].end_epoch <= c->read_epoch)
+			c->ids[i] = c->ids[--c->nids];
+		else
+			i++;
+	}
+	if (c->unsure && c->unsure_epoch <= c->read_epoch)
+		c->unsure = false;
+}
+
+/* Whether the kernel had no room for a record of tgid's (its calls may be missing). */
+static bool
+dropped(const struct capture *c, uint32_t tgid)
+{
+	uint8_t v;
+
+	if (__atomic_load_n(&c->skel->bss->drops, __ATOMIC_ACQUIRE) == 0)
+		return false;
+	return c->skel->bss->blind ||
+	    bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.dropped), &tgid, &v) == 0;
+}
+
+bool
+capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size)
+{
+	const struct capture_id *one = NULL;
+	size_t i;
+
+	if (tgid <= 0 || c->stalled || c->unsure || c->blind || dropped(c, (uint32_t)tgid))
+		return false;
+	for (i = 0; i < c->nids; i++) {
+		if (c->ids[i].tgid != (uint32_t)tgid)
+			continue;
+		if (one && one->start != c->ids[i].start)
+			return false;
+		one = &c->ids[i];
+	}
+	if (one == NULL || size < sizeof(one->comm))
+		return false;
+	*uid = one->uid;
+	memcpy(comm, one->comm, sizeof(one->comm));
+	return true;
+}

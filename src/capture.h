@@ -1,0 +1,66 @@
+#ifndef WATCHQ_CAPTURE_H
+#define WATCHQ_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The process capture: BPF programs at the mount-changing system calls, which record who makes
+ * each call before it changes anything, so that a process reaped before watchq reads the fanotify
+ * record of its change can still be named.
+ */
+struct capture;
+
+/* How a flip call names its target. */
+enum capture_target {
+	CAPTURE_TARGET_NONE,	/* not known here (relative path, another namespace or root) */
+	CAPTURE_TARGET_PATH,	/* an absolute path, as watchq sees it */
+	CAPTURE_TARGET_MOUNT,	/* a mount's unique id */
+	CAPTURE_TARGET_SB,	/* a superblock's device */
+};
+
+/* A call that may flip a mount's options or propagation: a remount, mount_setattr(2), an fsconfig
+ * reconfigure, a propagation change. */
+struct capture_call {
+	uint32_t gtid;		/* the calling thread in the initial pid namespace */
+	int32_t tgid;		/* in watchq's pid namespace; 0: not there */
+	uint32_t uid;
+	char comm[16];
+	enum capture_target target;
+	char path[512];		/* CAPTURE_TARGET_PATH */
+	bool nofollow;		/* the path's last link is not followed */
+	uint64_t mnt_id;	/* CAPTURE_TARGET_MOUNT */
+	unsigned major, minor;	/* CAPTURE_TARGET_SB */
+	bool sb;		/* every mount of the target's superblock (a remount) */
+	bool subtree;		/* the target and every mount below it */
+	bool opts, props;	/* it may change options (ro included), propagation */
+	bool done, ok;		/* it has ended; successfully */
+};
+
+/* Load and attach the capture; NULL if it cannot, with the reason written to why. */
+struct capture *capture_open(char *why, size_t size);
+/* Detach and free c. */
+void capture_close(struct capture *c);
+/* The fd that is readable (POLLIN) when records wait. */
+int capture_fd(const struct capture *c);
+/* Consume every record the kernel has written. */
+void capture_drain(struct capture *c);
+/* The fanotify queue is being read now: every record drained so far came before that read. */
+void capture_reading(struct capture *c);
+/* The last read found the queue empty: forget the processes whose calls have all ended before it
+ * (their fanotify records have all been read). */
+void capture_settle(struct capture *c);
+/* How many flip calls have been seen and not taken (ended or not), oldest first. */
+size_t capture_nflips(const struct capture *c);
+/* Flip call i of those. */
+const struct capture_call *capture_flip(const struct capture *c, size_t i);
+/* Forget flip call i (ended): it has been accounted for. */
+void capture_take(struct capture *c, size_t i);
+/* Whether some flip call may have been missed since the oldest of those began. */
+bool capture_flips_lost(const struct capture *c);
+/* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
+ * name (comm, of size at least 16); else false. */
+bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);
+
+#endif

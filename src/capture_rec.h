@@ -1,0 +1,62 @@
+#ifndef WATCHQ_CAPTURE_REC_H
+#define WATCHQ_CAPTURE_REC_H
+
+/*
+ * The records the capture's BPF programs (capture.bpf.c) put in their ring buffer for capture.c:
+ * plain C types only, as both the BPF target and the host compile this.
+ */
+
+#define CAPTURE_COMM_LEN	16	/* a task's comm, NUL included */
+#define CAPTURE_PATH_LEN	512	/* the target path kept, NUL included */
+
+/* The system calls captured, in x86_64 numbers. */
+#define CAPTURE_NR_MOUNT		165
+#define CAPTURE_NR_UMOUNT2		166
+#define CAPTURE_NR_OPEN_TREE		428
+#define CAPTURE_NR_MOVE_MOUNT		429
+#define CAPTURE_NR_FSCONFIG		431
+#define CAPTURE_NR_FSMOUNT		432
+#define CAPTURE_NR_MOUNT_SETATTR	442
+
+enum capture_kind {
+	CAPTURE_ENTER = 1,
+	CAPTURE_EXIT = 2,
+};
+
+/* What every record starts with. */
+struct capture_head {
+	unsigned int kind;		/* enum capture_kind */
+	unsigned int nr;		/* the system call */
+	unsigned int tid, tgid;		/* as watchq's pid namespace numbers them; 0: not there */
+	unsigned int gtid;		/* the thread in the initial pid namespace: always there */
+	unsigned int pad;
+};
+
+/* At a call's entry: who makes it, and its arguments. */
+struct capture_enter {
+	struct capture_head h;
+	unsigned int uid;		/* the real uid, in the initial user namespace */
+	unsigned int mnt_ns;		/* the caller's mount namespace: its inode number */
+	unsigned long long start;	/* when the process began (ns since boot): a pid reused
+					 * is another start */
+	unsigned long long args[6];
+	/* mount_setattr(2)'s struct mount_attr: attr_set, attr_clr, propagation, userns_fd */
+	unsigned long long attr[4];
+	/* The caller's root (mount and dentry addresses): the same as watchq's, or not */
+	unsigned long long root_mnt, root_dentry;
+	/* fd targets: mount_setattr's dfd (its mount's unique id) and fsconfig's fs_context fd (its
+	 * superblock's device, the kernel's encoding: major << 20 | minor); 0: none or unknown */
+	unsigned long long fd_mnt_id;
+	unsigned int fd_dev;
+	unsigned int path_len;		/* bytes of path with its NUL; 0: none or unreadable */
+	char comm[CAPTURE_COMM_LEN];	/* the process's (its leader's) name */
+	char path[CAPTURE_PATH_LEN];	/* the path argument that names the target */
+};
+
+/* At its exit: the result. */
+struct capture_exit {
+	struct capture_head h;
+	long long ret;
+};
+
+#endif

@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# The process capture (BPF at the mount system calls) beside the fanotify backend: when it loads,
+# both ways it attaches, and the names it gives to processes gone before watchq read their records.
+load helper
+
+setup_file() {
+	build_burst
+}
+
+eval "helper_$(declare -f teardown)"
+teardown() {
+	for p in ${HOGS:-}; do kill "$p" 2>/dev/null || true; done
+	[ -z "${TRACEFS:-}" ] || umount -l /sys/kernel/tracing || true
+	helper_teardown
+}
+
+# need_capture: root, fanotify mount events, and a capture that loads here (where it cannot,
+# watchq says why, and the test skips saying it; silence is a failure).
+need_capture() {
+	local err
+	need_root
+	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
+	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	case $err in
+	*"(backend fanotify+bpf)"*) ;;
+	*"no process capture: "*) skip "${err%%$'\n'*}" ;;
+	*) echo "no process capture, and no word why: $err"; return 1 ;;
+	esac
+}
+
+# perf_fds PID: how many perf event fds PID holds (syscall tracepoints attach through them).
+perf_fds() {
+	local fd n=0
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd")" != "anon_inode:[perf_event]" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# bpf_calls ARGS...: how many bpf(2) calls watchq ARGS makes.
+bpf_calls() {
+	strace -f -e trace=bpf -o "$T/strace" "$WATCHQ" "$@" >/dev/null 2>&1 || true
+	grep -c 'bpf(' "$T/strace" || true
+}
+
+@test "the capture loads where the output names the process: the readiness line says fanotify+bpf" {
+	need_capture
+	for args in "mounts $T" "--json mounts $T" "--format %c mounts $T" "wait -e mount mounts $T"; do
+		# shellcheck disable=SC2086
+		start_watchq $args
+		grep -qx "watchq: \(watching\|waiting for\) .*(backend fanotify+bpf)" "$T/err" ||
+			{ echo "$args:"; cat "$T/err"; false; }
+		[ "$(wc -l <"$T/err")" -eq 1 ]
+		stop_watchq
+	done
+	for args in "--no-bpf mounts $T" "--format %e:%p mounts $T" "-N $$ mounts $T"; do
+		# shellcheck disable=SC2086
+		start_watchq $args
+		grep -q "(backend fanotify)$" "$T/err" || { echo "$args:"; cat "$T/err"; false; }
+		stop_watchq
+	done
+	# Neither a state wait nor a list loads it.
+	[ "$(bpf_calls -t 0 wait --unmount "$T/nonexistent")" -eq 0 ]
+	[ "$(bpf_calls list mounts "$T")" -eq 0 ]
+	[ "$(bpf_calls -t 0 mounts "$T")" -gt 0 ]
+}
+
+# gone_then_named: with watchq stopped, a mount by mount(8), one by a process of uid 1000 and an
+# unmount by umount(8), each reaped before watchq runs again: each is named.
+gone_then_named() {
+	mkdir "$T/a" "$T/b" "$T/c"
+	mount -t tmpfs wq "$T/c"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	sh -c "exec mount -t tmpfs wq $T/a" &
+	m=$!
+	wait "$m"
+	setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=+sys_admin \
+		--ambient-caps=+sys_admin "$BURST" as wq-user mount wq "$T/b" &
+	u=$!
+	wait "$u"
+	sh -c "exec umount $T/c" &
+	um=$!
+	wait "$um"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 3
+	stop_watchq
+	jq -e -s --argjson m "$m" --argjson u "$u" --argjson um "$um" --arg a "$T/a" --arg b "$T/b" '
+		(.[0] | .event == "mount" and .path == $a and .pid == $m and .comm == "mount" and .uid == 0) and
+		(.[1] | .event == "mount" and .path == $b and .pid == $u and .comm == "wq-user" and .uid == 1000) and
+		(.[2] | .event == "unmount" and .path == ($a | sub("a$"; "c")) and .pid == $um and .comm == "umount" and .uid == 0)' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture (raw tracepoints, no tracefs): processes reaped before watchq read their records are named" {
+	need_capture
+	[ ! -e /sys/kernel/tracing/events/syscalls ] || umount -l /sys/kernel/tracing ||
+		skip "tracefs is mounted here and cannot be unmounted"
+	gone_then_named
+	# No perf events: the raw tracepoints attach without them.
+	start_watchq mounts "$T"
+	[ "$(perf_fds "$WQ_PID")" -eq 0 ]
+}
+
+@test "capture (syscall tracepoints, tracefs mounted): processes reaped before watchq read their records are named" {
+	need_capture
+	if [ ! -e /sys/kernel/tracing/events/syscalls ]; then
+		mount -t tracefs none /sys/kernel/tracing || skip "cannot mount tracefs here"
+		TRACEFS=1
+	fi
+	[ -e /sys/kernel/tracing/events/syscalls/sys_enter_mount ] || skip "no syscall tracepoints here"
+	[ ! -e /sys/kernel/debug/tracing ] || skip "libbpf would look in /sys/kernel/debug/tracing"
+	gone_then_named
+	# One perf event per tracepoint: 7 calls, entry and exit.
+	start_watchq mounts "$T"
+	[ "$(perf_fds "$WQ_PID")" -eq 14 ]
+}
+
+@test "capture: 200 mount/umount pairs from a shell beside two CPU hogs: every line names mount or umount" {
+	need_capture
+	mkdir "$T/a" "$T/end"
+	start_watchq --json mounts "$T"
+	capture_used
+	sh -c 'while :; do :; done' &
+	HOGS="$!"
+	sh -c 'while :; do :; done' &
+	HOGS="$HOGS $!"
+	for i in $(seq 200); do
+		mount -t tmpfs wq "$T/a"
+		umount "$T/a"
+	done
+	mount -t tmpfs wq "$T/end"
+	wait_until grep -q "\"path\":\"$T/end\"" "$T/out"
+	stop_watchq
+	jq -e -s 'all(.[] | select(.event == "mount" or .event == "unmount");
+		.uid == 0 and (.pid | type) == "number" and
+		.comm == (if .event == "mount" then "mount" else "umount" end))' "$T/out" ||
+		{ grep -v '"comm":"u\?mount"' "$T/out"; false; }
+	echo "# $(grep -c '"event":"\(un\)\?mount"' "$T/out") lines named, $(grep -c transient "$T/out") transient" >&3
+}
+
+@test "capture without the privilege to load (unshare -Urm): one line says why, and the output is today's" {
+	need_root
+	kernel_at_least 6 16 || skip "mount namespace marks in user namespaces need Linux 6.16"
+	unshare -Urm true 2>/dev/null || skip "user namespaces are not available here"
+	cat >"$T/inner" <<-EOS
+		mkdir -p "$T/a"
+		"$WATCHQ" -n 1 mounts "$T" >"$T/out" 2>"$T/err" &
+		until grep -q watching "$T/err" 2>/dev/null; do sleep 0.05; done
+		mount -t tmpfs userns "$T/a"
+		wait \$!
+		"$WATCHQ" -q -t 0 mounts "$T" 2>"$T/quiet" || [ \$? -eq 2 ]
+	EOS
+	run timeout 20 unshare -Urm sh "$T/inner"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$T/err")" -eq 2 ]
+	[[ "$(head -n 1 "$T/err")" == "watchq: no process capture: loading BPF programs: Operation not permitted"* ]]
+	[ "$(tail -n 1 "$T/err")" = "watchq: watching mounts $T (backend fanotify)" ]
+	[ "$(cat "$T/out")" = "mount mount $T/a tmpfs userns pid=- uid=- comm=-" ]
+	# -q: not a word.
+	[ ! -s "$T/quiet" ]
+}
+
+# flip_gone EVENT CMD...: with watchq (--json mounts $T) stopped, CMD makes a flip and is reaped;
+# then the one EVENT line names it: $FLIP_PID, comm $FLIP_COMM, uid 0, at $FLIP_PATH.
+flip_gone() {
+	local ev=$1
+	shift
+	start_watchq --json mounts "$T"
+	capture_used
+	kill -STOP "$WQ_PID"
+	"$@" &
+	FLIP_PID=$!
+	wait "$FLIP_PID"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "\"event\":\"$ev\"" "$T/out"
+	stop_watchq
+	jq -e -s --arg ev "$ev" --arg p "$FLIP_PATH" --arg c "$FLIP_COMM" --argjson pid "$FLIP_PID" '
+		[.[] | select(.event == $ev)] | length == 1 and
+		all(.path == $p and .pid == $pid and .comm == $c and .uid == 0)' "$T/out" ||
+		{ cat "$T/out"; false; }
+}
+
+@test "capture: a remount,ro by a mount(8) gone before watchq reads is readonly, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone readonly sh -c "exec mount -o remount,ro $T/a"
+}
+
+@test "capture: a bind remount (remount,bind,nosuid) is setattr, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone setattr sh -c "exec mount -o remount,bind,nosuid $T/a"
+}
+
+@test "capture: --make-shared is propagation, named" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=mount flip_gone propagation sh -c "exec mount --make-shared $T/a"
+}
+
+@test "capture: mount_setattr(2) with AT_RECURSIVE names its process for the mount and each below it" {
+	need_capture
+	mkdir -p "$T/a"
+	mount -t tmpfs wq "$T/a"
+	mkdir "$T/a/b"
+	mount -t tmpfs wq "$T/a/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-setattr setattr-ro "$T/a" &
+	p=$!
+	wait "$p"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(jq -r .path "$T/out" | sort | tr '\n' ' ')" = "$T/a $T/a/b " ]
+	jq_event readonly ".pid == $p and .comm == \"wq-setattr\" and .uid == 0"
+}
+
+@test "capture: an fsconfig reconfigure (fspick, ro) is reported at once and named; without the capture, not until another change" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	FLIP_PATH=$T/a FLIP_COMM=wq-reconf flip_gone readonly "$BURST" as wq-reconf reconfigure-ro "$T/a"
+	# Without it the kernel raises no signal: nothing within the timeout.
+	mount -o remount,rw "$T/a"
+	"$WATCHQ" --no-bpf -t 2 --json mounts "$T" >"$T/late" 2>"$T/err" &
+	wq=$!
+	wait_until grep -q watching "$T/err"
+	"$BURST" as wq-reconf reconfigure-ro "$T/a"
+	st=0
+	wait "$wq" || st=$?
+	[ "$st" -eq 2 ]
+	[ ! -s "$T/late" ]
+}
+
+@test "capture: two processes remounting one mount in turn are each named for their own flip" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq --json mounts "$T"
+	"$BURST" as wq-first remount "$T/a" ro
+	wait_until lines_at_least 1
+	"$BURST" as wq-second remount "$T/a" rw
+	wait_until lines_at_least 2
+	stop_watchq
+	jq_event readonly '.comm == "wq-first" and .uid == 0'
+	jq_event writable '.comm == "wq-second" and .uid == 0'
+}
+
+@test "capture: two flips of one mount before watchq reads either: the state read, naming nobody" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-first remount "$T/a" ro
+	sh -c "exec mount -o remount,bind,nosuid $T/a"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	# The re-read for the first call shows the second's change too: who made which is not known.
+	[ "$(jq -r .event "$T/out" | tr '\n' ' ')" = "readonly setattr " ]
+	jq -e -s 'all(.pid == null and .comm == null and .uid == null)' "$T/out"
+}
+
+@test "capture: a pid taken again names the first process only if the second made no call" {
+	need_capture
+	# pid_max of a pid namespace of its own (Linux 6.14), where pids come round quickly.
+	cat >"$T/inner" <<-EOS
+		echo 400 >/proc/sys/kernel/pid_max || exit 77
+		mkdir "$T/w"
+		"$WATCHQ" --json mounts "$T/w" >"$T/out" 2>"$T/err" &
+		wq=\$!
+		until grep -q watching "$T/err"; do sleep 0.05; done
+		grep -q 'fanotify+bpf' "$T/err" || exit 78
+		# Pids below 300 are never given again: go past them.
+		"$BURST" churn wq-reuser 300
+		# Stopped: each mounter has gone, and its pid is another process's, before watchq reads.
+		kill -STOP \$wq
+		for i in 1 2 3; do
+			mkdir "$T/w/\$i" "$T/w/r\$i"
+			"$BURST" as wq-mounter mount wq "$T/w/\$i" &
+			m=\$!
+			wait \$m
+			# The new holder of the pid makes a call too: two processes had that pid.
+			"$BURST" reuse \$m wq-reuser mount wq "$T/w/r\$i" || exit 1
+			until mountpoint -q "$T/w/r\$i"; do sleep 0.05; done
+			echo "\$m" >>"$T/reused"
+		done
+		mkdir "$T/w/4"
+		"$BURST" as wq-mounter mount wq "$T/w/4" &
+		m=\$!
+		wait \$m
+		# This one makes no call: the capture knows one process with that pid.
+		"$BURST" reuse \$m wq-idle || exit 1
+		echo "\$m" >"$T/idle"
+		kill -CONT \$wq
+		until [ "\$(grep -c '"mount"' "$T/out")" -ge 7 ]; do sleep 0.05; done
+		kill \$wq
+	EOS
+	run timeout 120 unshare -m -p -f --mount-proc bash "$T/inner"
+	[ "$status" -ne 77 ] || skip "pid_max cannot be set in a pid namespace here"
+	[ "$status" -ne 78 ] || skip "no process capture in a pid namespace here: $(cat "$T/err")"
+	[ "$status" -eq 0 ] || { echo "status $status: $output"; cat "$T/err"; false; }
+	for i in 1 2 3; do
+		p=$(sed -n "${i}p" "$T/reused")
+		jq -e -s --arg a "$T/w/$i" --arg r "$T/w/r$i" --argjson p "$p" '
+			([.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == null and .uid == null)) and
+			([.[] | select(.path == $r)] | length == 1 and all(.pid == $p and .comm == "wq-reuser"))' \
+			"$T/out" || { cat "$T/out"; false; }
+	done
+	jq -e -s --arg a "$T/w/4" --argjson p "$(cat "$T/idle")" '
+		[.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == "wq-mounter" and .uid == 0)' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture: above 500 watched mounts it loads for flips without who, and reads the flipped mount at the call" {
+	need_capture
+	mkdir "$T/w"
+	"$BURST" populate "$T/w" 600
+	start_watchq --format '%e %p' mounts "$T"
+	capture_used
+	"$BURST" as wq-flip remount "$T/w/300" ro
+	wait_until grep -qx "readonly $T/w/300" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "readonly $T/w/300" ]
+	# Not on a small table: a re-scan reads it at once there.
+	start_watchq --format '%e %p' mounts "$T/w/300"
+	run ! capture_used
+	stop_watchq
+}
