@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "version.h"
+#include "capture.h"
 #include "fserr.h"
 #include "quota_nl.h"
 #include "source.h"
@@ -65,6 +66,18 @@ version_quota(void)
 	return version_why;
 }
 
+/* The process capture (BPF at the mount system calls): loaded, attached, closed. */
+static const char *
+version_capture(void)
+{
+	struct capture *c = capture_open(version_why, sizeof(version_why));
+
+	if (c == NULL)
+		return version_why;
+	capture_close(c);
+	return NULL;
+}
+
 static const struct feature {
 	const char *name;
 	const char *(*probe)(void);
@@ -72,6 +85,7 @@ static const struct feature {
 	{ "statmount", version_statmount },
 	{ "fanotify-fs-error", version_fs_error },
 	{ "quota-netlink", version_quota },
+	{ "bpf-capture", version_capture },
 	{ NULL, NULL },
 };
 
