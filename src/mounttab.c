@@ -251,6 +251,41 @@ mounttab_has_target(const struct mounttab *t, const char *target)
 	return false;
 }
 
+struct mounttab_entry *
+mounttab_top_at(const struct mounttab *t, const char *target)
+{
+	struct mounttab_entry *top = NULL, *o;
+	size_t i, hops;
+
+	for (i = 0; i < t->cap && top == NULL; i++)
+		if ((o = t->slot[i]) && strcmp(o->target, target) == 0)
+			top = o;
+	/* Mounts stacked at one target: each is the parent of the next; climb to the last. */
+	for (hops = 0; top != NULL && hops < t->count; hops++) {
+		for (i = 0; i < t->cap; i++)
+			if ((o = t->slot[i]) && o != top && o->parent_id == top->id &&
+			    strcmp(o->target, target) == 0)
+				break;
+		if (i == t->cap)
+			break;
+		top = t->slot[i];
+	}
+	return top;
+}
+
+bool
+mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *o;
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if ((o = t->slot[i]) && o != e && o->parent_id == e->parent_id &&
+		    strcmp(o->target, e->target) == 0)
+			return true;
+	return false;
+}
+
 int
 mounttab_cmp_id(const void *a, const void *b)
 {

@@ -70,6 +70,10 @@ struct mounttab_entry *mounttab_find(const struct mounttab *t, uint64_t id);
 void mounttab_insert(struct mounttab *t, struct mounttab_entry *e);
 /* Take the entry with this id out of the table and return it (NULL if none). */
 struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
+/* Whether another entry than e has e's parent and target (stacked beneath, or tucked under). */
+bool mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e);
+/* The mount on top of the others at exactly this target, or NULL. */
+struct mounttab_entry *mounttab_top_at(const struct mounttab *t, const char *target);
 /* Whether some mount has exactly this target. */
 bool mounttab_has_target(const struct mounttab *t, const char *target);
 /* Whether e lies below the mount with id top, by the parent ids the table holds. */

@@ -256,23 +256,19 @@ fan_on_below(void *p, uint64_t id)
 
 /*
  * Whether a mount just attached, that was in sight before, may have mounts below it that the
- * cache places elsewhere (see fan_on_below()): only if another mount is on top of it at its mount
- * point, as the mount that was there is after an attach beneath it. listmount(2) costs the size
- * of the whole namespace, statx(2) of the path does not; where statx cannot say, the mounts below
- * are listed.
+ * cache places elsewhere (see fan_on_below()): only if the cache has another mount with the same
+ * parent at the same mount point, as the mount that was on top there is after an attach beneath
+ * it. listmount(2) of a mount's children costs the size of the whole namespace; the cache is
+ * asked instead, without a look at the path, which would hold the mount for a moment and make a
+ * concurrent umount(2) of it fail with EBUSY.
  */
 static bool
 fan_covered(struct source *src, uint64_t id)
 {
 	struct fan *f = src->priv;
 	const struct mounttab_entry *e = mounttab_find(&f->tab, id);
-	struct statx stx;
 
-	if (e == NULL || e->target[0] != '/' ||
-	    mntns_statx(src->ns, e->target, KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0 ||
-	    !(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
-		return true;
-	return stx.stx_mnt_id != id;
+	return e == NULL || mounttab_has_twin(&f->tab, e);
 }
 
 static void
@@ -383,21 +379,8 @@ fan_add_id(void *p, uint64_t id)
 	push_id(&ids->v, &ids->n, &ids->cap, id);
 }
 
-/* The unique id of the mount on top at path; 0 if none. */
-static uint64_t
-fan_path_mount(const char *path, bool nofollow)
-{
-	struct statx stx;
-
-	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC |
-	    (nofollow ? AT_SYMLINK_NOFOLLOW : 0), KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0 ||
-	    !(stx.stx_mask & KAPI_STATX_MNT_ID_UNIQUE))
-		return 0;
-	return stx.stx_mnt_id;
-}
-
 /*
- * The mounts a flip call changed: the one it named (a path is looked up now, as the call did),
+ * The mounts a flip call changed: the one it named (by its path, as the cache has it now),
  * those below it for a recursive call, every one of its superblock for a remount or a
  * reconfigure. None if the capture could not tell which.
  */
@@ -409,8 +392,14 @@ fan_flip_targets(struct fan *f, const struct capture_call *call, struct fan_ids 
 	dev_t dev;
 	size_t i;
 
-	if (call->target == CAPTURE_TARGET_PATH)
-		id = fan_path_mount(call->path, call->nofollow);
+	/*
+	 * A path a remount, mount_setattr(2) or propagation change succeeded on is the root of a
+	 * mount: the one on top there, as the cache has it where the path is spelled as the kernel
+	 * spells mount points (mount(8) passes it so). It is not looked up: a look holds the mount
+	 * for a moment and makes a concurrent umount(2) of it fail with EBUSY.
+	 */
+	if (call->target == CAPTURE_TARGET_PATH && (e = mounttab_top_at(&f->tab, call->path)))
+		id = e->id;
 	else if (call->target == CAPTURE_TARGET_MOUNT)
 		id = call->mnt_id;
 	if (call->target == CAPTURE_TARGET_SB) {

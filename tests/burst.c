@@ -179,6 +179,15 @@ main(int argc, char **argv)
 	char p[4096];
 	long i, n;
 
+	/* A mount, its remount read-only, its unmount at once, N times: no step may fail. */
+	if (argc == 4 && strcmp(argv[1], "flipgone") == 0) {
+		for (i = 0, n = atol(argv[3]); i < n; i++)
+			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 ||
+			    mount(NULL, argv[2], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0 ||
+			    umount(argv[2]) < 0)
+				err(1, "%s (round %ld)", argv[2], i);
+		return 0;
+	}
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pairs") == 0) {
 		for (i = 0, n = atol(argv[3]); i < n; i++) {
 			if (mount("burst", argv[2], "tmpfs", 0, "size=4k") < 0 || umount(argv[2]) < 0)

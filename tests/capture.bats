@@ -333,3 +333,17 @@ flip_gone() {
 	run ! capture_used
 	stop_watchq
 }
+
+@test "capture: watchq never makes another process's umount fail (a remount, then the umount at once)" {
+	need_capture
+	mkdir -p "$T/w/a" "$T/w/sentinel"
+	start_watchq --json mounts "$T/w"
+	# Reading a flipped mount by its path would hold it for a moment: umount(2) would say EBUSY.
+	run "$BURST" flipgone "$T/w/a" 1000
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run "$BURST" pairs "$T/w/a" 2000
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	mount -t tmpfs sentinel "$T/w/sentinel"
+	wait_until grep -q '"path":"'"$T/w/sentinel"'"' "$T/out"
+	stop_watchq
+}
