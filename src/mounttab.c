@@ -164,8 +164,72 @@ mounttab_clear(struct mounttab *t)
 	for (i = 0; i < t->cap; i++)
 		mounttab_entry_free(t->slot[i]);
 	free(t->slot);
-	t->slot = NULL;
-	t->cap = t->count = 0;
+	free(t->twin);
+	*t = (struct mounttab){ 0 };
+}
+
+/* FNV-1a: a target's key in the twin counts; a collision only costs a needless listing. */
+static uint64_t
+hash_target(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct mounttab_twin *
+twin_find(const struct mounttab *t, uint64_t parent, uint64_t target)
+{
+	size_t i = hash_id(parent ^ target, t->twin_cap);
+
+	while (t->twin[i].n || t->twin[i].parent || t->twin[i].target) {
+		if (t->twin[i].parent == parent && t->twin[i].target == target)
+			return &t->twin[i];
+		i = (i + 1) & (t->twin_cap - 1);
+	}
+	return &t->twin[i];
+}
+
+/* Hash again into room for twice the keys counted now, leaving out the keys counted 0. */
+static void
+twin_rehash(struct mounttab *t)
+{
+	struct mounttab_twin *old = t->twin, *w;
+	size_t oldcap = t->twin_cap, live = 0, i;
+
+	for (i = 0; i < oldcap; i++)
+		live += old[i].n > 0;
+	for (t->twin_cap = 64; t->twin_cap < live * 4; t->twin_cap *= 2)
+		;
+	t->twin = xcalloc(t->twin_cap, sizeof(*t->twin));
+	t->twin_used = live;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].n > 0) {
+			w = twin_find(t, old[i].parent, old[i].target);
+			*w = old[i];
+		}
+	free(old);
+}
+
+/* Count e in (delta 1) or out (-1) of the entries with its parent and target. */
+static void
+twin_count(struct mounttab *t, const struct mounttab_entry *e, int delta)
+{
+	uint64_t target = hash_target(e->target);
+	struct mounttab_twin *w;
+
+	if ((t->twin_used + 1) * 4 > t->twin_cap * 3)
+		twin_rehash(t);
+	w = twin_find(t, e->parent_id, target);
+	if (w->n == 0 && w->parent == 0 && w->target == 0) {
+		if (delta < 0)
+			return;
+		*w = (struct mounttab_twin){ e->parent_id, target, 0 };
+		t->twin_used++;
+	}
+	w->n += delta;
 }
 
 static size_t
@@ -208,11 +272,14 @@ mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 	if ((t->count + 1) * 4 > t->cap * 3)
 		grow(t);
 	i = find_slot(t, e->id);
-	if (t->slot[i])
+	if (t->slot[i]) {
+		twin_count(t, t->slot[i], -1);
 		mounttab_entry_free(t->slot[i]);
-	else
+	} else {
 		t->count++;
+	}
 	t->slot[i] = e;
+	twin_count(t, e, 1);
 }
 
 struct mounttab_entry *
@@ -228,6 +295,7 @@ mounttab_remove(struct mounttab *t, uint64_t id)
 		return NULL;
 	t->slot[i] = NULL;
 	t->count--;
+	twin_count(t, e, -1);
 	/* Backward-shift deletion keeps linear probing chains intact without tombstones. */
 	for (j = (i + 1) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
 		k = hash_id(t->slot[j]->id, t->cap);
@@ -276,14 +344,7 @@ mounttab_top_at(const struct mounttab *t, const char *target)
 bool
 mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e)
 {
-	const struct mounttab_entry *o;
-	size_t i;
-
-	for (i = 0; i < t->cap; i++)
-		if ((o = t->slot[i]) && o != e && o->parent_id == e->parent_id &&
-		    strcmp(o->target, e->target) == 0)
-			return true;
-	return false;
+	return t->twin_cap > 0 && twin_find(t, e->parent_id, hash_target(e->target))->n > 1;
 }
 
 int

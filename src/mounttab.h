@@ -26,10 +26,18 @@ struct mounttab_entry {
 	bool mark;			/* scratch for mounttab_diff() */
 };
 
+/* How many entries have one parent and target: a hash of counts (see mounttab_has_twin()). */
+struct mounttab_twin {
+	uint64_t parent, target;	/* parent_id, and a 64-bit hash of the target */
+	uint32_t n;			/* 0: a key no entry has now (kept until a rehash) */
+};
+
 /* The mount-table cache: a hash of entries keyed by mount id. */
 struct mounttab {
 	struct mounttab_entry **slot;
 	size_t cap, count;
+	struct mounttab_twin *twin;
+	size_t twin_cap, twin_used;	/* used: keys held, counted or not */
 };
 
 enum mounttab_change_kind {

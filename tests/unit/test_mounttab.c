@@ -101,5 +101,30 @@ main(void)
 	CHECK_STR(log.s, "");
 	mounttab_clear(&a);
 	mounttab_clear(&b);
+	/* Twins: two mounts with one parent at one target, counted through insert, replace, remove. */
+	{
+		struct mounttab t = { 0 };
+		struct mounttab_entry *x, *y;
+		uint64_t id;
+
+		for (id = 10; id < 3000; id++)	/* enough to make both hashes grow */
+			add(&t, id, id % 2 ? "/a" : "/b", "s", "rw", "rw");
+		x = mounttab_find(&t, 10);
+		CHECK(mounttab_has_twin(&t, x), "1499 mounts of parent 1 at /b");
+		for (id = 12; id < 3000; id++)
+			mounttab_entry_free(mounttab_remove(&t, id));
+		x = mounttab_find(&t, 10);
+		y = mounttab_find(&t, 11);
+		CHECK(!mounttab_has_twin(&t, x) && !mounttab_has_twin(&t, y), "one at /b, one at /a");
+		add(&t, 12, "/b", "s", "rw", "rw");
+		CHECK(mounttab_has_twin(&t, mounttab_find(&t, 12)), "two at /b again");
+		add(&t, 12, "/c", "s", "rw", "rw");	/* replaces 12 */
+		CHECK(!mounttab_has_twin(&t, mounttab_find(&t, 10)), "12 moved to /c");
+		CHECK(mounttab_top_at(&t, "/c") == mounttab_find(&t, 12), "the one at /c");
+		mounttab_insert(&t, mounttab_entry_new(13, 12, 13, "/c", "s", "tmpfs", "/", "rw", "rw"));
+		CHECK(mounttab_top_at(&t, "/c") == mounttab_find(&t, 13), "13 stacked on 12");
+		CHECK(mounttab_top_at(&t, "/nowhere") == NULL, "none there");
+		mounttab_clear(&t);
+	}
 	return unit_done("test_mounttab");
 }
