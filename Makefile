@@ -105,7 +105,9 @@ FUZZ_SRC_number = number
 FUZZ_SRC_escape = escape buf xalloc
 FUZZ_SRC_format = output_format output_end output_text output_json output_journal output_fields escape buf xalloc event quota_nl
 FUZZ_LIBS_format = $(shell $(PKG_CONFIG) --libs libsystemd)
-FUZZ_SRC_events = filter evset event
+FUZZ_SRC_events = filter evset event xalloc
+FUZZ_CFLAGS_events = $(shell $(PKG_CONFIG) --cflags mount)
+FUZZ_LIBS_events = $(shell $(PKG_CONFIG) --libs mount)
 FUZZ_SRC_keyspec = keyspec xalloc
 FUZZ_LIBS_keyspec = -lkeyutils
 FUZZ_SRC_mounttab = mounttab xalloc
@@ -115,7 +117,7 @@ FUZZ_LIBS_keyproc = -lkeyutils
 $(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(addprefix src/,$$(addsuffix .c,$$(FUZZ_SRC_$$*))) src/*.h
 	@mkdir -p $(B)/fuzz
 	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Isrc -o $@ $< $(FUZZ_SRC_$*:%=src/%.c) $(FUZZ_LIBS_$*)
+		-Isrc $(FUZZ_CFLAGS_$*) -o $@ $< $(FUZZ_SRC_$*:%=src/%.c) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZERS:%=$(B)/fuzz/%)
 	@for f in $(FUZZERS); do \
