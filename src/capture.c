@@ -43,7 +43,6 @@
 #define MS_PROPAGATION		((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
 #define AT_RECURSIVE_		0x8000
 #define AT_EMPTY_PATH_		0x1000
-#define AT_SYMLINK_NOFOLLOW_	0x100
 #define FSCONFIG_CMD_RECONFIGURE	7
 
 struct capture_id {
@@ -274,7 +273,6 @@ flip_decode(const struct capture *c, const struct capture_enter *e, struct captu
 		f->opts = (e->attr[0] | e->attr[1]) != 0;
 		f->props = e->attr[2] != 0;
 		f->subtree = (a[2] & AT_RECURSIVE_) != 0;
-		f->nofollow = (a[2] & AT_SYMLINK_NOFOLLOW_) != 0;
 		if (e->path_len == 1 && (a[2] & AT_EMPTY_PATH_) && e->fd_mnt_id) {
 			f->target = CAPTURE_TARGET_MOUNT;
 			f->mnt_id = e->fd_mnt_id;

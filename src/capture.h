@@ -29,7 +29,6 @@ struct capture_call {
 	char comm[16];
 	enum capture_target target;
 	char path[512];		/* CAPTURE_TARGET_PATH */
-	bool nofollow;		/* the path's last link is not followed */
 	uint64_t mnt_id;	/* CAPTURE_TARGET_MOUNT */
 	unsigned major, minor;	/* CAPTURE_TARGET_SB */
 	bool sb;		/* every mount of the target's superblock (a remount) */

@@ -78,7 +78,7 @@ cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 		w->mnt_ns = ns->ino;
 		if ((w->path = mntns_canon(ns, target, false)) == NULL)
 			err(EXIT_USAGE, "%s in %s", escape_arg(target), cli_watch_ns_name(ns));
-		if (mntns_statx(ns, w->path, STATX_TYPE, &stx) < 0 || !S_ISDIR(stx.stx_mode))
+		if (mntns_statx(ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode))
 			errx(EXIT_USAGE, "%s in %s: not a directory", escape_arg(target),
 			    cli_watch_ns_name(ns));
 		w->reach = mntns_reach(ns, w->path);

@@ -415,15 +415,15 @@ mntns_lookup(const struct mntns *ns, const char *path)
 }
 
 int
-mntns_statx(const struct mntns *ns, const char *path, unsigned int mask, struct statx *stx)
+mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 {
 	int fd, r;
 
 	if (ns == NULL)
-		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, mask, stx);
+		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, stx);
 	if ((fd = mntns_lookup(ns, path)) < 0)
 		return -1;
-	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, mask, stx);
+	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
 	close(fd);
 	return r;
 }

@@ -217,7 +217,7 @@ mount_events_removals(struct source *src)
 	for (i = 0; i < src->nwatches; i++) {
 		if (!src->watches[i].alive)
 			continue;
-		if (mntns_statx(src->ns, src->watches[i].w->path, STATX_TYPE, &stx) == 0 &&
+		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 &&
 		    S_ISDIR(stx.stx_mode))
 			continue;
 		source_gone(src, &src->watches[i], "watched directory is gone");

@@ -22,7 +22,7 @@ is_mount_root(const struct mntns *ns, const char *path)
 {
 	struct statx stx;
 
-	if (mntns_statx(ns, path, STATX_TYPE, &stx) < 0) {
+	if (mntns_statx(ns, path, &stx) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == ENAMETOOLONG)
 			return 0;
 		return -1;
