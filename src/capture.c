@@ -75,6 +75,7 @@ struct capture {
 	unsigned long long self_root_mnt, self_root_dentry;
 	uint64_t drops;			/* the kernel's count of records it had no room for */
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
+	unsigned long long losses;	/* times some call may have been missed */
 	struct capture_call flips[FLIPS_MAX];
 	size_t nflips;
 };
@@ -249,6 +250,7 @@ id_add(struct capture *c)
 static void
 flip_path(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
 {
+	f->elsewhere = c->self_ns != 0 && e->mnt_ns != c->self_ns;
 	if (e->path_len == 0 || e->path[0] != '/' || c->self_ns == 0 || e->mnt_ns != c->self_ns ||
 	    e->root_mnt != c->self_root_mnt || e->root_dentry != c->self_root_dentry)
 		return;
@@ -303,6 +305,7 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 
 	if (c->nflips == FLIPS_MAX) {
 		c->flips_lost = true;
+		c->losses++;
 		return;
 	}
 	f = &c->flips[c->nflips];
@@ -355,6 +358,12 @@ bool
 capture_flips_lost(const struct capture *c)
 {
 	return c->flips_lost;
+}
+
+unsigned long long
+capture_losses(const struct capture *c)
+{
+	return c->losses;
 }
 
 /* watchq's own call at start (capture_open()): its namespace and root. */
@@ -459,6 +468,7 @@ capture_drain(struct capture *c)
 	if (drops != c->drops) {
 		c->drops = drops;
 		c->flips_lost = true;
+		c->losses++;
 	}
 	while (cons < prod) {
 		if (!ring_header(c, cons, &len)) {

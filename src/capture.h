@@ -34,6 +34,7 @@ struct capture_call {
 	bool sb;		/* every mount of the target's superblock (a remount) */
 	bool subtree;		/* the target and every mount below it */
 	bool opts, props;	/* it may change options (ro included), propagation */
+	bool elsewhere;		/* made in another mount namespace than watchq's */
 	bool done, ok;		/* it has ended; successfully */
 };
 
@@ -58,6 +59,8 @@ const struct capture_call *capture_flip(const struct capture *c, size_t i);
 void capture_take(struct capture *c, size_t i);
 /* Whether some flip call may have been missed since the oldest of those began. */
 bool capture_flips_lost(const struct capture *c);
+/* How many times since the capture was opened some call may have been missed. */
+unsigned long long capture_losses(const struct capture *c);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */
 bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);

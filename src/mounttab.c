@@ -164,7 +164,8 @@ mounttab_clear(struct mounttab *t)
 	for (i = 0; i < t->cap; i++)
 		mounttab_entry_free(t->slot[i]);
 	free(t->slot);
-	free(t->twin);
+	free(t->twins.v);
+	free(t->groups.v);
 	*t = (struct mounttab){ 0 };
 }
 
@@ -179,57 +180,104 @@ hash_target(const char *s)
 	return h;
 }
 
-static struct mounttab_twin *
-twin_find(const struct mounttab *t, uint64_t parent, uint64_t target)
+static struct mounttab_count *
+count_find(const struct mounttab_counts *c, uint64_t a, uint64_t b)
 {
-	size_t i = hash_id(parent ^ target, t->twin_cap);
+	size_t i = hash_id(a ^ b, c->cap);
 
-	while (t->twin[i].n || t->twin[i].parent || t->twin[i].target) {
-		if (t->twin[i].parent == parent && t->twin[i].target == target)
-			return &t->twin[i];
-		i = (i + 1) & (t->twin_cap - 1);
+	while (c->v[i].n || c->v[i].a || c->v[i].b) {
+		if (c->v[i].a == a && c->v[i].b == b)
+			return &c->v[i];
+		i = (i + 1) & (c->cap - 1);
 	}
-	return &t->twin[i];
+	return &c->v[i];
+}
+
+/* How many entries have the key (a, b). */
+static uint32_t
+count_of(const struct mounttab_counts *c, uint64_t a, uint64_t b)
+{
+	return c->cap > 0 ? count_find(c, a, b)->n : 0;
 }
 
 /* Hash again into room for twice the keys counted now, leaving out the keys counted 0. */
 static void
-twin_rehash(struct mounttab *t)
+count_rehash(struct mounttab_counts *c)
 {
-	struct mounttab_twin *old = t->twin, *w;
-	size_t oldcap = t->twin_cap, live = 0, i;
+	struct mounttab_count *old = c->v;
+	size_t oldcap = c->cap, live = 0, i;
 
 	for (i = 0; i < oldcap; i++)
 		live += old[i].n > 0;
-	for (t->twin_cap = 64; t->twin_cap < live * 4; t->twin_cap *= 2)
+	for (c->cap = 64; c->cap < live * 4; c->cap *= 2)
 		;
-	t->twin = xcalloc(t->twin_cap, sizeof(*t->twin));
-	t->twin_used = live;
+	c->v = xcalloc(c->cap, sizeof(*c->v));
+	c->used = live;
 	for (i = 0; i < oldcap; i++)
-		if (old[i].n > 0) {
-			w = twin_find(t, old[i].parent, old[i].target);
-			*w = old[i];
-		}
+		if (old[i].n > 0)
+			*count_find(c, old[i].a, old[i].b) = old[i];
 	free(old);
 }
 
-/* Count e in (delta 1) or out (-1) of the entries with its parent and target. */
+/* Count one more (delta 1) or one fewer (-1) entry with the key (a, b). */
 static void
-twin_count(struct mounttab *t, const struct mounttab_entry *e, int delta)
+count_add(struct mounttab_counts *c, uint64_t a, uint64_t b, int delta)
 {
-	uint64_t target = hash_target(e->target);
-	struct mounttab_twin *w;
+	struct mounttab_count *w;
 
-	if ((t->twin_used + 1) * 4 > t->twin_cap * 3)
-		twin_rehash(t);
-	w = twin_find(t, e->parent_id, target);
-	if (w->n == 0 && w->parent == 0 && w->target == 0) {
+	if ((c->used + 1) * 4 > c->cap * 3)
+		count_rehash(c);
+	w = count_find(c, a, b);
+	if (w->n == 0 && w->a == 0 && w->b == 0) {
 		if (delta < 0)
 			return;
-		*w = (struct mounttab_twin){ e->parent_id, target, 0 };
-		t->twin_used++;
+		*w = (struct mounttab_count){ a, b, 0 };
+		c->used++;
 	}
 	w->n += delta;
+}
+
+/*
+ * Call fn with each peer group e's propagation names (shared:N, master:N; not propagate_from:N,
+ * a group of another namespace), and ctx.
+ */
+static void
+each_group(const struct mounttab_entry *e, void (*fn)(void *ctx, uint64_t g), void *ctx)
+{
+	static const char *const kinds[] = { "shared:", "master:" };
+	const char *p = e->propagation;
+	size_t k, len;
+
+	while (*p) {
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			len = strlen(kinds[k]);
+			if (strncmp(p, kinds[k], len) == 0 && (p == e->propagation || p[-1] == ','))
+				fn(ctx, strtoull(p + len, NULL, 10));
+		}
+		p += strcspn(p, ",");
+		p += *p == ',';
+	}
+}
+
+struct group_delta {
+	struct mounttab_counts *c;
+	int delta;
+};
+
+static void
+group_count(void *p, uint64_t g)
+{
+	struct group_delta *d = p;
+
+	count_add(d->c, g, 0, d->delta);
+}
+
+/* Count e in (delta 1) or out (-1) of the entries with its parent and target, and its groups. */
+static void
+entry_count(struct mounttab *t, const struct mounttab_entry *e, int delta)
+{
+	count_add(&t->twins, e->parent_id, hash_target(e->target), delta);
+	each_group(e, group_count, &(struct group_delta){ &t->groups, delta });
 }
 
 static size_t
@@ -273,13 +321,13 @@ mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 		grow(t);
 	i = find_slot(t, e->id);
 	if (t->slot[i]) {
-		twin_count(t, t->slot[i], -1);
+		entry_count(t, t->slot[i], -1);
 		mounttab_entry_free(t->slot[i]);
 	} else {
 		t->count++;
 	}
 	t->slot[i] = e;
-	twin_count(t, e, 1);
+	entry_count(t, e, 1);
 }
 
 struct mounttab_entry *
@@ -295,7 +343,7 @@ mounttab_remove(struct mounttab *t, uint64_t id)
 		return NULL;
 	t->slot[i] = NULL;
 	t->count--;
-	twin_count(t, e, -1);
+	entry_count(t, e, -1);
 	/* Backward-shift deletion keeps linear probing chains intact without tombstones. */
 	for (j = (i + 1) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
 		k = hash_id(t->slot[j]->id, t->cap);
@@ -344,7 +392,55 @@ mounttab_top_at(const struct mounttab *t, const char *target)
 bool
 mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e)
 {
-	return t->twin_cap > 0 && twin_find(t, e->parent_id, hash_target(e->target))->n > 1;
+	return count_of(&t->twins, e->parent_id, hash_target(e->target)) > 1;
+}
+
+uint64_t
+mounttab_peer_group(const struct mounttab_entry *e)
+{
+	/* shared:N comes first where there is one, as in mountinfo. */
+	if (strncmp(e->propagation, "shared:", 7) != 0)
+		return 0;
+	return strtoull(e->propagation + 7, NULL, 10);
+}
+
+struct group_find {
+	uint64_t g;
+	bool in;
+};
+
+static void
+group_match(void *p, uint64_t g)
+{
+	struct group_find *f = p;
+
+	f->in |= f->g == g;
+}
+
+void
+mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx, uint64_t id),
+    void *ctx)
+{
+	uint64_t *ids;
+	size_t i, n = 0;
+	struct group_find find;
+
+	if (g == 0 || count_of(&t->groups, g, 0) == 0)
+		return;
+	/* Gathered first: fn may change the table. */
+	ids = xcalloc(t->count + 1, sizeof(*ids));
+	for (i = 0; i < t->cap; i++) {
+		if (t->slot[i] == NULL)
+			continue;
+		find = (struct group_find){ g, false };
+		each_group(t->slot[i], group_match, &find);
+		if (find.in)
+			ids[n++] = t->slot[i]->id;
+	}
+	qsort(ids, n, sizeof(*ids), mounttab_cmp_id);
+	for (i = 0; i < n; i++)
+		fn(ctx, ids[i]);
+	free(ids);
 }
 
 int

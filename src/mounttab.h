@@ -26,18 +26,23 @@ struct mounttab_entry {
 	bool mark;			/* scratch for mounttab_diff() */
 };
 
-/* How many entries have one parent and target: a hash of counts (see mounttab_has_twin()). */
-struct mounttab_twin {
-	uint64_t parent, target;	/* parent_id, and a 64-bit hash of the target */
+/* How many entries have a key of two numbers: one slot of a hash of counts. */
+struct mounttab_count {
+	uint64_t a, b;
 	uint32_t n;			/* 0: a key no entry has now (kept until a rehash) */
+};
+
+struct mounttab_counts {
+	struct mounttab_count *v;
+	size_t cap, used;		/* used: keys held, counted or not */
 };
 
 /* The mount-table cache: a hash of entries keyed by mount id. */
 struct mounttab {
 	struct mounttab_entry **slot;
 	size_t cap, count;
-	struct mounttab_twin *twin;
-	size_t twin_cap, twin_used;	/* used: keys held, counted or not */
+	struct mounttab_counts twins;	/* per parent_id and a 64-bit hash of the target */
+	struct mounttab_counts groups;	/* per peer group an entry is in or a slave of */
 };
 
 enum mounttab_change_kind {
@@ -80,6 +85,12 @@ void mounttab_insert(struct mounttab *t, struct mounttab_entry *e);
 struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 /* Whether another entry than e has e's parent and target (stacked beneath, or tucked under). */
 bool mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e);
+/* The peer group e is in (its shared:N), 0 if none. */
+uint64_t mounttab_peer_group(const struct mounttab_entry *e);
+/* Call fn with the id of each entry in peer group g or a slave of it, oldest first (none: at no
+ * cost); fn may change the table. */
+void mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx,
+    uint64_t id), void *ctx);
 /* The mount on top of the others at exactly this target, or NULL. */
 struct mounttab_entry *mounttab_top_at(const struct mounttab *t, const char *target);
 /* Whether some mount has exactly this target. */

@@ -47,6 +47,8 @@
  * RATIO allows, and the signal is not polled while one is owed (it could say nothing new, and each
  * change would wake watchq). A remount of a mount that is unmounted before the re-scan is not
  * seen: statmount(2) no longer finds it, and its unmount reports the options watchq last reported.
+ * Where the capture is loaded and sure of every change, flips are read at their calls' exits and
+ * a re-scan is only a lazy safety net (fan_owe()).
  */
 #define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
 #define RATIO		4		/* events per statmount a large re-scan may cost */
@@ -73,6 +75,14 @@ struct fan {
 	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
 	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
 	bool owed;			/* a re-scan is owed */
+	bool lazy;			/* only as a safety net (fan_owe()) */
+	/*
+	 * With the capture: since the last re-scan began, a change the records and the capture may
+	 * not account for (a flip call whose mounts it could not tell, or calls it lost).
+	 */
+	bool unsure;
+	unsigned long long losses;	/* the capture's, as of the last re-scan */
+	unsigned long long flips_read;	/* flip calls whose mounts were read again */
 	bool tab_owed;			/* the first read of the table is owed (a state wait) */
 	/*
 	 * Since the last removal check, a mount that held a watched directory went or moved, or one
@@ -271,13 +281,84 @@ fan_covered(struct source *src, uint64_t id)
 	return e == NULL || mounttab_has_twin(&f->tab, e);
 }
 
+/* Mount ids, gathered. */
+struct fan_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void
+fan_add_id(void *p, uint64_t id)
+{
+	struct fan_ids *ids = p;
+
+	push_id(&ids->v, &ids->n, &ids->cap, id);
+}
+
+/* Replace the cached mount new->id by new, reporting what differs; one that moved or went
+ * meanwhile is left to its record. */
+static void
+fan_update_still(struct fan *f, struct mounttab_entry *new, struct fan_credit *cr)
+{
+	const struct mounttab_entry *old = mounttab_find(&f->tab, new->id);
+
+	if (old && strcmp(old->target, new->target) == 0 && old->parent_id == new->parent_id)
+		mounttab_update(&f->tab, new, fan_on_change, cr);
+	else
+		mounttab_entry_free(new);
+}
+
+/* Read a cached mount again and report what differs, made by someone unknown. */
+static void
+fan_reread(void *p, uint64_t id)
+{
+	struct source *src = p;
+	struct fan *f = src->priv;
+	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
+	struct mounttab_entry *new;
+
+	if (mounttab_find(&f->tab, id) != NULL && (new = statmount_one(&f->sm, id)) != NULL)
+		fan_update_still(f, new, &cr);
+}
+
+/*
+ * Propagation that changes without a record or a call of its own. A mount that leaves peer group
+ * g (unmounted, made private or a slave) hands g's slaves to another peer, or to g's master, or
+ * frees them: its peers and slaves are read again (none: at no cost). A mount moved under a
+ * shared one becomes shared with every mount below it: those are read again, as after any move
+ * that changed the moved mount's propagation.
+ */
+static void
+fan_reread_group(struct source *src, uint64_t g)
+{
+	struct fan *f = src->priv;
+
+	mounttab_each_in_group(&f->tab, g, fan_reread, src);
+}
+
+static void
+fan_reread_below(struct source *src, uint64_t top)
+{
+	struct fan *f = src->priv;
+	struct fan_ids ids = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < f->tab.cap; i++)
+		if (f->tab.slot[i] && f->tab.slot[i]->id != top &&
+		    mounttab_below(&f->tab, f->tab.slot[i], top))
+			fan_add_id(&ids, f->tab.slot[i]->id);
+	for (i = 0; i < ids.n; i++)
+		fan_reread(src, ids.v[i]);
+	free(ids.v);
+}
+
 static void
 fan_on_attach(struct fan_credit *cr, uint64_t id)
 {
 	struct fan *f = cr->src->priv;
-	struct mounttab_entry *new = statmount_one(&f->sm, id), *old;
+	struct mounttab_entry *new = statmount_one(&f->sm, id), *old, *up;
 	struct mounttab_change ch;
-	bool unseen;
+	bool unseen, spread;
 
 	if (new == NULL) {
 		/*
@@ -309,7 +390,11 @@ fan_on_attach(struct fan_credit *cr, uint64_t id)
 		mounttab_insert(&f->tab, new);
 	} else {
 		/* A move, or an attach the first read saw: report what differs from the last. */
+		spread = strcmp(old->propagation, new->propagation) != 0 ||
+		    ((up = mounttab_find(&f->tab, new->parent_id)) && mounttab_peer_group(up));
 		mounttab_update(&f->tab, new, fan_on_change, cr);
+		if (spread)
+			fan_reread_below(cr->src, id);
 	}
 	/* Gone meanwhile (ENOENT): its detach record follows. */
 	if (unseen || fan_covered(cr->src, id))
@@ -330,6 +415,7 @@ fan_on_detach(struct fan_credit *cr, uint64_t id)
 		return;
 	}
 	fan_on_change(cr, &ch);
+	fan_reread_group(cr->src, mounttab_peer_group(old));
 	mounttab_entry_free(old);
 }
 
@@ -363,20 +449,6 @@ fan_on_record(void *p, const struct fan_rec *r)
 			fan_on_detach(&cr, r->mnt_id);
 	}
 	who_done(&who);
-}
-
-/* Mount ids, gathered. */
-struct fan_ids {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-static void
-fan_add_id(void *p, uint64_t id)
-{
-	struct fan_ids *ids = p;
-
-	push_id(&ids->v, &ids->n, &ids->cap, id);
 }
 
 /*
@@ -422,40 +494,43 @@ fan_flip_targets(struct fan *f, const struct capture_call *call, struct fan_ids 
  * Read again at once the mounts a flip call that succeeded changed, and report what differs, said
  * to be made by its process only if no other flip call that may have changed them was under way
  * or unread: the capture is read again after the mounts, for calls begun before then. A mount
- * that moved meanwhile is left to its record.
+ * that moved meanwhile is left to its record. Whether the capture told which mounts it changed.
  */
-static void
+static bool
 fan_flip(struct source *src, const struct capture_call *call)
 {
 	struct fan *f = src->priv;
 	struct fan_ids ids = { NULL, 0, 0 };
 	struct mounttab_entry **news, *old;
 	struct fan_credit cr = { src, NULL, MOUNTTAB_REMOUNT, call->opts, call->props };
+	uint64_t *groups;
 	struct who who;
 	size_t i;
+	bool told;
 
 	fan_flip_targets(f, call, &ids);
+	told = ids.n > 0;
 	news = xcalloc(ids.n + 1, sizeof(*news));
+	groups = xcalloc(ids.n + 1, sizeof(*groups));
 	for (i = 0; i < ids.n; i++)
-		if (mounttab_find(&f->tab, ids.v[i]) != NULL)
+		if ((old = mounttab_find(&f->tab, ids.v[i])) != NULL) {
+			groups[i] = call->props ? mounttab_peer_group(old) : 0;
 			news[i] = statmount_one(&f->sm, ids.v[i]);
+		}
 	capture_drain(f->cap);
 	if (call->tgid > 0 && capture_nflips(f->cap) == 1 && !capture_flips_lost(f->cap)) {
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}
-	for (i = 0; i < ids.n; i++) {
-		if (news[i] == NULL)
-			continue;
-		old = mounttab_find(&f->tab, ids.v[i]);
-		if (old && strcmp(old->target, news[i]->target) == 0 &&
-		    old->parent_id == news[i]->parent_id)
-			mounttab_update(&f->tab, news[i], fan_on_change, &cr);
-		else
-			mounttab_entry_free(news[i]);
-	}
+	for (i = 0; i < ids.n; i++)
+		if (news[i] != NULL)
+			fan_update_still(f, news[i], &cr);
+	for (i = 0; i < ids.n; i++)
+		fan_reread_group(src, groups[i]);
+	free(groups);
 	free(news);
 	free(ids.v);
+	return told;
 }
 
 /* Whether a flip call is under way: the signal it raised is its exit's to explain. */
@@ -481,6 +556,7 @@ fan_on_flips(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct pollfd p = { capture_fd(f->cap), POLLIN, 0 };
+	const struct capture_call *call;
 	size_t i = 0;
 	int n;
 
@@ -495,8 +571,15 @@ fan_on_flips(struct source *src)
 			i++;
 			continue;
 		}
-		if (capture_flip(f->cap, i)->ok)
-			fan_flip(src, capture_flip(f->cap, i));
+		call = capture_flip(f->cap, i);
+		/*
+		 * A call in another namespace changes no mount of ours but by a remount of a
+		 * filesystem mounted in both, which raises no signal here: read at a re-scan.
+		 */
+		if (call->ok && fan_flip(src, call))
+			f->flips_read++;
+		else if (call->ok && !call->elsewhere)
+			f->unsure = true;
 		capture_take(f->cap, i);
 	}
 }
@@ -511,6 +594,25 @@ fan_count_watched(const struct source *src)
 	for (i = 0; i < f->tab.cap; i++)
 		n += f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH);
 	return n;
+}
+
+/* A re-read of the table begins: it accounts for what was unsure until now. */
+static void
+fan_sure_from_now(struct fan *f)
+{
+	f->unsure = false;
+	if (f->cap)
+		f->losses = capture_losses(f->cap);
+}
+
+/*
+ * Whether the records and the capture account for every change since the last re-read of the
+ * table: the capture is loaded, has lost no call, and told the mounts of every flip call.
+ */
+static bool
+fan_sure(const struct fan *f)
+{
+	return f->cap && !f->unsure && capture_losses(f->cap) == f->losses;
 }
 
 /*
@@ -534,6 +636,7 @@ fan_resync(struct source *src)
 	f->root_moved = false;
 	f->ntransient = 0;	/* the resync accounts for them */
 	f->nunseen = 0;
+	fan_sure_from_now(f);
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -580,6 +683,7 @@ fan_rescan(struct source *src)
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
+	fan_sure_from_now(f);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -615,6 +719,7 @@ fan_rescan_now(struct source *src)
 
 	if (f->owed) {
 		f->owed = false;
+		f->lazy = false;
 		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
 		(void)fan_signal_consume(f);
 	}
@@ -647,7 +752,7 @@ fan_owed_left(const struct fan *f)
 		gap = OWED_MAX_NS - nsec_since(&f->last_scan);
 		quiet = quiet > gap ? quiet : gap;
 	}
-	return quiet < cap ? quiet : cap;
+	return quiet < cap || f->lazy ? quiet : cap;
 }
 
 /*
@@ -687,6 +792,28 @@ fan_read_queue(struct source *src)
 }
 
 /*
+ * Owe a re-scan. A lazy one is a safety net where the records and the capture account for every
+ * change (fan_sure()): paid once quiet, or as RATIO allows, never at OWED_MAX_NS, and the signal
+ * stays polled. Another one (or a lazy one made strict) is paid within OWED_MAX_NS.
+ */
+static void
+fan_owe(struct source *src, bool lazy)
+{
+	struct fan *f = src->priv;
+
+	if (f->owed && (lazy || !f->lazy))
+		return;
+	if (!f->owed || !lazy)
+		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
+	f->owed = true;
+	f->lazy = lazy;
+	/* Small subtrees keep the signal polled, for what no record explains. */
+	if (!lazy && !fan_small(f))
+		src->pfd[FD_MOUNTINFO].fd = -1;
+	fan_arm_timer(src, fan_owed_left(f));
+}
+
+/*
  * Whichever fd woke us, read both the signal and the records, so that one change wakes watchq
  * once. The signal is consumed first, so that a change after that raises it again. Every mount,
  * unmount and move raises it too, with a record queued just after. A signal that comes with
@@ -694,14 +821,16 @@ fan_read_queue(struct source *src)
  * alone stands for a remount or an attribute change (or another change without a record, such as
  * propagation), and small subtrees are re-read at once. A record queued after watchq consumed its
  * signal and read the queue leaves that signal unexplained: small subtrees are then re-read for
- * nothing.
+ * nothing. With the capture sure of every change (fan_sure()), a signal stands for a record or a
+ * flip call already read, or for a record on its way (the kernel raises the signal first): the
+ * re-scan owed is only lazy, at any size.
  */
 static int
 fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 	bool signal = fan_signal_for_attrs(src, i), explained, small;
-	unsigned long long before = f->since_scan;
+	unsigned long long before = f->since_scan, flips = f->flips_read;
 
 	switch (fan_read_queue(src)) {
 	case -1:
@@ -720,22 +849,17 @@ fan_on_wake(struct source *src, size_t i)
 	}
 	if (f->cap)
 		fan_on_flips(src);
-	explained = f->since_scan != before || fan_flips_open(f);
+	explained = f->since_scan != before || f->flips_read != flips || fan_flips_open(f);
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	if (!signal && !f->owed)
 		return 0;
 	small = fan_small(f);
-	if ((small && signal && !explained) || f->since_scan >= RATIO * f->scan_cost) {
+	if ((small && signal && !explained && !fan_sure(f)) ||
+	    f->since_scan >= RATIO * f->scan_cost)
 		fan_rescan_now(src);
-	} else if (!f->owed) {
-		/* Small subtrees keep the signal polled, for what no record explains. */
-		f->owed = true;
-		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
-		if (!small)
-			src->pfd[FD_MOUNTINFO].fd = -1;
-		fan_arm_timer(src, fan_owed_left(f));
-	}
+	else
+		fan_owe(src, fan_sure(f));
 	return 0;
 }
 

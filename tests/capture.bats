@@ -347,3 +347,104 @@ flip_gone() {
 	wait_until grep -q '"path":"'"$T/w/sentinel"'"' "$T/out"
 	stop_watchq
 }
+
+# statmounts: how many statmount(2) calls $T/strace holds (strace 6.1 does not name it: 457).
+statmounts() {
+	grep -c 'syscall_0x1c9(' "$T/strace" || true
+}
+
+@test "capture: above 500 watched mounts, mounts that change without a pause (and remounts elsewhere) cost no re-scan" {
+	need_capture
+	command -v strace >/dev/null || skip "strace not installed"
+	mkdir -p "$T/w/churn"
+	"$BURST" populate "$T/w" 600
+	: >"$T/err"
+	strace -f -qq -o "$T/strace" "$WATCHQ" --format '%e %p' mounts "$T/w" >"$T/out" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until ready_or_dead
+	grep -q 'fanotify+bpf' "$T/err" || { cat "$T/err"; false; }
+	# 4 s of a mount and an unmount every 10 ms: without the capture, one re-scan a second.
+	# Meanwhile remounts in another namespace, which change no mount of ours.
+	mkdir "$T/o"
+	unshare -m --propagation private bash -c 'mount -t tmpfs o "$1"
+		for i in $(seq 40); do mount -o remount,ro "$1"; mount -o remount,rw "$1"; sleep 0.05; done' \
+	    - "$T/o" &
+	other=$!
+	"$BURST" every "$T/w/churn" 10 4 >/dev/null
+	wait "$other"
+	mount -t tmpfs sentinel "$T/w/churn"
+	wait_until grep -qx "mount $T/w/churn" "$T/out"
+	n=$(statmounts)
+	kill -TERM "$(pgrep -P "$WQ_PID")"
+	wait "$WQ_PID" || true
+	WQ_PID=
+	# The first read (the namespace's ~630 mounts), one per mount made (at most 400), and at
+	# most a re-scan and a half more (one a second would be 2,400).
+	echo "statmount calls: $n"
+	[ "$n" -lt 2000 ]
+}
+
+# propagation_first LINE: LINE is in $T/out, before the last line the churn made.
+propagation_first() {
+	local at last
+	at=$(grep -nx -m1 -- "$1" "$T/out" | cut -d: -f1)
+	last=$(grep -n "^unmount $T/w/churn " "$T/out" | tail -1 | cut -d: -f1)
+	[ -n "$at" ] && [ -n "$last" ] && [ "$at" -lt "$last" ] ||
+		{ echo "want '$1' before the churn ended:"; cat "$T/out"; return 1; }
+}
+
+# slave_of_m: $T/w/m shared, $T/w/s a slave of it; prints the peer group.
+slave_of_m() {
+	mkdir -p "$T/w/m" "$T/w/s" "$T/w/churn"
+	mount -t tmpfs m "$T/w/m"
+	mount --make-shared "$T/w/m"
+	mount --bind "$T/w/m" "$T/w/s"
+	mount --make-slave "$T/w/s"
+	findmnt -no PROPAGATION "$T/w/s" >&2
+	grep " $T/w/s " /proc/self/mountinfo | grep -o 'master:[0-9]*'
+}
+
+@test "capture: a master unmounted or made private: its slave's propagation is read at once, not at a re-scan" {
+	need_capture
+	for how in umount make-private; do
+		mkdir -p "$T/w"
+		mountpoint -q "$T/w" || "$BURST" populate "$T/w" 600
+		master=$(slave_of_m)
+		start_watchq --format '%e %p %g' mounts "$T/w"
+		grep -q 'fanotify+bpf' "$T/err"
+		"$BURST" every "$T/w/churn" 10 3 >"$T/churn" &
+		churn=$!
+		wait_until grep -q started "$T/churn"
+		case $how in
+		umount) umount "$T/w/m" ;;
+		make-private) mount --make-private "$T/w/m" ;;
+		esac
+		wait "$churn"
+		stop_watchq
+		# A re-scan would come only once the churn stops (a lazy one) or a second late.
+		propagation_first "propagation $T/w/s private"
+		umount -l "$T/w/s" "$T/w/m" 2>/dev/null || true
+	done
+	[ -n "$master" ]
+}
+
+@test "capture: a mount moved under a shared one: the mounts below it are read shared at once" {
+	need_capture
+	mkdir -p "$T/w/sh" "$T/w/src" "$T/w/churn"
+	"$BURST" populate "$T/w" 600
+	mount -t tmpfs sh "$T/w/sh"
+	mount --make-shared "$T/w/sh"
+	mkdir "$T/w/sh/dst"
+	mount -t tmpfs src "$T/w/src"
+	mkdir "$T/w/src/sub"
+	mount -t tmpfs sub "$T/w/src/sub"
+	start_watchq --format '%e %p %g' mounts "$T/w"
+	"$BURST" every "$T/w/churn" 10 3 >"$T/churn" &
+	churn=$!
+	wait_until grep -q started "$T/churn"
+	mount --move "$T/w/src" "$T/w/sh/dst"
+	wait "$churn"
+	stop_watchq
+	grep -q "^propagation $T/w/sh/dst/sub shared:" "$T/out" || { cat "$T/out"; false; }
+	propagation_first "$(grep -m1 "^propagation $T/w/sh/dst/sub shared:" "$T/out")"
+}

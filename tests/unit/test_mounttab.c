@@ -25,6 +25,16 @@ add(struct mounttab *t, uint64_t id, const char *target, const char *src, const 
 	mounttab_insert(t, mounttab_entry_new(id, 1, (dev_t)id, target, src, "tmpfs", "/", vfs, fs));
 }
 
+/* Ids, as they come. */
+static void
+note_id(void *p, uint64_t id)
+{
+	struct log *l = p;
+	size_t n = strlen(l->s);
+
+	snprintf(l->s + n, sizeof(l->s) - n, "%llu,", (unsigned long long)id);
+}
+
 int
 main(void)
 {
@@ -124,6 +134,34 @@ main(void)
 		mounttab_insert(&t, mounttab_entry_new(13, 12, 13, "/c", "s", "tmpfs", "/", "rw", "rw"));
 		CHECK(mounttab_top_at(&t, "/c") == mounttab_find(&t, 13), "13 stacked on 12");
 		CHECK(mounttab_top_at(&t, "/nowhere") == NULL, "none there");
+		mounttab_clear(&t);
+	}
+	/* Peer groups: the entries in one or slaves of it, counted through insert and remove. */
+	{
+		struct mounttab t = { 0 };
+		static const char *const props[] = { "shared:7", "master:7", "shared:8,master:7",
+			"shared:70", "private", "master:17,propagate_from:7" };
+		struct log ids = { "" };
+		struct mounttab_entry *p;
+		uint64_t id;
+
+		for (id = 0; id < 6; id++) {
+			p = mounttab_entry_new(20 + id, 1, 1, "/p", "s", "tmpfs", "/", "rw", "rw");
+			mounttab_entry_set_propagation(p, props[id]);
+			mounttab_insert(&t, p);
+		}
+		CHECK(mounttab_peer_group(mounttab_find(&t, 20)) == 7, "shared:7");
+		CHECK(mounttab_peer_group(mounttab_find(&t, 21)) == 0, "a slave is in no group");
+		CHECK(mounttab_peer_group(mounttab_find(&t, 22)) == 8, "shared:8,master:7");
+		mounttab_each_in_group(&t, 7, note_id, &ids);
+		CHECK_STR(ids.s, "20,21,22,");
+		ids.s[0] = '\0';
+		mounttab_each_in_group(&t, 8, note_id, &ids);
+		CHECK_STR(ids.s, "22,");
+		mounttab_entry_free(mounttab_remove(&t, 22));
+		ids.s[0] = '\0';
+		mounttab_each_in_group(&t, 8, note_id, &ids);
+		CHECK_STR(ids.s, "");
 		mounttab_clear(&t);
 	}
 	return unit_done("test_mounttab");
