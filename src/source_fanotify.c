@@ -59,6 +59,7 @@
 #define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
 #define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 #define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
+#define RECORD_WAIT_NS	200000L		/* how long a signal alone awaits its record */
 
 /*
  * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
@@ -709,6 +710,20 @@ fan_rescan(struct source *src)
 }
 
 /*
+ * Poll the signal only where it may tell something new: not while a re-scan is owed above
+ * PROMPT_MAX (each change would wake watchq for nothing), nor while the capture is sure of every
+ * change (fan_sure(): the records and the calls wake watchq for each, and stand for its signal).
+ */
+static void
+fan_poll_signal(struct source *src)
+{
+	struct fan *f = src->priv;
+	bool idle = (f->owed && !f->lazy && !fan_small(f)) || fan_sure(f);
+
+	src->pfd[FD_MOUNTINFO].fd = idle ? -1 : f->signal_fd;
+}
+
+/*
  * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
  * it again.
  */
@@ -720,10 +735,10 @@ fan_rescan_now(struct source *src)
 	if (f->owed) {
 		f->owed = false;
 		f->lazy = false;
-		src->pfd[FD_MOUNTINFO].fd = f->signal_fd;
 		(void)fan_signal_consume(f);
 	}
 	fan_rescan(src);
+	fan_poll_signal(src);
 }
 
 /*
@@ -791,10 +806,49 @@ fan_read_queue(struct source *src)
 	return r;
 }
 
+/* Read the records and the calls, and act on them; -1 with errno set. */
+static int
+fan_take_changes(struct source *src)
+{
+	struct fan *f = src->priv;
+
+	switch (fan_read_queue(src)) {
+	case -1:
+		return -1;
+	case 1:
+		f->overflow = true;	/* a record we cannot trust: treat as lost */
+		break;
+	}
+	if (f->overflow || f->root_moved) {
+		if (fan_resync(src) < 0)
+			return -1;
+	} else {
+		fan_flush_transient(src);
+	}
+	if (f->cap)
+		fan_on_flips(src);
+	return 0;
+}
+
+/*
+ * The kernel raises the signal of a mount, unmount or move just before it queues the record:
+ * whether a record comes within RECORD_WAIT_NS of a signal that came alone.
+ */
+static bool
+fan_record_soon(struct source *src)
+{
+	struct pollfd p = { src->pfd[FD_FAN].fd, POLLIN, 0 };
+	const struct timespec wait = { 0, RECORD_WAIT_NS };
+
+	while (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
+		;
+	return p.revents & POLLIN;
+}
+
 /*
  * Owe a re-scan. A lazy one is a safety net where the records and the capture account for every
- * change (fan_sure()): paid once quiet, or as RATIO allows, never at OWED_MAX_NS, and the signal
- * stays polled. Another one (or a lazy one made strict) is paid within OWED_MAX_NS.
+ * change (fan_sure()): paid once quiet, or as RATIO allows, never at OWED_MAX_NS. Another one (or
+ * a lazy one made strict) is paid within OWED_MAX_NS.
  */
 static void
 fan_owe(struct source *src, bool lazy)
@@ -807,9 +861,6 @@ fan_owe(struct source *src, bool lazy)
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 	f->owed = true;
 	f->lazy = lazy;
-	/* Small subtrees keep the signal polled, for what no record explains. */
-	if (!lazy && !fan_small(f))
-		src->pfd[FD_MOUNTINFO].fd = -1;
 	fan_arm_timer(src, fan_owed_left(f));
 }
 
@@ -819,9 +870,8 @@ fan_owe(struct source *src, bool lazy)
  * unmount and move raises it too, with a record queued just after. A signal that comes with
  * records is taken to be theirs (it is one bit) and only makes a re-scan owed. A signal that comes
  * alone stands for a remount or an attribute change (or another change without a record, such as
- * propagation), and small subtrees are re-read at once. A record queued after watchq consumed its
- * signal and read the queue leaves that signal unexplained: small subtrees are then re-read for
- * nothing. With the capture sure of every change (fan_sure()), a signal stands for a record or a
+ * propagation), and small subtrees are re-read at once, unless a record comes within
+ * RECORD_WAIT_NS: the kernel queues it just after the signal. With the capture sure of every change (fan_sure()), a signal stands for a record or a
  * flip call already read, or for a record on its way (the kernel raises the signal first): the
  * re-scan owed is only lazy, at any size.
  */
@@ -829,37 +879,36 @@ static int
 fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	bool signal = fan_signal_for_attrs(src, i), explained, small;
+	bool signal = fan_signal_for_attrs(src, i), explained, small, sure;
 	unsigned long long before = f->since_scan, flips = f->flips_read;
 
-	switch (fan_read_queue(src)) {
-	case -1:
+	if (fan_take_changes(src) < 0)
 		return -1;
-	case 1:
-		f->overflow = true;	/* a record we cannot trust: treat as lost */
-		break;
-	}
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	src->pfd[FD_CAP].revents = 0;
-	if (f->overflow || f->root_moved) {
-		if (fan_resync(src) < 0)
-			return -1;
-	} else {
-		fan_flush_transient(src);
-	}
-	if (f->cap)
-		fan_on_flips(src);
 	explained = f->since_scan != before || f->flips_read != flips || fan_flips_open(f);
+	if (signal && !explained && fan_small(f) && !fan_sure(f) && fan_record_soon(src)) {
+		if (fan_take_changes(src) < 0)
+			return -1;
+		explained = f->since_scan != before || f->flips_read != flips;
+	}
+	/* The signal of a record just read may have come after ours was consumed: it is theirs. */
+	if (explained && fan_signal_for_attrs(src, FD_FAN))
+		signal = true;
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
-	if (!signal && !f->owed)
-		return 0;
-	small = fan_small(f);
-	if ((small && signal && !explained && !fan_sure(f)) ||
-	    f->since_scan >= RATIO * f->scan_cost)
-		fan_rescan_now(src);
-	else
-		fan_owe(src, fan_sure(f));
+	/* While the capture is sure, the records and calls that woke us stand for the signal. */
+	sure = fan_sure(f);
+	signal |= sure && explained && f->want_attrs;
+	if (signal || f->owed) {
+		small = fan_small(f);
+		if ((small && signal && !explained && !sure) ||
+		    f->since_scan >= RATIO * f->scan_cost)
+			fan_rescan_now(src);
+		else
+			fan_owe(src, sure);
+	}
+	fan_poll_signal(src);
 	return 0;
 }
 
@@ -1117,6 +1166,7 @@ fan_open(struct source *src)
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	fan_open_capture(src);
+	fan_poll_signal(src);
 	return 0;
 }
 
