@@ -111,6 +111,8 @@ char LICENSE[] SEC("license") = "GPL";
 /* watchq's pid namespace (the device and inode of /proc/self/ns/pid), set before loading. */
 const volatile __u64 pidns_dev;
 const volatile __u64 pidns_ino;
+/* Whether the calls that make or enter a mount namespace are noted too, set before loading. */
+const volatile __u32 want_ns;
 
 /* Records the ring had no room for; their processes' tgids are in dropped. */
 __u64 drops;
@@ -139,9 +141,18 @@ struct {
 	__type(value, __u8);
 } flips SEC(".maps");
 
+/* Threads in a call that may make or enter a mount namespace: its exit is noted if it succeeds. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u8);
+} nscalls SEC(".maps");
+
 #define MS_REMOUNT	32
 #define MS_PROPAGATION	((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
 #define FSCONFIG_CMD_RECONFIGURE	7
+#define CLONE_NEWNS	0x00020000
 
 static __always_inline int
 captured(long nr)
@@ -341,6 +352,55 @@ on_exit(long nr, long ret)
 	return 0;
 }
 
+static __always_inline int
+ns_call(long nr)
+{
+	return want_ns && (nr == CAPTURE_NR_CLONE || nr == CAPTURE_NR_UNSHARE ||
+	    nr == CAPTURE_NR_SETNS || nr == CAPTURE_NR_CLONE3);
+}
+
+/*
+ * A call that may make a mount namespace (unshare(2), clone(2) or clone3(2) with CLONE_NEWNS) or
+ * enter one (setns(2) of any type, or of a mount namespace): its thread is marked.
+ */
+static __always_inline int
+on_ns_enter(long nr, const unsigned long *args)
+{
+	__u64 tid = bpf_get_current_pid_tgid(), flags = args[0];
+	__u8 one = 1;
+
+	if (nr == CAPTURE_NR_CLONE3 && bpf_probe_read_user(&flags, sizeof(flags),
+	    (void *)args[0]) != 0)
+		flags = CLONE_NEWNS;	/* not readable: noted, to be sure */
+	if (nr == CAPTURE_NR_SETNS)
+		flags = args[1] == 0 ? CLONE_NEWNS : args[1];
+	if (flags & CLONE_NEWNS)
+		bpf_map_update_elem(&nscalls, &tid, &one, BPF_ANY);
+	return 0;
+}
+
+/* Its exit: a record that wakes watchq at once, if it succeeded. */
+static __always_inline int
+on_ns_exit(long nr, long ret)
+{
+	__u64 tid = bpf_get_current_pid_tgid();
+	struct capture_exit *x;
+	struct capture_head h;
+
+	if (bpf_map_delete_elem(&nscalls, &tid) != 0 || ret < 0)
+		return 0;
+	head(&h, CAPTURE_NS, nr);
+	x = bpf_ringbuf_reserve(&ring, sizeof(*x), 0);
+	if (x == NULL) {
+		lost(&h);
+		return 0;
+	}
+	x->h = h;
+	x->ret = ret;
+	bpf_ringbuf_submit(x, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
 SEC("raw_tp/sys_enter")
 int
 raw_enter(unsigned long long *ctx)
@@ -349,7 +409,7 @@ raw_enter(unsigned long long *ctx)
 	unsigned long args[6];
 	long nr = (long)ctx[1];
 
-	if (!captured(nr))
+	if (!captured(nr) && !ns_call(nr))
 		return 0;
 	args[0] = BPF_CORE_READ(regs, di);
 	args[1] = BPF_CORE_READ(regs, si);
@@ -357,7 +417,7 @@ raw_enter(unsigned long long *ctx)
 	args[3] = BPF_CORE_READ(regs, r10);
 	args[4] = BPF_CORE_READ(regs, r8);
 	args[5] = BPF_CORE_READ(regs, r9);
-	return on_enter(nr, args);
+	return captured(nr) ? on_enter(nr, args) : on_ns_enter(nr, args);
 }
 
 SEC("raw_tp/sys_exit")
@@ -367,9 +427,9 @@ raw_exit(unsigned long long *ctx)
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
 	long nr = (long)BPF_CORE_READ(regs, orig_ax);
 
-	if (!captured(nr))
-		return 0;
-	return on_exit(nr, (long)ctx[1]);
+	if (captured(nr))
+		return on_exit(nr, (long)ctx[1]);
+	return ns_call(nr) ? on_ns_exit(nr, (long)ctx[1]) : 0;
 }
 
 /* One syscall's tracepoints: its record holds n arguments, no more may be read. */
@@ -399,3 +459,28 @@ TP_PAIR(move_mount, 5)
 TP_PAIR(fsconfig, 5)
 TP_PAIR(fsmount, 3)
 TP_PAIR(mount_setattr, 5)
+
+/* The namespace calls' tracepoints, loaded only where they are wanted (want_ns). */
+#define TP_NS(name, n)								\
+SEC("tp/syscalls/sys_enter_" #name)						\
+int									\
+tp_ns_enter_##name(struct sys_enter_ctx *ctx)					\
+{										\
+	unsigned long args[6] = { 0 };						\
+	int i;									\
+										\
+	for (i = 0; i < (n); i++)						\
+		args[i] = ctx->args[i];						\
+	return on_ns_enter(ctx->nr, args);					\
+}										\
+SEC("tp/syscalls/sys_exit_" #name)						\
+int									\
+tp_ns_exit_##name(struct sys_exit_ctx *ctx)					\
+{										\
+	return on_ns_exit(ctx->nr, ctx->ret);					\
+}
+
+TP_NS(unshare, 1)
+TP_NS(clone, 5)
+TP_NS(clone3, 2)
+TP_NS(setns, 2)

@@ -76,6 +76,8 @@ struct capture {
 	uint64_t drops;			/* the kernel's count of records it had no room for */
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
 	unsigned long long losses;	/* times some call may have been missed */
+	bool want_ns;			/* the namespace calls are noted too */
+	unsigned long long ns_calls;	/* those seen to succeed */
 	struct capture_call flips[FLIPS_MAX];
 	size_t nflips;
 };
@@ -111,9 +113,12 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	}
 	c->skel->rodata->pidns_dev = pidns->st_dev;
 	c->skel->rodata->pidns_ino = pidns->st_ino;
+	c->skel->rodata->want_ns = c->want_ns;
+	/* Syscall tracepoints cost every call of theirs: the namespace calls' only where wanted. */
 	bpf_object__for_each_program(p, c->skel->obj)
 		bpf_program__set_autoload(p,
-		    (strncmp(bpf_program__name(p), "tp_", 3) == 0) == c->tracefs);
+		    (strncmp(bpf_program__name(p), "tp_", 3) == 0) == c->tracefs &&
+		    (c->want_ns || strncmp(bpf_program__name(p), "tp_ns_", 6) != 0));
 	if ((r = capture_bpf__load(c->skel)) < 0) {
 		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
 		    "CAP_PERFMON)", strerror(-r));
@@ -150,7 +155,7 @@ ring_map(struct capture *c)
 }
 
 struct capture *
-capture_open(char *why, size_t size)
+capture_open(bool ns_calls, char *why, size_t size)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 	struct stat pidns;
@@ -158,6 +163,7 @@ capture_open(char *why, size_t size)
 
 	libbpf_set_print(quiet);
 	c->ring_fd = -1;
+	c->want_ns = ns_calls;
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
 		snprintf(why, size, "the kernel has no BTF (/sys/kernel/btf/vmlinux): %s",
 		    strerror(errno));
@@ -366,6 +372,12 @@ capture_losses(const struct capture *c)
 	return c->losses;
 }
 
+unsigned long long
+capture_ns_calls(const struct capture *c)
+{
+	return c->ns_calls;
+}
+
 /* watchq's own call at start (capture_open()): its namespace and root. */
 static bool
 self_enter(struct capture *c, const struct capture_enter *e)
@@ -435,6 +447,8 @@ on_record(struct capture *c, const void *p, size_t n)
 		id_enter(c, p);
 	else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit))
 		id_exit(c, p);
+	else if (h->kind == CAPTURE_NS)
+		c->ns_calls++;
 }
 
 /* The header of the record at pos, once the kernel has written it; false if it is still busy. */

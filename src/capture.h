@@ -38,8 +38,9 @@ struct capture_call {
 	bool done, ok;		/* it has ended; successfully */
 };
 
-/* Load and attach the capture; NULL if it cannot, with the reason written to why. */
-struct capture *capture_open(char *why, size_t size);
+/* Load and attach the capture (ns_calls: also note the calls that make or enter a mount namespace);
+ * NULL if it cannot, with the reason written to why. */
+struct capture *capture_open(bool ns_calls, char *why, size_t size);
 /* Detach and free c. */
 void capture_close(struct capture *c);
 /* The fd that is readable (POLLIN) when records wait. */
@@ -61,6 +62,8 @@ void capture_take(struct capture *c, size_t i);
 bool capture_flips_lost(const struct capture *c);
 /* How many times since the capture was opened some call may have been missed. */
 unsigned long long capture_losses(const struct capture *c);
+/* How many calls that made or entered a mount namespace have been seen to succeed (ns_calls). */
+unsigned long long capture_ns_calls(const struct capture *c);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */
 bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);

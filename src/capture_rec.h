@@ -17,10 +17,16 @@
 #define CAPTURE_NR_FSCONFIG		431
 #define CAPTURE_NR_FSMOUNT		432
 #define CAPTURE_NR_MOUNT_SETATTR	442
+/* And those that make or enter a mount namespace, where asked for. */
+#define CAPTURE_NR_CLONE		56
+#define CAPTURE_NR_UNSHARE		272
+#define CAPTURE_NR_SETNS		308
+#define CAPTURE_NR_CLONE3		435
 
 enum capture_kind {
 	CAPTURE_ENTER = 1,
 	CAPTURE_EXIT = 2,
+	CAPTURE_NS = 3,			/* a call made or entered a mount namespace: a capture_exit */
 };
 
 /* What every record starts with. */

@@ -70,7 +70,7 @@ version_quota(void)
 static const char *
 version_capture(void)
 {
-	struct capture *c = capture_open(version_why, sizeof(version_why));
+	struct capture *c = capture_open(false, version_why, sizeof(version_why));
 
 	if (c == NULL)
 		return version_why;
