@@ -237,8 +237,8 @@ flip_gone() {
 	[ ! -s "$T/late" ]
 }
 
-# text_flip [ARGS...] -- CMD...: the default text output of watchq ARGS mounts $T while CMD makes
-# one flip, in $T/out; CMD's pid in $FLIP_PID.
+# text_flip [ARGS...] -- CMD...: the output (text unless ARGS say otherwise) of watchq ARGS
+# mounts $T while CMD makes one flip, in $T/out; CMD's pid in $FLIP_PID.
 text_flip() {
 	local args=()
 	while [ "$1" != -- ]; do
@@ -265,6 +265,10 @@ text_flip() {
 	text_flip --no-bpf -- mount -o remount,ro "$T/a"
 	run ! capture_used
 	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw) pid=- uid=- comm=-" ]
+	# --format's %P %u %c name it too.
+	mount -o remount,rw "$T/a"
+	text_flip --format '%e %P %u %c' -- mount -o remount,ro "$T/a"
+	[ "$(cat "$T/out")" = "readonly $FLIP_PID 0 mount" ]
 }
 
 @test "capture: the text line of --make-shared ends with its mount(8); with --no-bpf, pid=- uid=- comm=-" {
