@@ -78,12 +78,15 @@ text_mount(struct buf *b, const struct event *ev, bool raw)
 	case MOUNT_WRITABLE:
 		text_col(b, m->path, raw);
 		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
+		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_SETATTR:
 		text_change(b, m->path, m->options, m->old_options, raw);
+		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_PROPAGATION:
 		text_change(b, m->path, m->propagation, m->old_propagation, raw);
+		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);

@@ -237,6 +237,71 @@ flip_gone() {
 	[ ! -s "$T/late" ]
 }
 
+# text_flip [ARGS...] -- CMD...: the output (text unless ARGS say otherwise) of watchq ARGS
+# mounts $T while CMD makes one flip, in $T/out; CMD's pid in $FLIP_PID.
+text_flip() {
+	local args=()
+	while [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	shift
+	start_watchq "${args[@]}" mounts "$T"
+	"$@" &
+	FLIP_PID=$!
+	wait "$FLIP_PID"
+	wait_until lines_at_least 1
+	stop_watchq
+}
+
+@test "capture: the text line of a remount,ro ends with its mount(8); with --no-bpf, pid=- uid=- comm=-" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	text_flip -- mount -o remount,ro "$T/a"
+	capture_used
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw) pid=$FLIP_PID uid=0 comm=mount" ]
+	mount -o remount,rw "$T/a"
+	text_flip --no-bpf -- mount -o remount,ro "$T/a"
+	run ! capture_used
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw) pid=- uid=- comm=-" ]
+	# --format's %P %u %c name it too.
+	mount -o remount,rw "$T/a"
+	text_flip --format '%e %P %u %c' -- mount -o remount,ro "$T/a"
+	[ "$(cat "$T/out")" = "readonly $FLIP_PID 0 mount" ]
+}
+
+@test "capture: the text line of --make-shared ends with its mount(8); with --no-bpf, pid=- uid=- comm=-" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	mount --make-private "$T/a"
+	text_flip -- mount --make-shared "$T/a"
+	[[ "$(cat "$T/out")" =~ ^"mount propagation $T/a shared:"[0-9]+" (was private) pid=$FLIP_PID uid=0 comm=mount"$ ]] ||
+		{ cat "$T/out"; false; }
+	mount --make-private "$T/a"
+	# Without the capture, mount(2)'s propagation change is seen at the next change of the table.
+	mkdir "$T/b"
+	start_watchq --no-bpf mounts "$T"
+	mount --make-shared "$T/a"
+	mount -t tmpfs wq "$T/b"
+	wait_until grep -q '^mount propagation ' "$T/out"
+	stop_watchq
+	[[ "$(grep '^mount propagation ' "$T/out")" =~ ^"mount propagation $T/a shared:"[0-9]+" (was private) pid=- uid=- comm=-"$ ]] ||
+		{ cat "$T/out"; false; }
+}
+
+@test "capture: the text line of a mount_setattr(2) ends with its process; with --no-bpf, pid=- uid=- comm=-" {
+	need_capture
+	mkdir "$T/a"
+	mount -t tmpfs wq "$T/a"
+	text_flip -- "$BURST" as wq-setattr setattr-ro "$T/a"
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw) pid=$FLIP_PID uid=0 comm=wq-setattr" ]
+	mount -o remount,rw "$T/a"
+	text_flip --no-bpf -- "$BURST" as wq-setattr setattr-ro "$T/a"
+	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw) pid=- uid=- comm=-" ]
+}
+
 @test "capture: two processes remounting one mount in turn are each named for their own flip" {
 	need_capture
 	mkdir "$T/a"

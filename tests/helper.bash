@@ -204,24 +204,34 @@ by() {
 	fi
 }
 
-# unmarked [FILE]: FILE (default $T/out) with the mark of who made each mount,
-# unmount and move (" pid=N uid=N comm=NAME", the end of its line but for the
-# " ns=N" of -N) checked and taken off: on the mountinfo backend every part is unknown (-); on fanotify
-# each is a value or unknown. A line without it, or with another shape, comes
-# out as "BAD MARK: LINE", so that no comparison holds.
+# unmarked [FILE]: FILE (default $T/out) with the mark of who made each change (" pid=N uid=N
+# comm=NAME", the end of its line but for the " ns=N" of -N) checked and taken off. A mount,
+# unmount or move: on the mountinfo backend every part is unknown (-); on fanotify each is a
+# value or unknown. A readonly, writable, setattr or propagation: every part unknown, or, unless
+# the readiness line says the process capture is not loaded, a process of uid 0 whose name
+# matches the regex $FLIP_COMM (default mount). A line without its mark, or with another
+# shape, comes out as "BAD MARK: LINE", so that no comparison holds.
 unmarked() {
-	local be
+	local be cap=
 	be=$(backend_used 2>/dev/null || true)
-	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" '
-		/(^| )mount (mount|unmount|move|move_from|move_to) / {
+	[ -z "$be" ] || capture_used || cap=no
+	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" -v nocap="$cap" \
+	    -v fc="${FLIP_COMM:-mount}" '
+		function mark(shape,	ns) {
 			ns = ""
 			if (match($0, / ns=[0-9]+$/)) {
 				ns = substr($0, RSTART)
 				$0 = substr($0, 1, RSTART - 1)
 			}
-			if (mi ? !sub(/ pid=- uid=- comm=-$/, "") : !sub(/ pid=([1-9][0-9]*|-) uid=([0-9]+|-) comm=[^ ]*$/, ""))
+			if (!sub(/ pid=- uid=- comm=-$/, "") && (shape == "" || !sub(shape, "")))
 				$0 = "BAD MARK: " $0
 			$0 = $0 ns
+		}
+		/(^| )mount (mount|unmount|move|move_from|move_to) / {
+			mark(mi ? "" : " pid=([1-9][0-9]*|-) uid=([0-9]+|-) comm=[^ ]*$")
+		}
+		/(^| )mount (readonly|writable|setattr|propagation) / {
+			mark(mi || nocap ? "" : " pid=[1-9][0-9]* uid=0 comm=(" fc ")$")
 		}
 		{ print }' "${1:-$T/out}"
 }

@@ -161,7 +161,7 @@ mount mount $T/b tmpfs wq" ] || { cat "$T/out"; false; }
 	mount -o remount,bind,nosuid "$T/a"
 	wait_until lines_at_least 1
 	stop_watchq
-	line=$(cat "$T/out")
+	line=$(unmarked)
 	[[ "$line" == "mount setattr $T/a rw,nosuid,"*" (was rw,"*")" ]]
 	[[ "$line" != *"(was rw,nosuid"* ]]
 }
@@ -173,7 +173,7 @@ mount mount $T/b tmpfs wq" ] || { cat "$T/out"; false; }
 	watch mounts "$T"
 	mount -o remount,size=3m "$T/a"
 	wait_until lines_at_least 1
-	[[ "$(cat "$T/out")" == "mount setattr $T/a "*"size=3072k"*"(was "*"size=2048k"* ]]
+	[[ "$(unmarked)" == "mount setattr $T/a "*"size=3072k"*"(was "*"size=2048k"*")" ]]
 }
 
 @test "only mounts at or below the watched directory are reported" {
@@ -859,7 +859,7 @@ shell_flips() {
 		wait_until lines_at_least $((3 * i))
 	done
 	stop_watchq
-	[ "$(grep -c "^mount readonly $T/w/a ro (was rw)$" "$T/out")" -eq "$1" ]
+	[ "$(unmarked | grep -c "^mount readonly $T/w/a ro (was rw)$")" -eq "$1" ]
 	[ "$(unmarked | sort | uniq -c | sed 's/^ *//')" = "$1 mount mount $T/w/a tmpfs flip
 $1 mount readonly $T/w/a ro (was rw)
 $1 mount unmount $T/w/a tmpfs flip" ]
@@ -888,7 +888,7 @@ $1 mount unmount $T/w/a tmpfs flip" ]
 	"$BURST" mixed "$T/x" "$T/a"
 	wait_until grep -q "^mount readonly $T/a " "$T/out"
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount readonly $T/a ro (was rw)" ]
+	[ "$(FLIP_COMM=burst unmarked)" = "mount readonly $T/a ro (was rw)" ]
 }
 
 @test "with 300 mounts in the watch and mounts changing elsewhere without a pause, a flip made between two of those changes is reported" {
@@ -904,7 +904,7 @@ $1 mount unmount $T/w/a tmpfs flip" ]
 	"$BURST" mixed "$T/w/x" "$T/w/a"
 	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount readonly $T/w/a ro (was rw)" ]
+	[ "$(FLIP_COMM=burst unmarked)" = "mount readonly $T/w/a ro (was rw)" ]
 }
 
 @test "with 600 mounts in the watch and a mount every 30 ms elsewhere, a remount,ro comes within the churn" {
@@ -923,7 +923,7 @@ $1 mount unmount $T/w/a tmpfs flip" ]
 	wait_until grep -q "^mount readonly $T/w/a " "$T/out"
 	[ "$(cat "$T/churn")" = started ]
 	stop_watchq
-	[ "$(cat "$T/out")" = "mount readonly $T/w/a ro (was rw)" ]
+	[ "$(unmarked)" = "mount readonly $T/w/a ro (was rw)" ]
 }
 
 @test "a burst of read-only flips of 200 mounts: each is reported" {
@@ -934,7 +934,7 @@ $1 mount unmount $T/w/a tmpfs flip" ]
 	"$BURST" flip "$T/w/many" 200
 	wait_until lines_at_least 200
 	stop_watchq
-	[ "$(grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$" "$T/out")" -eq 200 ]
+	[ "$(FLIP_COMM=burst unmarked | grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$")" -eq 200 ]
 }
 
 @test "setattr's before state is the state last reported" {
@@ -1053,5 +1053,6 @@ mount unmount $T/w/a tmpfs mover" ]
 	"$BURST" flip "$T/w/many" 600
 	wait_until lines_at_least 600
 	stop_watchq
-	[ "$(sort -u "$T/out" | grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$")" -eq 600 ]
+	[ "$(FLIP_COMM='mount|burst' unmarked | sort -u |
+		grep -c "^mount readonly $T/w/many/[0-9]* ro (was rw)$")" -eq 600 ]
 }

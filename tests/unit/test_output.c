@@ -61,13 +61,22 @@ main(void)
 	ev = mount_ev(MOUNT_READONLY);
 	ev.u.mount.readonly = true;
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw)\n");
+	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw) pid=- uid=- comm=-\n");
+
+	/* A flip names its process as a mount does: last on the line, and in %P %u %c. */
+	buf_reset(&b);
+	ev.u.mount.by = (struct ev_who){ .pid = 812, .uid = 0, .has_uid = true, .comm = "mount" };
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw) pid=812 uid=0 comm=mount\n");
+	buf_reset(&b);
+	output_format(&b, "%e %P %u %c", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "readonly 812 0 mount\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_SETATTR);
 	ev.u.mount.old_options = "rw";
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "mount setattr /srv/b rw,relatime (was rw)\n");
+	CHECK_STR(b.data, "mount setattr /srv/b rw,relatime (was rw) pid=- uid=- comm=-\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
@@ -93,7 +102,7 @@ main(void)
 	ev = mount_ev(MOUNT_PROPAGATION);
 	ev.u.mount.old_propagation = "private";
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "mount propagation /srv/b shared:1 (was private)\n");
+	CHECK_STR(b.data, "mount propagation /srv/b shared:1 (was private) pid=- uid=- comm=-\n");
 	buf_reset(&b);
 	output_format(&b, "%e %g", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "propagation shared:1\n");
@@ -212,11 +221,11 @@ main(void)
 			output_format(&b, "%P %u %c", "%Y", &ev, OUTPUT_END_NEWLINE);
 			CHECK_STR(b.data, by[k].format);
 		}
-		/* Remounts and present mounts: nobody named, in JSON null; no mark in text. */
+		/* A flip nobody is named for: each part -. A present mount: no mark in text, null in JSON. */
 		ev = mount_ev(MOUNT_WRITABLE);
 		buf_reset(&b);
 		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-		CHECK_STR(b.data, "mount writable /srv/b rw (was ro)\n");
+		CHECK_STR(b.data, "mount writable /srv/b rw (was ro) pid=- uid=- comm=-\n");
 		ev = mount_ev(MOUNT_PRESENT);
 		buf_reset(&b);
 		output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
