@@ -287,10 +287,12 @@ flip(char **argv)
 
 	snprintf(path, sizeof(path), "%s/flip", argv[2]);
 	snprintf(cpath, sizeof(cpath), "%s/churn", argv[2]);
-	calls = mmap(NULL, sizeof(*calls), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	calls = mmap(NULL, sizeof(*calls), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+	    -1, 0);
 	if (calls == MAP_FAILED || lat == NULL)
 		err(1, "memory");
-	if ((mkdir(path, 0755) < 0 && errno != EEXIST) || (mkdir(cpath, 0755) < 0 && errno != EEXIST))
+	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
+	    (mkdir(cpath, 0755) < 0 && errno != EEXIST))
 		err(1, "mkdir %s", argv[2]);
 	if (mount("bench", path, "tmpfs", 0, "size=4k") < 0)
 		err(1, "mount %s", path);
@@ -345,7 +347,8 @@ main(int argc, char **argv)
 		return flip(argv);
 	if (argc < 10 || strcmp(argv[1], "run") != 0 || strcmp(argv[8], "--") != 0)
 		errx(64, "usage: driver populate DIR N | driver run DIR PAIRS PACE_HZ WAIT_MS READY MATCH -- CMD..."
-		    " | driver flip DIR FLIPS GAP_MS BUDGET_S CHURN_US WAIT_MS READY RO RW -- CMD...");
+		    " | driver flip DIR FLIPS GAP_MS BUDGET_S CHURN_US WAIT_MS READY RO RW"
+		    " -- CMD...");
 	pairs = atol(argv[3]);
 	hz = atof(argv[4]);
 	wait_us = atol(argv[5]) * 1000LL;
