@@ -145,7 +145,7 @@ mount mount $T/b tmpfs wq" ] || { cat "$T/out"; false; }
 		mount -t tmpfs wq "$T/b"
 		wait_until mounts_at_least $((round * 2))
 		umount "$T/b"
-		! grep -q '"event":"writable"' "$T/out" || break
+		if grep -q '"event":"writable"' "$T/out"; then break; fi
 	done
 	wait_until grep -q '"event":"writable"' "$T/out"
 	stop_watchq
