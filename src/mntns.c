@@ -93,6 +93,8 @@ mntns_follow_pid(struct mntns *ns, pid_t pid)
 	close_fd(&ns->pidfd);
 	ns->pidfd = fd;
 	ns->pid = pid;
+	free(ns->cgroup);
+	ns->cgroup = mntns_cgroup_of(pid);
 	return 0;
 }
 
@@ -278,6 +280,8 @@ mntns_close(struct mntns *ns)
 	close_fd(&ns->rootfd);
 	free(ns->root);
 	ns->root = NULL;
+	free(ns->cgroup);
+	ns->cgroup = NULL;
 }
 
 bool
@@ -475,6 +479,30 @@ mntns_reach(const struct mntns *ns, const char *path)
 		return xstrdup(path);
 	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, strcmp(path, "/") == 0 ? "" : path);
 	return b.data;
+}
+
+char *
+mntns_cgroup_of(pid_t pid)
+{
+	char p[64], *line = NULL, *path = NULL;
+	size_t size = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
+	if ((f = fopen(p, "re")) == NULL)
+		return NULL;
+	/* A hybrid host lists its v1 hierarchies too: the v2 line is not always the first. */
+	while (path == NULL && (n = getline(&line, &size, f)) > 0) {
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		path = xstrdup(line + 3);
+	}
+	free(line);
+	fclose(f);
+	return path;
 }
 
 uint64_t

@@ -231,8 +231,13 @@ mount_events_ns_exited(struct source *src)
 
 	if (mntns_follow(src->ns))
 		return false;
-	for (i = 0; i < src->nwatches; i++)
-		source_gone(src, &src->watches[i],
-		    "mount namespace is gone: no process is left in it");
+	for (i = 0; i < src->nwatches; i++) {
+		/* -N all says so once for the namespace: its ns_gone record (nsall.c). */
+		if (src->cfg->ns_all)
+			src->watches[i].alive = false;
+		else
+			source_gone(src, &src->watches[i],
+			    "mount namespace is gone: no process is left in it");
+	}
 	return true;
 }

@@ -206,7 +206,7 @@ by() {
 
 # unmarked [FILE]: FILE (default $T/out) with the mark of who made each mount,
 # unmount and move (" pid=N uid=N comm=NAME", the end of its line but for the
-# " ns=N" of -N) checked and taken off: on the mountinfo backend every part is unknown (-); on fanotify
+# " ns=N cgroup=PATH" of -N) checked and taken off: on the mountinfo backend every part is unknown (-); on fanotify
 # each is a value or unknown. A line without it, or with another shape, comes
 # out as "BAD MARK: LINE", so that no comparison holds.
 unmarked() {
@@ -215,7 +215,7 @@ unmarked() {
 	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" '
 		/(^| )mount (mount|unmount|move|move_from|move_to) / {
 			ns = ""
-			if (match($0, / ns=[0-9]+$/)) {
+			if (match($0, / ns=[0-9]+ cgroup=[^ ]*$/)) {
 				ns = substr($0, RSTART)
 				$0 = substr($0, 1, RSTART - 1)
 			}

@@ -1,0 +1,226 @@
+#!/usr/bin/env bats
+# watchq -N all: every mount namespace, those there at the start and those made
+# later, each named by its inode number and its process's cgroup. Other
+# namespaces of the machine are watched too: each check names its own.
+load helper
+
+# The helper's teardown, run after ours has killed the namespaces' processes.
+eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
+
+setup_file() {
+	# Every process of these tests is in the cgroup of the suite unless moved.
+	CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	export CG=${CG:--}
+}
+
+teardown() {
+	local p
+	for p in ${NS_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	if [ -n "${CGDIR:-}" ]; then
+		rmdir "$CGDIR"/* 2>/dev/null || true
+		rmdir "$CGDIR" 2>/dev/null || true
+	fi
+	helper_teardown
+}
+
+# cg_setup: CGDIR, a cgroup v2 directory of this test to make one cgroup per namespace
+# below, or empty (and CG_WHY the reason) where cgroup v2 is not mounted or not writable.
+cg_setup() {
+	local root
+	CGDIR=
+	root=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
+	if [ -z "$root" ]; then
+		CG_WHY="no cgroup v2 mounted"
+		return
+	fi
+	# A tmpfs below /sys/fs/cgroup takes a mkdir too: a cgroup has cgroup.procs.
+	if ! mkdir "$root/watchq-nsall.$$" 2>/dev/null || [ ! -e "$root/watchq-nsall.$$/cgroup.procs" ]; then
+		rmdir "$root/watchq-nsall.$$" 2>/dev/null || true
+		CG_WHY="cgroup v2 at $root is not writable here"
+		return
+	fi
+	CGDIR=$root/watchq-nsall.$$
+}
+
+# in_new_ns PID: PID's mount namespace is no longer ours (unshare(2) has run).
+in_new_ns() {
+	[ "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" != "$(readlink /proc/self/ns/mnt)" ] &&
+		[ -n "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" ]
+}
+
+# new_ns NAME [chroot]: a process in a new private mount namespace, in cgroup NAME below
+# CGDIR where there is one (before the namespace exists, so that watchq never sees it
+# elsewhere), chrooted into a bind mount of / if asked; its pid in $NS (and NS_PIDS), its
+# namespace's inode in $INO, the cgroup it is in (as text lines print it) in $NSCG.
+new_ns() {
+	local cg=- run='exec sleep 1000'
+	if [ -n "${CGDIR:-}" ]; then
+		mkdir "$CGDIR/$1"
+		cg=$CGDIR/$1
+	fi
+	[ "${2:-}" != chroot ] ||
+		run="mkdir -p $T/root-$1 && mount --rbind / $T/root-$1 && exec chroot $T/root-$1 sleep 1000"
+	# None of bats's fds: it would wait for them to close.
+	sh -c '[ "$1" = - ] || echo $$ >"$1/cgroup.procs"; shift; exec unshare -m --propagation private sh -c "$1"' \
+	    sh "$cg" "$run" </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="${NS_PIDS:-} $NS"
+	wait_until in_new_ns "$NS"
+	# The chroot is the last step: wait for it, so that the process sees its own root.
+	[ "${2:-}" != chroot ] || wait_until chrooted "$NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	NSCG=$(sed -n 's/^0:://p' "/proc/$NS/cgroup")
+	NSCG=${NSCG:--}
+}
+
+# chrooted PID: PID's root is no longer /.
+chrooted() {
+	[ "$(readlink "/proc/$1/root")" != / ] && [ "$(cat "/proc/$1/comm")" = sleep ]
+}
+
+# in_ns_of_its_own PID PARENT: PID is in a mount namespace that is not PARENT's (nor ours).
+in_ns_of_its_own() {
+	in_new_ns "$1" && [ "$(readlink "/proc/$1/ns/mnt")" != "$(readlink "/proc/$2/ns/mnt")" ]
+}
+
+# announced INO CG: the ns_new record of namespace INO, with cgroup CG, is out.
+announced() {
+	grep -q "^meta ns_new mounts $T pid=[0-9]* ns=$1 cgroup=$2\$" "$T/out"
+}
+
+@test "-N all: namespaces made before and after the start, each mount once, in its namespace, with its cgroup; they go one by one" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	cg_setup
+	local i pids=() inos=() cgs=() self
+	for i in 1 2 3; do
+		new_ns "ns$i" $([ $i -eq 2 ] && echo chroot)
+		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
+	done
+	start_watchq -N all mounts "$T"
+	grep -q "^watchq: watching mounts $T in every mount namespace ([0-9]* now) (backend [a-z]*)\$" "$T/err"
+	for i in 0 1 2; do
+		wait_until announced "${inos[$i]}" "${cgs[$i]}"
+	done
+	for i in 4 5; do
+		new_ns "ns$i"
+		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
+		wait_until announced "$INO" "$NSCG"
+	done
+	# The same path in each, its own tmpfs: the chrooted one's as it sees it.
+	for i in 0 1 2 3 4; do
+		nsenter -t "${pids[$i]}" -m $([ $i -eq 1 ] && echo -r) mount -t tmpfs "in-ns$i" "$T/a"
+	done
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	mount -t tmpfs ours "$T/b"
+	for i in 0 1 2 3 4; do
+		wait_until unmarked_has "mount mount $T/a tmpfs in-ns$i ns=${inos[$i]} cgroup=${cgs[$i]}"
+	done
+	wait_until grep -q "^mount mount $T/b tmpfs ours .* ns=$self cgroup=" "$T/out"
+	for i in 0 1 2 3 4; do
+		[ "$(grep -c "^mount mount $T/a tmpfs in-ns$i " "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
+	done
+	[ "$(grep -c "^mount mount $T/b tmpfs ours " "$T/out")" -eq 1 ]
+	# Away one by one: each is said, and the run goes on.
+	for i in 0 1 2 3 4; do
+		kill -KILL "${pids[$i]}"
+		wait_until grep -q "^meta ns_gone mounts $T pid=${pids[$i]} ns=${inos[$i]} cgroup=${cgs[$i]}\$" "$T/out"
+		kill -0 "$WQ_PID"
+	done
+	umount "$T/b"
+	wait_until grep -q "^mount unmount $T/b tmpfs ours .* ns=$self cgroup=" "$T/out"
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	# Nothing said of ours (the machine's other namespaces may have their lines).
+	for i in 0 1 2 3 4; do
+		run ! grep -q "mnt:\[${inos[$i]}\]" "$T/err"
+	done
+}
+
+@test "-N all: each namespace's cgroup is its own process's" {
+	need_root
+	cg_setup
+	[ -n "$CGDIR" ] || skip "$CG_WHY"
+	new_ns one
+	a=$INO
+	new_ns two
+	b=$INO
+	start_watchq -N all mounts "$T"
+	wait_until announced "$a" "${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/one"
+	wait_until announced "$b" "${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/two"
+	stop_watchq
+}
+
+@test "-N all --initial --json: a namespace made later, its mounts as present records after its ns_new" {
+	need_root
+	mkdir "$T/a"
+	# A namespace made later that has a mount from its start: a copy of one that had it.
+	new_ns parent
+	nsenter -t "$NS" -m mount -t tmpfs early "$T/a"
+	parent=$NS
+	start_watchq -N all --initial --json mounts "$T"
+	nsenter -t "$parent" -m unshare -m --propagation private sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="$NS_PIDS $NS"
+	wait_until in_ns_of_its_own "$NS" "$parent"
+	ino=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	wait_until grep -q "\"device\":\"early\".*\"mnt_ns\":$ino\|\"mnt_ns\":$ino.*\"device\":\"early\"" "$T/out"
+	jq -c --argjson ns "$ino" 'select(.mnt_ns == $ns) | [.event, .path, .device, .cgroup]' "$T/out" >"$T/mine"
+	cg=$(sed -n 's/^0:://p' "/proc/$NS/cgroup")
+	[ "$(head -n 1 "$T/mine")" = "$(jq -cn --arg cg "$cg" '["ns_new", null, null, ($cg | if . == "" then null else . end)]')" ] ||
+		{ cat "$T/mine"; false; }
+	grep -qxF "$(jq -cn --arg t "$T/a" --arg cg "$cg" '["present", $t, "early", ($cg | if . == "" then null else . end)]')" "$T/mine"
+	jq -e -s --argjson ns "$ino" --argjson pid "$NS" \
+	    '[.[] | select(.mnt_ns == $ns and .event == "ns_new")] | length == 1 and .[0].pid == $pid' "$T/out"
+	kill -KILL "$NS"
+	wait_until grep -q "\"event\":\"ns_gone\".*\"mnt_ns\":$ino" "$T/out"
+	stop_watchq
+}
+
+@test "wait -e mount -N all: a mount in a namespace made after the start ends it" {
+	need_root
+	mkdir "$T/a"
+	start_watchq wait -e mount -N all mounts "$T"
+	new_ns later
+	wait_until announced "$INO" "$NSCG"
+	nsenter -t "$NS" -m mount -t tmpfs later "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	unmarked_has "mount mount $T/a tmpfs later ns=$INO cgroup=$NSCG"
+	[ "$(grep -c '^mount ' "$T/out")" -eq 1 ]
+}
+
+@test "-N all --format: %N and %G name the namespace and its cgroup; a TARGET that is no directory there watches nothing there" {
+	need_root
+	mkdir "$T/a"
+	# Its own tmpfs on $T hides $T/a there.
+	new_ns hidden
+	nsenter -t "$NS" -m mount -t tmpfs hide "$T"
+	hidden=$INO
+	start_watchq -N all --format '%e %p %N %G' mounts "$T/a"
+	new_ns seen
+	wait_until grep -q "^ns_new  $INO $NSCG\$" "$T/out"
+	nsenter -t "$NS" -m mount -t tmpfs x "$T/a"
+	wait_until grep -q "^mount $T/a $INO $NSCG\$" "$T/out"
+	[ "$(grep -c " $hidden " "$T/out")" -eq 0 ]
+	stop_watchq
+}
+
+@test "-N all: usage errors" {
+	run --separate-stderr "$WATCHQ" -N all -N 1 mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N all watches every mount namespace: no other -N goes with it" ]
+	run --separate-stderr "$WATCHQ" list -N all mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N all follows namespaces as they appear: it goes with a monitor and wait -e" ]
+	run --separate-stderr "$WATCHQ" wait --mount /x -N all
+	[ "$status" -eq 64 ]
+	run --separate-stderr "$WATCHQ" -N all mounts relative
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: relative: with -N, a PATH must be absolute: it is looked up in each namespace" ]
+	run --separate-stderr "$WATCHQ" --ns=all keys
+	[ "$status" -eq 64 ]
+}
