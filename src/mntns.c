@@ -234,6 +234,13 @@ mntns_open_nsfs(struct mntns *ns, const char *arg)
 	return pid > 0 ? pid : 0;
 }
 
+/* Whether following a process failed for a reason another process would fail for too. */
+static bool
+mntns_fatal(int e)
+{
+	return e == EACCES || e == EPERM || e == EMFILE || e == ENFILE;
+}
+
 int
 mntns_open(struct mntns *ns, const char *arg)
 {
@@ -253,7 +260,7 @@ mntns_open(struct mntns *ns, const char *arg)
 	if (pid > 0 && (tgid = pid_tgid(pid)) > 0) {
 		if (mntns_follow_first(ns, tgid) == 0)
 			return 0;
-		if (errno == EACCES || errno == EPERM)
+		if (mntns_fatal(errno))
 			return -1;
 		if (tgid != pid) {
 			errno = ENXIO;
@@ -265,7 +272,7 @@ mntns_open(struct mntns *ns, const char *arg)
 			break;
 		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
-		if (errno == EACCES || errno == EPERM)
+		if (mntns_fatal(errno))
 			return -1;
 	}
 	errno = ENXIO;

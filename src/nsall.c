@@ -8,9 +8,10 @@
  *
  * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
  * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
- * on 6.18), so each listing starts from the whole set again. A namespace with no process in it
- * yet is looked for again at each listing; one no TARGET is a directory in, or that we may not
- * look into (one line on stderr), is remembered and left alone until it is gone.
+ * on 6.18), so each listing starts from the whole set again. A namespace in which no such
+ * process is found (none left, or kept by a bind-mounted nsfs file, or none we may look into:
+ * /proc hides their ns/mnt) is looked for again at each listing, and said once on stderr if it
+ * stays so; one no TARGET is a directory in is remembered and left alone until it is gone.
  */
 #include <dirent.h>
 #include <err.h>
@@ -131,35 +132,89 @@ nsall_scan_proc(struct nsall_list *l, bool add)
 	closedir(d);
 }
 
+/* The idle entry of the namespace, or NULL. */
+static struct nsall_idle *
+nsall_idle_of(struct nsall *a, uint64_t ino, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nidle; i++)
+		if (a->idle[i].ino == ino && (!id || !a->idle[i].id || a->idle[i].id == id))
+			return &a->idle[i];
+	return NULL;
+}
+
+/* Leave the namespace idle (its entry, if it has one, says so from now on). */
 static void
 nsall_idle_add(struct nsall *a, uint64_t ino, uint64_t id, bool pidless)
 {
-	a->idle = xreallocarray(a->idle, a->nidle + 1, sizeof(*a->idle));
-	a->idle[a->nidle++] = (struct nsall_idle){ ino, id, pidless, true };
+	struct nsall_idle *e = nsall_idle_of(a, ino, id);
+
+	if (e == NULL) {
+		a->idle = xreallocarray(a->idle, a->nidle + 1, sizeof(*a->idle));
+		e = &a->idle[a->nidle++];
+	}
+	*e = (struct nsall_idle){ ino, id, pidless, 0, true };
 }
 
-/* Whether the namespace is watched or idle; it is marked listed. */
+/* Whether the namespace is watched, or idle and not pidless; it is marked listed. */
 static bool
 nsall_known(struct nsall *a, uint64_t ino, uint64_t id)
 {
+	struct nsall_idle *e;
 	size_t i;
 
 	for (i = 0; i < a->n; i++)
 		if (a->ns[i]->ns.ino == ino && (!id || !a->ns[i]->ns.id || a->ns[i]->ns.id == id))
 			return a->ns[i]->listed = true;
-	for (i = 0; i < a->nidle; i++)
-		if (a->idle[i].ino == ino && (!id || !a->idle[i].id || a->idle[i].id == id))
-			return a->idle[i].listed = true;
-	return false;
+	if ((e = nsall_idle_of(a, ino, id)) == NULL)
+		return false;
+	e->listed = true;
+	return !e->pidless;
 }
 
-/* Each mounts TARGET that is a directory in e's namespace, as a watch there. */
+/* No process of the namespace f found: look again next time, and say so if it stays so. */
 static void
+nsall_pidless(struct nsall *a, const struct nsall_found *f)
+{
+	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
+
+	if (e == NULL) {
+		nsall_idle_add(a, f->ino, f->id, true);
+		return;
+	}
+	/* One listing apart: not a namespace that was going as it was listed. */
+	if (++e->rounds == 2 && !a->cfg->quiet)
+		warnx("-N all: mnt:[%llu]: no process in it that we may look into; not watched "
+		    "until one is", (unsigned long long)f->ino);
+}
+
+/* The namespace f found is watched now: it is no longer pidless. */
+static void
+nsall_unidle(struct nsall *a, const struct nsall_found *f)
+{
+	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
+
+	if (e && e->pidless)
+		*e = a->idle[--a->nidle];
+}
+
+/* Whether looking a path up failed for want of resources, not for what is there. */
+static bool
+nsall_short(int e)
+{
+	return e == EMFILE || e == ENFILE || e == ENOMEM;
+}
+
+/* Each mounts TARGET that is a directory in e's namespace, as a watch there; -1 with errno set
+ * when one could not be looked up for want of resources. */
+static int
 nsall_resolve(const struct config *cfg, struct nsall_ns *e)
 {
 	struct statx stx;
 	struct watch *w;
 	size_t i;
+	int r = 0;
 
 	e->watches = xcalloc(cfg->nwatches, sizeof(*e->watches));
 	for (i = 0; i < cfg->nwatches; i++) {
@@ -169,15 +224,19 @@ nsall_resolve(const struct config *cfg, struct nsall_ns *e)
 		*w = cfg->watches[i];
 		w->ns = &e->ns;
 		w->mnt_ns = e->ns.ino;
-		if ((w->path = mntns_canon(&e->ns, w->target, false)) == NULL)
+		if ((w->path = mntns_canon(&e->ns, w->target, false)) == NULL) {
+			r = nsall_short(errno) ? -1 : r;
 			continue;
+		}
 		if (mntns_statx(&e->ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode)) {
+			r = nsall_short(errno) ? -1 : r;
 			free(w->path);
 			continue;
 		}
 		w->reach = mntns_reach(&e->ns, w->path);
 		e->nwatches++;
 	}
+	return r;
 }
 
 static void
@@ -196,18 +255,19 @@ nsall_free(struct nsall_ns *e)
 	free(e);
 }
 
-/* mntns_open() failed on the namespace ino through pid: say so if we may not look into it. */
+/* mntns_open() failed with e on the namespace f found: said once, unless its process went. */
 static void
 nsall_unopened(struct nsall *a, const struct nsall_found *f, int e)
 {
-	if (e == EACCES || e == EPERM) {
-		warnx("-N all: mnt:[%llu] (pid %d): may not watch this mount namespace: %s",
-		    (unsigned long long)f->ino, (int)f->pid, strerror(e));
-		nsall_idle_add(a, f->ino, f->id, false);
-	} else {
-		/* The process went (ESRCH, ENXIO): another is looked for at the next listing. */
-		nsall_idle_add(a, f->ino, f->id, true);
+	/* The process went: another is looked for at the next listing. */
+	if (e == ESRCH || e == ENXIO) {
+		nsall_pidless(a, f);
+		return;
 	}
+	warnx("-N all: mnt:[%llu] (pid %d): %s%s", (unsigned long long)f->ino, (int)f->pid,
+	    e == EACCES || e == EPERM ? "may not watch this mount namespace: " : "",
+	    strerror(e));
+	nsall_idle_add(a, f->ino, f->id, false);
 }
 
 /* Watch the namespace f found, through its process. */
@@ -230,7 +290,12 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		nsall_free(e);
 		return;
 	}
-	nsall_resolve(a->cfg, e);
+	if (nsall_resolve(a->cfg, e) < 0) {
+		err = errno;
+		nsall_free(e);
+		nsall_unopened(a, f, err);
+		return;
+	}
 	if (e->nwatches == 0) {
 		nsall_idle_add(a, e->ns.ino, e->ns.id, false);
 		nsall_free(e);
@@ -239,6 +304,11 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
 	    &why) < 0) {
 		err = errno;
+		/* Its last process went as it was being opened: nothing to say. */
+		if (e->ns.gone || err == ESRCH) {
+			nsall_free(e);
+			return;
+		}
 		warnx("-N all: mnt:[%llu] (pid %d): %s%s%s", (unsigned long long)e->ns.ino,
 		    (int)e->ns.pid, why, err == ENOSYS ? "" : ": ",
 		    err == ENOSYS ? "" : strerror(err));
@@ -246,6 +316,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		nsall_free(e);
 		return;
 	}
+	nsall_unidle(a, f);
 	e->listed = true;
 	a->ns = xreallocarray(a->ns, a->n + 1, sizeof(*a->ns));
 	a->ns[a->n++] = e;
@@ -257,6 +328,13 @@ static void
 nsall_list(struct nsall *a, struct nsall_list *l)
 {
 	if (!a->by_proc && nsall_walk(l) < 0) {
+		/* Out of fds, say: this listing is short, the next may not be. */
+		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
+			if (!a->said_walk)
+				warn("-N all: listing mount namespaces");
+			a->said_walk = true;
+			return;
+		}
 		if (errno != ENOTTY && !a->cfg->quiet)
 			warn("-N all: NS_MNT_GET_NEXT; finding mount namespaces in /proc instead, "
 			    "which misses those without a process we may look into");
@@ -266,14 +344,14 @@ nsall_list(struct nsall *a, struct nsall_list *l)
 		nsall_scan_proc(l, true);
 }
 
-/* Drop what the listing no longer has; a pidless namespace is looked at again as new. */
+/* Drop what the last listing did not have. */
 static void
 nsall_forget(struct nsall *a)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < a->nidle; i++)
-		if (a->idle[i].listed && !a->idle[i].pidless)
+		if (a->idle[i].listed)
 			a->idle[k++] = a->idle[i];
 	a->nidle = k;
 	for (i = 0; i < a->nidle; i++)
@@ -301,7 +379,7 @@ nsall_discover(struct nsall *a)
 		if (l.v[i].known)
 			continue;
 		if (l.v[i].pid == 0)
-			nsall_idle_add(a, l.v[i].ino, l.v[i].id, true);
+			nsall_pidless(a, &l.v[i]);
 		else
 			nsall_add(a, &l.v[i]);
 	}

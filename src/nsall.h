@@ -23,11 +23,12 @@ struct nsall_ns {
 	bool announced;		/* its ns_new record is out */
 };
 
-/* A namespace listed but not watched: none of its processes may be looked into, or none is a
- * TARGET there, or (pidless) it has no process yet. */
+/* A namespace listed but not watched: we may not look into it, or no TARGET is a directory
+ * there, or (pidless) no process of it was found, looked for again at each listing. */
 struct nsall_idle {
 	uint64_t ino, id;
 	bool pidless;
+	unsigned rounds;	/* pidless: listings it has been so */
 	bool listed;
 };
 
@@ -41,6 +42,7 @@ struct nsall {
 	size_t nidle;
 	int timerfd;		/* polled by the loop: time to list again */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
+	bool said_walk;		/* a failed walk was said */
 	bool changed;		/* sources came or went since nsall_changed() last said so */
 };
 

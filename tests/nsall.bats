@@ -11,6 +11,8 @@ setup_file() {
 	# Every process of these tests is in the cgroup of the suite unless moved.
 	CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	export CG=${CG:--}
+	export NSBURST=$BATS_FILE_TMPDIR/nsburst
+	cc -O2 -o "$NSBURST" "$BATS_TEST_DIRNAME/nsburst.c"
 }
 
 teardown() {
@@ -84,6 +86,11 @@ chrooted() {
 # in_ns_of_its_own PID PARENT: PID is in a mount namespace that is not PARENT's (nor ours).
 in_ns_of_its_own() {
 	in_new_ns "$1" && [ "$(readlink "/proc/$1/ns/mnt")" != "$(readlink "/proc/$2/ns/mnt")" ]
+}
+
+# announced_at DIR INO: the ns_new record of namespace INO for DIR is out.
+announced_at() {
+	grep -q "^meta ns_new mounts $1 pid=[0-9]* ns=$2 " "$T/out"
 }
 
 # announced INO CG: the ns_new record of namespace INO, with cgroup CG, is out.
@@ -225,4 +232,185 @@ announced() {
 	[ "$stderr" = "watchq: relative: with -N, a PATH must be absolute: it is looked up in each namespace" ]
 	run --separate-stderr "$WATCHQ" --ns=all keys
 	[ "$status" -eq 64 ]
+}
+
+# need_walk: the nsfs walk, which lists namespaces /proc does not show.
+need_walk() {
+	kernel_at_least 6 12 || skip "no nsfs walk (NS_MNT_GET_NEXT, Linux 6.12): /proc does not show this namespace"
+}
+
+# fds_are N: watchq holds N file descriptors.
+fds_are() {
+	[ "$(ls "/proc/$WQ_PID/fd" | wc -l)" -eq "$1" ]
+}
+
+# rss_kib: watchq's resident set, in KiB.
+rss_kib() {
+	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$WQ_PID/status"
+}
+
+# ns_pairs SELF: every namespace announced but ours (inode SELF) has gone again before it was
+# announced again (inode numbers are reused): "ok", else the lines that are not so.
+ns_pairs() {
+	awk -v self="ns=$1" '
+		/^meta ns_(new|gone) / {
+			k = $(NF - 1)
+			if (k == self) next
+			if (($2 == "ns_new") == (k in open)) bad = bad " " NR ":" $2 ":" k
+			if ($2 == "ns_new") open[k] = 1; else delete open[k]
+		}
+		END {
+			for (k in open) bad = bad " open:" k
+			print bad == "" ? "ok" : "bad:" bad
+		}' "$T/out"
+}
+
+@test "-N all: 200 namespaces made and destroyed, some while watchq reads them: no fd kept, memory bounded" {
+	need_root
+	mkdir "$T/a"
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	# $T/a is only in this test's namespaces: the machine's others hold no fd of watchq.
+	start_watchq -N all --initial mounts "$T/a"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=[0-9]* ns=$self " "$T/out"
+	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
+	for round in 1 2; do
+		"$NSBURST" loop 200 600 "$T/a" >"$T/burst"
+		[ "$(cat "$T/burst")" = done ]
+		# Each namespace that watchq took has told it of its end.
+		wait_until fds_are "$fd0"
+		eval "rss$round=\$(rss_kib)"
+	done
+	kill -0 "$WQ_PID"
+	# Some were watched, each came and went once, and their mounts were seen.
+	[ "$(grep -c '^meta ns_new ' "$T/out")" -ge 3 ]
+	[ "$(ns_pairs "$self")" = ok ] || { ns_pairs "$self"; cat "$T/out"; false; }
+	grep -q "^mount present $T/a tmpfs nsburst " "$T/out"
+	# A leak of 2.5 KiB a namespace (a mount table, a statmount buffer) would pass 512 KiB
+	# over the second 200; the first round is malloc's high-water mark.
+	[ $((rss2 - rss1)) -le 512 ] || { echo "RSS $rss1 KiB, then $rss2 KiB"; false; }
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	# The machine's other namespaces may be kept without a process: nothing else is said.
+	[ -z "$(grep -v -e '^watchq: watching' -e ': no process in it that we may look into;' \
+	    -e '; using mountinfo$' "$T/err")" ] ||
+		{ cat "$T/err"; false; }
+}
+
+@test "-N all: the followed process's pid taken by a process of another namespace" {
+	need_root
+	mkdir "$T/a"
+	new_ns first
+	p=$NS
+	a=$INO
+	# A second process of that namespace, to be followed once the first has gone.
+	nsenter -t "$p" -m sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	q=$!
+	NS_PIDS="$NS_PIDS $q"
+	[ "$q" -gt "$p" ] || skip "pids came round between the two processes"
+	wait_until in_new_ns "$q"
+	start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$p ns=$a " "$T/out"
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null || true
+	"$NSBURST" reuse "$p" "$T/a" >"$T/reused" 2>"$T/reuse.err" &
+	NS_PIDS="$NS_PIDS $! $p"
+	wait_until grep -q ready "$T/reused" || { cat "$T/reuse.err"; false; }
+	b=$(stat -L -c %i "/proc/$p/ns/mnt")
+	[ "$b" != "$a" ]
+	# The pid names the new namespace; the first one goes on through its other process.
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$p ns=$b " "$T/out"
+	nsenter -t "$q" -m mount -t tmpfs still-a "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs still-a ns=$a cgroup=$CG"
+	run ! grep -q "^meta ns_gone .* ns=$a " "$T/out"
+	[ "$(grep -c "^meta ns_new .* ns=$a " "$T/out")" -eq 1 ]
+	kill -KILL "$q"
+	wait_until grep -q "^meta ns_gone mounts $T/a pid=$q ns=$a " "$T/out"
+	stop_watchq
+}
+
+@test "-N all: a namespace we may not look into is one line on stderr; the others go on" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	# A process of another user, and watchq without CAP_SYS_PTRACE: /proc hides its ns/mnt.
+	sh -c 'exec unshare -m --propagation private setpriv --reuid=65534 --regid=65534 --clear-groups sleep 1000' \
+	    </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS=$!
+	wait_until in_new_ns "$NS_PIDS"
+	wait_until grep -q '^Uid:[[:space:]]*65534' "/proc/$NS_PIDS/status"
+	hidden=$(stat -L -c %i "/proc/$NS_PIDS/ns/mnt")
+	printf '#!/bin/sh\nexec setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace "%s" "$@"\n' \
+	    "$WATCHQ" >"$T/noptrace"
+	chmod +x "$T/noptrace"
+	WATCHQ=$T/noptrace start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^watchq: -N all: mnt:\[$hidden\]: no process in it that we may look into; not watched until one is\$" "$T/err"
+	# One whose process has no more privileges than watchq: it may look into it.
+	setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace \
+	    unshare -m --propagation private sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="$NS_PIDS $NS"
+	wait_until in_new_ns "$NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	wait_until announced_at "$T/a" "$INO"
+	nsenter -t "$NS" -m mount -t tmpfs seen "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs seen ns=$INO cgroup=$CG"
+	[ "$(grep -c "mnt:\[$hidden\]" "$T/err")" -eq 1 ]
+	run ! grep -q "ns=$hidden " "$T/out"
+	stop_watchq
+}
+
+@test "-N all: out of file descriptors, a namespace is one line on stderr; the others go on" {
+	need_root
+	command -v prlimit >/dev/null || skip "no prlimit"
+	mkdir "$T/a"
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	start_watchq -N all mounts "$T/a"
+	wait_until announced_at "$T/a" "$self"
+	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
+	# Room for one namespace more, not for four (a namespace takes four to seven).
+	prlimit --pid "$WQ_PID" --nofile=$((fd0 + 10)):$((fd0 + 10))
+	inos=()
+	for i in 1 2 3 4; do
+		new_ns "n$i"
+		inos+=("$INO")
+	done
+	wait_until grep -q "^watchq: -N all: mnt:\[[0-9]*\] (pid [0-9]*): .*Too many open files\$" "$T/err"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=[0-9]* ns=\(${inos[0]}\|${inos[1]}\|${inos[2]}\|${inos[3]}\) " "$T/out"
+	# The one watched still is.
+	for ino in "${inos[@]}"; do
+		grep -q "^meta ns_new .* ns=$ino " "$T/out" && break
+	done
+	pid=$(sed -n "s/^meta ns_new mounts .* pid=\([0-9]*\) ns=$ino .*/\1/p" "$T/out")
+	nsenter -t "$pid" -m mount -t tmpfs watched "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs watched ns=$ino cgroup=$CG"
+	# Each said once, and the run goes on.
+	for ino in "${inos[@]}"; do
+		[ "$(grep -c "mnt:\[$ino\]" "$T/err")" -le 1 ]
+	done
+	kill -0 "$WQ_PID"
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "-N all: a namespace kept only by a bind-mounted nsfs file is said once, then watched once a process enters it" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	touch "$T/nsfile"
+	unshare --mount="$T/nsfile" --propagation private true ||
+		skip "cannot bind-mount a mount namespace file here"
+	kept=$(stat -L -c %i "$T/nsfile")
+	start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^watchq: -N all: mnt:\[$kept\]: no process in it that we may look into; not watched until one is\$" "$T/err"
+	nsenter --mount="$T/nsfile" sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS=$!
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$NS_PIDS ns=$kept " "$T/out"
+	nsenter -t "$NS_PIDS" -m mount -t tmpfs entered "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs entered ns=$kept cgroup=$CG"
+	[ "$(grep -c "mnt:\[$kept\]" "$T/err")" -eq 1 ]
+	# Its process gone, the file keeps it: ns_gone all the same, as with -N.
+	kill -KILL "$NS_PIDS"
+	wait_until grep -q "^meta ns_gone mounts $T/a pid=$NS_PIDS ns=$kept " "$T/out"
+	umount "$T/nsfile"
+	stop_watchq
 }
