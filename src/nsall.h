@@ -46,6 +46,9 @@ struct nsall {
 	bool changed;		/* sources came or went since nsall_changed() last said so */
 };
 
+/* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
+ * walk in this kernel; EPERM: not ours to do). */
+int nsall_walk_probe(void);
 /* Start: the timer, and every namespace there is now, announced by nsall_announce(); -1 with errno
  * set. */
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
