@@ -397,6 +397,8 @@ ns_pairs() {
 	need_walk
 	mkdir "$T/a"
 	touch "$T/nsfile"
+	# A namespace file is bound only on a private mount: an earlier test may have made / shared.
+	mount --make-private "$T"
 	unshare --mount="$T/nsfile" --propagation private true ||
 		skip "cannot bind-mount a mount namespace file here"
 	kept=$(stat -L -c %i "$T/nsfile")
