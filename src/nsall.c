@@ -287,6 +287,34 @@ nsall_unopened(struct nsall *a, const struct nsall_found *f, int e)
 	nsall_idle_add(a, f->ino, f->id, false);
 }
 
+/*
+ * Open e's source. A fanotify group per namespace counts against fs.fanotify.max_user_groups (128
+ * by default): without a --backend, a namespace that cannot have one (EMFILE) is watched on
+ * mountinfo, said once. -1 with errno set and *why as source_open_watches() says.
+ */
+static int
+nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
+{
+	const struct backend *mi = source_backend_find("mountinfo");
+
+	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
+	    why) == 0)
+		return 0;
+	if (errno != EMFILE || a->cfg->backend != NULL)
+		return -1;
+	if (a->mi_cfg == NULL) {
+		a->mi_cfg = xmalloc(sizeof(*a->mi_cfg));
+		*a->mi_cfg = *a->cfg;
+		a->mi_cfg->backend = mi;
+		if (!a->cfg->quiet)
+			warnx("-N all: mnt:[%llu]: %s: %s; namespaces that cannot have one are "
+			    "watched on %s", (unsigned long long)e->ns.ino, *why, strerror(EMFILE),
+			    mi->name);
+	}
+	return source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->mi_cfg, a->sink,
+	    why);
+}
+
 /* Watch the namespace f found, through its process. */
 static void
 nsall_add(struct nsall *a, const struct nsall_found *f)
@@ -318,8 +346,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		nsall_free(e);
 		return;
 	}
-	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
-	    &why) < 0) {
+	if (nsall_open_source(a, e, &why) < 0) {
 		err = errno;
 		/* Its last process went as it was being opened: nothing to say. */
 		if (e->ns.gone || err == ESRCH) {
@@ -506,6 +533,7 @@ nsall_close(struct nsall *a)
 		nsall_free(a->ns[i]);
 	free(a->ns);
 	free(a->idle);
+	free(a->mi_cfg);
 	if (a->timerfd >= 0)
 		close(a->timerfd);
 	memset(a, 0, sizeof(*a));

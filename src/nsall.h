@@ -43,6 +43,8 @@ struct nsall {
 	int timerfd;		/* polled by the loop: time to list again */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a failed walk was said */
+	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
+	struct config *mi_cfg;
 	bool changed;		/* sources came or went since nsall_changed() last said so */
 };
 
