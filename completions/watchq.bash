@@ -103,7 +103,7 @@ _watchq_paths()
 	COMPREPLY=($(printf '%s\n' ${COMPREPLY[@]+"${COMPREPLY[@]}"} | sort -u))
 }
 
-# The events of the sources on the line (all if none), and loss and removal.
+# The events of the sources on the line (all if none; mounts with -N all's), and loss and removal.
 _watchq_events()
 {
 	local w m= k= s=
@@ -114,7 +114,7 @@ _watchq_events()
 		esac
 	done
 	[[ -z $m$k$s ]] && m=1 k=1 s=1
-	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
+	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present ns_new ns_gone
 	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr \
 		revoke link unlink clr inval gc update inst
 	[[ $s ]] && echo error readonly edquot lowspace
@@ -170,8 +170,8 @@ _watchq()
 	# The common VFS options of a mount and of its superblock, as -O takes them.
 	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
 		symfollow sync dirsync mand'
-	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %P %u %c %k %K %y %T %%
-		%#p %#o %#d %#f %#O %#c %#y %#w %#E'
+	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %T %%
+		%#p %#o %#d %#f %#O %#c %#y %#w %#E %#G'
 
 	case $prev in
 	-e | --event | -E | --exclude-event)
@@ -209,8 +209,13 @@ _watchq()
 		return
 		;;
 	-N | --ns)
-		# A process, or once a slash is typed an nsfs file.
-		if [[ $cur == */* ]]; then _filedir; else _pids; fi
+		# A process or all, or once a slash is typed an nsfs file.
+		if [[ $cur == */* ]]; then
+			_filedir
+		else
+			_pids
+			COMPREPLY+=($(compgen -W all -- "$cur"))
+		fi
 		return
 		;;
 	--mount | -o | --output)

@@ -64,8 +64,8 @@ end
 # The escapes of --format, after its last %.
 function __watchq_format
 	set -l head (string replace -r -- '%[^%]*$' '' (__watchq_token))
-	for e in s e E w t p o f d F O g r i I N P u c k K y T % '#p' '#o' '#d' '#f' '#O' '#c' \
-		'#y' '#w' '#E'
+	for e in s e E w t p o f d F O g r i I N G P u c k K y T % '#p' '#o' '#d' '#f' '#O' '#c' \
+		'#y' '#w' '#E' '#G'
 		echo "$head%$e"
 	end
 end
@@ -106,7 +106,7 @@ function __watchq_mntopts
 	printf "$prefix%s\n" $o no$o
 end
 
-# The events of the sources on the line (all if none), and loss and removal.
+# The events of the sources on the line (all if none; mounts with -N all's), and loss and removal.
 function __watchq_events
 	set -l m; set -l k; set -l s
 	for w in (commandline -opc)
@@ -123,7 +123,7 @@ function __watchq_events
 		set m 1; set k 1; set s 1
 	end
 	set -l ev
-	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present
+	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present ns_new ns_gone
 	test -n "$k"; and set -a ev instantiated updated linked unlinked cleared revoked \
 		invalidated setattr revoke link unlink clr inval gc update inst
 	test -n "$s"; and set -a ev error readonly edquot lowspace
@@ -162,7 +162,7 @@ complete -c watchq -n '__watchq_allows exclude' -l exclude -x -d 'Do not report 
 complete -c watchq -n '__watchq_allows include' -l include -x -d 'Report only events whose path matches REGEX'
 complete -c watchq -n '__watchq_allows excludei' -l excludei -x -d 'As --exclude, case ignored'
 complete -c watchq -n '__watchq_allows includei' -l includei -x -d 'As --include, case ignored'
-complete -c watchq -n '__watchq_allows ns' -s N -l ns -r -a '(__fish_complete_pids)' -d 'Watch this mount namespace instead of ours'
+complete -c watchq -n '__watchq_allows ns' -s N -l ns -r -a '(__fish_complete_pids) all' -d 'Watch this mount namespace instead of ours (all: every one)'
 complete -c watchq -n '__watchq_allows recursive' -l recursive -d 'keys: follow keyrings linked below'
 complete -c watchq -n '__watchq_allows space-below' -l space-below -x -d 'sb: report lowspace below PERCENT% or SIZE'
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'

@@ -98,8 +98,9 @@ static const struct argp_option options[] = {
 	    "No events whose path matches this extended regex (repeatable; wins over --include)",
 	    3 },
 	{ "excludei", OPT_PATH_RE + 3, "REGEX", 0, "As --exclude, ignoring case", 3 },
-	{ "ns", 'N', "PID|NSFILE", 0,
-	    "mounts: watch this mount namespace instead of ours (repeatable)", 3 },
+	{ "ns", 'N', "PID|NSFILE|all", 0,
+	    "mounts: watch this mount namespace instead of ours (repeatable); all: every one, "
+	    "as they appear", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0,
 	    "keys: also watch keyrings linked below watched ones", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0,
@@ -192,6 +193,7 @@ struct cli_state {
 	/* -N as given, with room for one more so that too many is said once they are resolved */
 	char *ns_args[MNTNS_MAX + 1];
 	size_t nns;
+	bool ns_all;		/* -N all */
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -654,7 +656,9 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cli_set_fstypes(cfg, arg);
 		break;
 	case 'N':
-		if (cs->nns <= MNTNS_MAX)
+		if (strcmp(arg, "all") == 0)
+			cs->ns_all = true;
+		else if (cs->nns <= MNTNS_MAX)
 			cs->ns_args[cs->nns++] = arg;
 		break;
 	case 'S':
@@ -891,6 +895,15 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->paths.n > 0 && !cli_watches_type(cfg, EV_MOUNT) && !cli_watches_type(cfg, EV_SB))
 		errx(EXIT_USAGE,
 		    "--include and --exclude apply to mounts and sb (a key has no path)");
+	if (cfg->ns_all && (cfg->mode == MODE_WAIT_STATE || cfg->mode == MODE_LIST))
+		errx(EXIT_USAGE,
+		    "-N all follows namespaces as they appear: it goes with a monitor and wait -e");
+	if (cfg->ns_all && !(cfg->sources & (1u << EV_MOUNT)))
+		errx(EXIT_USAGE, "-N applies to mounts (and to wait's mount conditions)");
+	if (cfg->ns_all && (cfg->sources & (1u << EV_SB)))
+		errx(EXIT_USAGE,
+		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
+		    "namespace");
 	if (cfg->nns > 0 && !(cfg->sources & (1u << EV_MOUNT)))
 		errx(EXIT_USAGE, "-N applies to mounts (and to wait's mount conditions)");
 	if (cfg->nns > 0 && (cfg->sources & (1u << EV_SB)))
@@ -1112,6 +1125,9 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (cs.journal)
 		cfg->format_kind = OUT_JOURNAL;
 
+	if (cs.ns_all && cs.nns > 0)
+		errx(EXIT_USAGE, "-N all watches every mount namespace: no other -N goes with it");
+	cfg->ns_all = cs.ns_all;
 	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;
 	if (cs.nargs > 0 && (strcmp(args[0], "wait") == 0 || strcmp(args[0], "list") == 0)) {

@@ -142,6 +142,15 @@ struct kapi_statmount {
  */
 #define KAPI_NS_GET_NSTYPE	_IO(0xb7, 0x3)
 #define KAPI_NS_GET_MNTNS_ID	_IOR(0xb7, 0x5, __u64)
+/* Every mount namespace in id order, each call a new nsfs fd (6.12; ENOTTY before, EPERM unless
+ * CAP_SYS_ADMIN in the initial user namespace). */
+struct kapi_mnt_ns_info {
+	__u32 size;
+	__u32 nr_mounts;
+	__u64 mnt_ns_id;
+};
+#define KAPI_NS_MNT_GET_NEXT	_IOR(0xb7, 11, struct kapi_mnt_ns_info)
+#define KAPI_NS_MNT_GET_PREV	_IOR(0xb7, 12, struct kapi_mnt_ns_info)
 
 /*
  * The notification queue (watch_queue.h): <linux/watch_queue.h> cannot be

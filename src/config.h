@@ -119,6 +119,9 @@ struct config {
 	/* -N: the namespaces watched instead of ours, in the run's storage (sources change them) */
 	const struct mntns *ns;
 	size_t nns;
+	/* -N all: every mount namespace, found as they appear; mounts watches are their TARGETs,
+	 * resolved in each (struct nsall) */
+	bool ns_all;
 };
 
 #endif

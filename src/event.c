@@ -40,6 +40,8 @@ const struct event_name event_names[] = {
 	{ "present", EV_SB, SB_PRESENT, 0, 0 },
 	{ "loss", EV_META, META_LOSS, 0, 0 },
 	{ "removal", EV_META, META_REMOVAL, 0, 0 },
+	{ "ns_new", EV_META, META_NS_NEW, 0, 0 },
+	{ "ns_gone", EV_META, META_NS_GONE, 0, 0 },
 	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
 	{ "umount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
 	{ "remount", EV_MOUNT, MOUNT_READONLY, 0, 0 },

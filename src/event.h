@@ -21,6 +21,8 @@ enum ev_type {
 enum ev_meta {
 	META_REMOVAL,
 	META_LOSS,
+	META_NS_NEW,		/* -N all: a mount namespace is watched from now on */
+	META_NS_GONE,		/* -N all: no process is left in a namespace, no longer watched */
 };
 
 enum ev_mount {
@@ -119,6 +121,7 @@ struct ev_meta_fields {
 	long long lost;		/* -1: unknown */
 	const char *backend;
 	const char *what;	/* removal: what went away */
+	int32_t pid;		/* ns_new, ns_gone: the process followed in the namespace; 0: none */
 };
 
 struct event {
@@ -130,6 +133,8 @@ struct event {
 	const char *watch_source;	/* "mounts", "keys", "sb": for meta events */
 	/* A mounts watch's mount namespace (nsfs inode number); 0: another source's */
 	uint64_t mnt_ns;
+	/* -N: the cgroup v2 path of the process followed in that namespace; NULL: unknown */
+	const char *cgroup;
 	struct timespec time;	/* CLOCK_REALTIME */
 	union {
 		struct ev_mount_fields mount;

@@ -18,12 +18,14 @@
 #include "exit.h"
 #include "filter.h"
 #include "loop.h"
+#include "nsall.h"
 #include "output.h"
 #include "output_journal.h"
 #include "removal.h"
 #include "source.h"
 #include "stop.h"
 #include "wait.h"
+#include "xalloc.h"
 
 /* The state of one run: what the sink does with each event, and how the run ends. */
 struct run {
@@ -35,6 +37,8 @@ struct run {
 	/* -N: the namespaces, which their sources follow and change */
 	struct mntns ns[MNTNS_MAX];
 	size_t nsrc;
+	struct nsall all;	/* -N all: its namespaces and their mounts sources */
+	struct loop *loop;	/* while watching: the sources it polls follow -N all's */
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
 	int status;		/* exit code once decided, -1 while running */
@@ -96,6 +100,58 @@ run_met(struct run *r)
 	return shown ? EXIT_OK : -1;
 }
 
+/*
+ * Follow the paths of every live watch (those a wait condition added too) for
+ * their removal, then ask their sources to look: a path gone before the
+ * re-arm is found by the look, one gone after it wakes the loop again.
+ */
+static void
+run_look_for_removals(struct run *r)
+{
+	const char **paths = xcalloc(r->cfg->nwatches * (r->all.n + 1) + 1, sizeof(*paths));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsrc; i++)
+		n += source_removal_paths(&r->src[i], paths + n);
+	for (i = 0; i < r->all.n; i++)
+		n += source_removal_paths(&r->all.ns[i]->src, paths + n);
+	removal_arm(&r->gone, paths, n);
+	free(paths);
+	for (i = 0; i < r->nsrc; i++)
+		source_look_again(&r->src[i]);
+	for (i = 0; i < r->all.n; i++)
+		source_look_again(&r->all.ns[i]->src);
+}
+
+static void
+run_on_removal(void *p)
+{
+	struct run *r = p;
+
+	if (removal_drain(&r->gone))
+		run_look_for_removals(r);
+}
+
+/*
+ * Where -N all's sources came or went: the loop polls the run's own sources and those, and every
+ * live watch is followed for removal again.
+ */
+static void
+run_take_sources(struct run *r)
+{
+	struct loop *l = r->loop;
+	size_t i;
+
+	if (l == NULL || !nsall_changed(&r->all))
+		return;
+	l->src = xreallocarray(l->src, r->nsrc + r->all.n, sizeof(*l->src));
+	for (l->nsrc = 0; l->nsrc < r->nsrc; l->nsrc++)
+		l->src[l->nsrc] = &r->src[l->nsrc];
+	for (i = 0; i < r->all.n; i++)
+		l->src[l->nsrc++] = &r->all.ns[i]->src;
+	run_look_for_removals(r);
+}
+
 static int
 run_after(void *p)
 {
@@ -115,6 +171,11 @@ run_after(void *p)
 			break;
 		}
 	}
+	if (cfg->ns_all) {
+		nsall_reap(&r->all);
+		run_take_sources(r);
+		return -1;
+	}
 	for (i = 0; i < r->nsrc; i++)
 		live += source_live(&r->src[i]);
 	for (i = 0; i < cfg->nwatches; i++)
@@ -129,6 +190,23 @@ static void
 run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 {
 	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
+}
+
+/* "mounts /data in every mount namespace (3 now) (backend fanotify)": -N all's part. */
+static void
+run_name_all(struct buf *b, const struct config *cfg, const struct nsall *a, bool after)
+{
+	const char *be = nsall_backend_name(a);
+	size_t i;
+
+	buf_addf(b, "%s %s", after ? "," : "", source_word(EV_MOUNT));
+	for (i = 0; i < cfg->nwatches; i++) {
+		if (cfg->watches[i].type != EV_MOUNT)
+			continue;
+		buf_addc(b, ' ');
+		escape_text(b, cfg->watches[i].target);
+	}
+	buf_addf(b, " in every mount namespace (%zu now) (backend %s)", a->n, be ? be : "-");
 }
 
 /*
@@ -202,6 +280,8 @@ run_announce(const struct config *cfg, const struct run *r)
 				run_name_ns(&b, s->ns, " in");
 			buf_addf(&b, " (backend %s)", source_backend_name(s));
 		}
+		if (cfg->ns_all)
+			run_name_all(&b, cfg, &r->all, r->nsrc > 0);
 	}
 	if (!cfg->quiet)
 		warnx("%s", b.data + sizeof(ready) - 1);
@@ -224,6 +304,11 @@ run_open_sources(struct run *r)
 	for (k = event_sources; k->type != EV_META; k++) {
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
+		if (k->type == EV_MOUNT && cfg->ns_all) {
+			if (nsall_open(&r->all, cfg, &r->sink) < 0)
+				err(EXIT_ERROR, "-N all: timerfd");
+			continue;
+		}
 		if (k->type == EV_MOUNT && cfg->nns > 0) {
 			for (i = 0; i < cfg->nns; i++)
 				source_open(&r->src[r->nsrc++], k->type, &r->ns[i], cfg, &r->sink);
@@ -250,31 +335,13 @@ std_fds(void)
 	return out_ok;
 }
 
-/*
- * Follow the paths of every live watch (those a wait condition added too) for
- * their removal, then ask their sources to look: a path gone before the
- * re-arm is found by the look, one gone after it wakes the loop again.
- */
 static void
-run_look_for_removals(struct run *r)
-{
-	const char *paths[WATCHQ_MAX_WATCHES];
-	size_t i, n = 0;
-
-	for (i = 0; i < r->nsrc; i++)
-		n += source_removal_paths(&r->src[i], paths + n);
-	removal_arm(&r->gone, paths, n);
-	for (i = 0; i < r->nsrc; i++)
-		source_look_again(&r->src[i]);
-}
-
-static void
-run_on_removal(void *p)
+run_on_tick(void *p)
 {
 	struct run *r = p;
 
-	if (removal_drain(&r->gone))
-		run_look_for_removals(r);
+	nsall_tick(&r->all);
+	run_take_sources(r);
 }
 
 /* Watch until the run ends; return its exit code. */
@@ -282,7 +349,7 @@ static int
 run_watch(struct run *r, const struct stop *stop)
 {
 	const struct config *cfg = r->cfg;
-	struct loop loop = { .stop = stop, .out_fd = -1, .removal_fd = -1 };
+	struct loop loop = { .stop = stop, .out_fd = -1, .removal_fd = -1, .tick_fd = -1 };
 	struct stat stb;
 	size_t i;
 	int code;
@@ -298,15 +365,19 @@ run_watch(struct run *r, const struct stop *stop)
 	run_announce(cfg, r);
 	/* The deadline governs the wait for changes: the present records go out whole. */
 	output_whole(&r->out, true);
-	for (i = 0; i < r->nsrc; i++) {
+	for (i = 0; i < r->nsrc; i++)
 		if (cfg->initial)
 			source_present(&r->src[i]);
-		loop.src[loop.nsrc++] = &r->src[i];
-	}
+	if (cfg->ns_all)
+		nsall_announce(&r->all);
 	output_whole(&r->out, false);
-	run_look_for_removals(r);
+	r->loop = &loop;
+	r->all.changed = true;
+	run_take_sources(r);
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
+	loop.tick_fd = cfg->ns_all ? r->all.timerfd : -1;
+	loop.on_tick = run_on_tick;
 	loop.after = run_after;
 	loop.ctx = r;
 	code = run_after(r);
@@ -317,6 +388,9 @@ run_watch(struct run *r, const struct stop *stop)
 	removal_close(&r->gone);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
+	nsall_close(&r->all);
+	free(loop.src);
+	r->loop = NULL;
 	return code;
 }
 
@@ -363,7 +437,7 @@ int
 main(int argc, char **argv)
 {
 	struct config cfg;
-	struct run run = { .sink = { run_emit }, .status = -1 };
+	struct run run = { .sink = { run_emit }, .status = -1, .all = { .timerfd = -1 } };
 	struct stop stop;
 	bool wait;
 	size_t i;

@@ -93,6 +93,8 @@ mntns_follow_pid(struct mntns *ns, pid_t pid)
 	close_fd(&ns->pidfd);
 	ns->pidfd = fd;
 	ns->pid = pid;
+	free(ns->cgroup);
+	ns->cgroup = mntns_cgroup_of(pid);
 	return 0;
 }
 
@@ -232,6 +234,13 @@ mntns_open_nsfs(struct mntns *ns, const char *arg)
 	return pid > 0 ? pid : 0;
 }
 
+/* Whether following a process failed for a reason another process would fail for too. */
+static bool
+mntns_fatal(int e)
+{
+	return e == EACCES || e == EPERM || e == EMFILE || e == ENFILE;
+}
+
 int
 mntns_open(struct mntns *ns, const char *arg)
 {
@@ -251,7 +260,7 @@ mntns_open(struct mntns *ns, const char *arg)
 	if (pid > 0 && (tgid = pid_tgid(pid)) > 0) {
 		if (mntns_follow_first(ns, tgid) == 0)
 			return 0;
-		if (errno == EACCES || errno == EPERM)
+		if (mntns_fatal(errno))
 			return -1;
 		if (tgid != pid) {
 			errno = ENXIO;
@@ -263,7 +272,7 @@ mntns_open(struct mntns *ns, const char *arg)
 			break;
 		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
-		if (errno == EACCES || errno == EPERM)
+		if (mntns_fatal(errno))
 			return -1;
 	}
 	errno = ENXIO;
@@ -278,6 +287,8 @@ mntns_close(struct mntns *ns)
 	close_fd(&ns->rootfd);
 	free(ns->root);
 	ns->root = NULL;
+	free(ns->cgroup);
+	ns->cgroup = NULL;
 }
 
 bool
@@ -475,6 +486,30 @@ mntns_reach(const struct mntns *ns, const char *path)
 		return xstrdup(path);
 	buf_addf(&b, "/proc/self/fd/%d%s", ns->rootfd, strcmp(path, "/") == 0 ? "" : path);
 	return b.data;
+}
+
+char *
+mntns_cgroup_of(pid_t pid)
+{
+	char p[64], *line = NULL, *path = NULL;
+	size_t size = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
+	if ((f = fopen(p, "re")) == NULL)
+		return NULL;
+	/* A hybrid host lists its v1 hierarchies too: the v2 line is not always the first. */
+	while (path == NULL && (n = getline(&line, &size, f)) > 0) {
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		path = xstrdup(line + 3);
+	}
+	free(line);
+	fclose(f);
+	return path;
 }
 
 uint64_t

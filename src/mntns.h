@@ -25,6 +25,8 @@ struct mntns {
 	/* Where that root lies in the namespace, as statmount(2) names mount points ("/" unless
 	 * chrooted). */
 	char *root;
+	/* The cgroup v2 path of the process followed (/proc/PID/cgroup's 0:: line); NULL: unknown */
+	char *cgroup;
 	bool gone;		/* no process is left in it: every fd above is closed */
 };
 
@@ -65,6 +67,8 @@ char *mntns_canon(const struct mntns *ns, const char *path, bool lenient);
 /* A path of ours that leads to the absolute path in the namespace (through its root's fd), for
  * inotify(7); allocated. */
 char *mntns_reach(const struct mntns *ns, const char *path);
+/* The cgroup v2 path of pid (its /proc/PID/cgroup line "0::PATH"); NULL if it has none. */
+char *mntns_cgroup_of(pid_t pid);
 /* The inode number of our own mount namespace, 0 if /proc cannot say. */
 uint64_t mntns_self_ino(void);
 

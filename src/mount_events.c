@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -217,8 +218,10 @@ mount_events_removals(struct source *src)
 	for (i = 0; i < src->nwatches; i++) {
 		if (!src->watches[i].alive)
 			continue;
-		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 &&
-		    S_ISDIR(stx.stx_mode))
+		if (mntns_statx(src->ns, src->watches[i].w->path, &stx) == 0 ?
+		    S_ISDIR(stx.stx_mode) :
+		    /* Out of fds or memory: that says nothing of the directory. */
+		    errno == EMFILE || errno == ENFILE || errno == ENOMEM)
 			continue;
 		source_gone(src, &src->watches[i], "watched directory is gone");
 	}
@@ -231,8 +234,13 @@ mount_events_ns_exited(struct source *src)
 
 	if (mntns_follow(src->ns))
 		return false;
-	for (i = 0; i < src->nwatches; i++)
-		source_gone(src, &src->watches[i],
-		    "mount namespace is gone: no process is left in it");
+	for (i = 0; i < src->nwatches; i++) {
+		/* -N all says so once for the namespace: its ns_gone record (nsall.c). */
+		if (src->cfg->ns_all)
+			src->watches[i].alive = false;
+		else
+			source_gone(src, &src->watches[i],
+			    "mount namespace is gone: no process is left in it");
+	}
 	return true;
 }

@@ -207,6 +207,8 @@ walk_meta(struct walk *w, const struct event *ev)
 	if (ev->subtype == META_LOSS) {
 		put_int_known(w, "lost", m->lost >= 0, m->lost);
 	}
+	if (ev->subtype == META_NS_NEW || ev->subtype == META_NS_GONE)
+		put_int_known(w, "pid", m->pid != 0, m->pid);
 	put_str_if_set(w, "backend", m->backend);
 	put_str_if_set(w, "what", m->what);
 }
@@ -224,9 +226,11 @@ output_fields_walk(const struct event *ev, void (*fn)(void *ctx, const struct ou
 	put_str(&w, "event", event_name(ev));
 	put_str_if_set(&w, "watch", ev->watch);
 	put_int(&w, "tag", ev->tag);
-	/* Mount records, and meta records (of a mounts watch), carry their namespace (-N). */
+	/* Mount records, and meta records (of a mounts watch), carry their namespace and its cgroup
+	 * (-N). */
 	if (ev->type == EV_MOUNT || ev->type == EV_META) {
 		put_uint_known(&w, "mnt_ns", ev->mnt_ns != 0, ev->mnt_ns);
+		put_str(&w, "cgroup", ev->cgroup);
 	}
 	if (ev->type == EV_MOUNT)
 		walk_mount(&w, ev->subtype, &ev->u.mount);

@@ -140,6 +140,13 @@ format_mnt_ns(struct buf *b, const struct format_event *x)
 		buf_addf(b, "%llu", (unsigned long long)x->ev->mnt_ns);
 }
 
+/* The cgroup of a process in the record's namespace (-N). */
+static void
+format_cgroup(struct buf *b, const struct format_event *x)
+{
+	format_str(b, x, x->ev->cgroup);
+}
+
 /* Who made a mount change: - where it is unknown; nothing for other records. */
 static void
 format_pid(struct buf *b, const struct format_event *x)
@@ -222,6 +229,7 @@ static const struct format_escape format_escapes[] = {
 	{ 'i', false, false, format_mount_id },
 	{ 'I', false, false, format_parent_id },
 	{ 'N', false, false, format_mnt_ns },
+	{ 'G', true, false, format_cgroup },
 	{ 'P', false, true, format_pid },
 	{ 'u', false, true, format_uid },
 	{ 'c', true, true, format_comm },

@@ -58,6 +58,8 @@ static const struct journal_kind {
 	{ EV_SB, "present", "e860a6d54df147e380368ab5addd48e4", LOG_INFO },
 	{ EV_META, "loss", "d4577f0b04444851aaae9c5ef670c444", LOG_WARNING },
 	{ EV_META, "removal", "baab567b4b06496c8d985f19d62ab4c0", LOG_NOTICE },
+	{ EV_META, "ns_new", "9c152da4c32141c9a0919294220db28d", LOG_INFO },
+	{ EV_META, "ns_gone", "4ab5f6a03ad0439eb35dd5a5b3d2e7d0", LOG_INFO },
 };
 
 static const struct journal_kind *

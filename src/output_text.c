@@ -184,6 +184,11 @@ text_meta(struct buf *b, const struct event *ev, bool raw)
 			buf_addf(b, " %lld events lost, resynchronised", m->lost);
 		else
 			buf_adds(b, " events lost, resynchronised");
+	} else if (ev->subtype == META_NS_NEW || ev->subtype == META_NS_GONE) {
+		if (m->pid)
+			buf_addf(b, " pid=%d", (int)m->pid);
+		else
+			buf_adds(b, " pid=-");
 	} else {
 		buf_addc(b, ' ');
 		buf_adds(b, m->what ? m->what : "gone");
@@ -212,8 +217,10 @@ output_text(struct buf *b, const struct event *ev, const struct config *cfg,
 		text_sb(b, ev, raw);
 	else if (ev->type == EV_META)
 		text_meta(b, ev, raw);
-	/* With -N, the record's namespace comes last on the line, after everything else. */
-	if (cfg->nns > 0 && ev->mnt_ns)
-		buf_addf(b, " ns=%llu", (unsigned long long)ev->mnt_ns);
+	/* With -N, the record's namespace and its cgroup come last, after everything else. */
+	if ((cfg->nns > 0 || cfg->ns_all) && ev->mnt_ns) {
+		buf_addf(b, " ns=%llu cgroup=", (unsigned long long)ev->mnt_ns);
+		escape_known(b, ev->cgroup && *ev->cgroup ? ev->cgroup : NULL, raw);
+	}
 	output_end(b, end);
 }

@@ -68,9 +68,10 @@ source_backend_serves(const struct backend *be, enum ev_type type)
 	return be->type == type;
 }
 
+/* Clear src for be; its watches: ws[0..n), or with ws NULL cfg's of be's type in ns. */
 static void
 source_reset(struct source *src, const struct backend *be, struct mntns *ns,
-    const struct config *cfg, struct sink *sink)
+    const struct config *cfg, struct sink *sink, const struct watch *ws, size_t n)
 {
 	size_t i;
 
@@ -81,6 +82,12 @@ source_reset(struct source *src, const struct backend *be, struct mntns *ns,
 	src->sink = sink;
 	for (i = 0; i < SOURCE_MAX_FDS; i++)
 		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
+	if (ws) {
+		src->watches = xcalloc(n + 1, sizeof(*src->watches));
+		for (i = 0; i < n; i++)
+			src->watches[src->nwatches++] = (struct source_watch){ &ws[i], true };
+		return;
+	}
 	src->watches = xcalloc(cfg->nwatches + 1, sizeof(*src->watches));
 	for (i = 0; i < cfg->nwatches; i++)
 		if (cfg->watches[i].type == be->type && cfg->watches[i].ns == ns)
@@ -100,13 +107,16 @@ source_unavailable(const struct source *src)
 	return msg;
 }
 
-/* What using backend to costs, said after falling back to it. */
+/* What using backend to costs, said after falling back to it: once a run (-N opens many). */
 static void
 source_say_fallback(const struct source *from, const struct backend *to, const struct config *cfg)
 {
+	static const struct backend *said[EV__NTYPES];
+
 	/* A list is the same on every backend: the fallback costs it nothing. */
-	if (cfg->quiet || cfg->mode == MODE_LIST)
+	if (cfg->quiet || cfg->mode == MODE_LIST || said[to->type] == to)
 		return;
+	said[to->type] = to;
 	if (to->misses)
 		warnx("%s; polling every %gs instead, %s", source_unavailable(from), cfg->interval,
 		    to->misses);
@@ -114,9 +124,13 @@ source_say_fallback(const struct source *from, const struct backend *to, const s
 		warnx("%s; using %s", source_unavailable(from), to->name);
 }
 
-void
-source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
-    struct sink *sink)
+/*
+ * Open src as source_open() says, with the watches source_reset() takes: 0; or -1 with errno set
+ * and *why the message (err(3)'s with errno, EXIT_ERROR; else errx(3)'s, EXIT_UNAVAILABLE).
+ */
+static int
+source_try_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
+    struct sink *sink, const struct watch *ws, size_t n, const char **why)
 {
 	const struct backend *be, *next;
 
@@ -124,19 +138,47 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 		if (be->type != type ||
 		    (cfg->backend && cfg->backend != be && cfg->backend->type == type))
 			continue;
-		source_reset(src, be, ns, cfg, sink);
+		source_reset(src, be, ns, cfg, sink, ws, n);
 		if (be->ops->open(src) == 0)
-			return;
+			return 0;
+		*why = be->fails;
 		if (errno != ENOSYS)
-			err(EXIT_ERROR, "%s", be->fails);
+			return -1;
 		for (next = be + 1; next->name && next->type != type; next++)
 			;
+		*why = source_unavailable(src);
 		if (cfg->backend == be || next->name == NULL)
-			errx(EXIT_UNAVAILABLE, "%s", source_unavailable(src));
+			return -1;
 		source_say_fallback(src, next, cfg);
 		source_close(src);
 	}
-	errx(EXIT_UNAVAILABLE, "no backend serves %s", source_word(type));
+	*why = "no backend serves this source";
+	errno = ENOSYS;
+	return -1;
+}
+
+void
+source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
+    struct sink *sink)
+{
+	const char *why;
+
+	if (source_try_open(src, type, ns, cfg, sink, NULL, 0, &why) == 0)
+		return;
+	if (errno != ENOSYS)
+		err(EXIT_ERROR, "%s", why);
+	errx(EXIT_UNAVAILABLE, "%s", why);
+}
+
+int
+source_open_watches(struct source *src, struct mntns *ns, const struct watch *ws, size_t n,
+    const struct config *cfg, struct sink *sink, const char **why)
+{
+	int r = source_try_open(src, ws[0].type, ns, cfg, sink, ws, n, why);
+
+	if (r < 0)
+		source_close(src);
+	return r;
 }
 
 /* Events a probe would emit: none, as it watches nothing. */
@@ -154,7 +196,7 @@ source_probe(const struct backend *be)
 	struct source src;
 	int r, e;
 
-	source_reset(&src, be, NULL, &cfg, &sink);
+	source_reset(&src, be, NULL, &cfg, &sink, NULL, 0);
 	r = be->ops->open(&src);
 	e = errno;
 	snprintf(why, sizeof(why), "%s", e == ENOSYS ? source_unavailable(&src) : strerror(e));
@@ -253,6 +295,7 @@ source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const s
 	ev->watch = w->target;
 	ev->watch_source = source_word(w->type);
 	ev->mnt_ns = w->mnt_ns;
+	ev->cgroup = w->ns ? w->ns->cgroup : NULL;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "version.h"
 #include "capture.h"
 #include "fserr.h"
+#include "nsall.h"
 #include "quota_nl.h"
 #include "source.h"
 #include "statmount.h"
@@ -66,6 +67,18 @@ version_quota(void)
 	return version_why;
 }
 
+/* The nsfs walk -N all lists mount namespaces with. */
+static const char *
+version_ns_walk(void)
+{
+	if (nsall_walk_probe() == 0)
+		return NULL;
+	snprintf(version_why, sizeof(version_why), "%s: %s; -N all finds namespaces in /proc",
+	    errno == ENOTTY ? "NS_MNT_GET_NEXT needs Linux 6.12" :
+	    "NS_MNT_GET_NEXT needs CAP_SYS_ADMIN", strerror(errno));
+	return version_why;
+}
+
 /* The process capture (BPF at the mount system calls): loaded, attached, closed. */
 static const char *
 version_capture(void)
@@ -86,6 +99,7 @@ static const struct feature {
 	{ "fanotify-fs-error", version_fs_error },
 	{ "quota-netlink", version_quota },
 	{ "bpf-capture", version_capture },
+	{ "ns-walk", version_ns_walk },
 	{ NULL, NULL },
 };
 

@@ -41,7 +41,7 @@ version_says() {
 	[ -z "$stderr" ]
 	ver=$output
 	[ "${lines[1]}" = "schema $(jq -r .version "$BATS_TEST_DIRNAME/../watchq.schema.json")" ]
-	for f in statmount fanotify-fs-error quota-netlink bpf-capture; do
+	for f in statmount fanotify-fs-error quota-netlink bpf-capture ns-walk; do
 		version_says "$ver" "kernel $f" >/dev/null
 	done
 	[ "$(version_says "$ver" "backend mounts mountinfo")" = yes ]
@@ -70,6 +70,10 @@ version_says() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"backend mounts fanotify: no (fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN"* ]]
 	[[ "$output" == *"kernel bpf-capture: no ("?*")"* ]]
+	if kernel_at_least 6 12; then
+		[ "$(version_says "$ver" "kernel ns-walk")" = yes ]
+		[[ "$output" == *"kernel ns-walk: no (NS_MNT_GET_NEXT needs CAP_SYS_ADMIN: Operation not permitted; -N all finds namespaces in /proc)"* ]]
+	fi
 }
 
 # usage_error TEXT ARGS...: watchq exits 64 with one stderr line, containing TEXT, naming the problem.

@@ -240,7 +240,7 @@ in_disks() {
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
 }
 
-@test "-N and --ns complete to process ids in all three shells; to files after a slash in bash" {
+@test "-N and --ns complete to process ids and all in all three shells; to files after a slash in bash" {
 	sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
 	pid=$!
 	bash_pids=$(complete_bash watchq -N '')
@@ -250,10 +250,13 @@ in_disks() {
 	echo "$bash_pids" | grep -qx "$pid"
 	[[ "$bash_files" == */proc* ]]
 	echo "$fish_pids" | grep -qx "$pid"
-	# zsh's _pids offers the processes of its terminal: numbers all the same.
+	# zsh's _pids offers the processes of its terminal: numbers all the same; and all.
 	run complete_zsh 'watchq -N '
 	[ -n "$output" ]
-	[ -z "$(echo "$output" | grep -v '^[0-9][0-9]*$')" ]
+	[ -z "$(echo "$output" | grep -v '^[0-9][0-9]*$' | grep -vx all)" ]
+	echo "$output" | grep -qx all
+	complete_bash watchq -N a | grep -qx all
+	complete_fish 'watchq -N a' | grep -qx all
 }
 
 @test "zsh completion: key specs as keys TARGETs take them (%TYPE:DESC), --fstype types" {

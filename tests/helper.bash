@@ -205,9 +205,9 @@ by() {
 }
 
 # unmarked [FILE]: FILE (default $T/out) with the mark of who made each change (" pid=N uid=N
-# comm=NAME", the end of its line but for the " ns=N" of -N) checked and taken off. A mount,
-# unmount or move: on the mountinfo backend every part is unknown (-); on fanotify each is a
-# value or unknown. A readonly, writable, setattr or propagation: every part unknown, or, unless
+# comm=NAME", the end of its line but for the " ns=N cgroup=PATH" of -N) checked and taken
+# off. A mount, unmount or move: on the mountinfo backend every part is unknown (-); on
+# fanotify each is a value or unknown. A readonly, writable, setattr or propagation: every part unknown, or, unless
 # the readiness line says the process capture is not loaded, a process of uid 0 whose name
 # matches the regex $FLIP_COMM (default mount). A line without its mark, or with another
 # shape, comes out as "BAD MARK: LINE", so that no comparison holds.
@@ -219,7 +219,7 @@ unmarked() {
 	    -v fc="${FLIP_COMM:-mount}" '
 		function mark(shape,	ns) {
 			ns = ""
-			if (match($0, / ns=[0-9]+$/)) {
+			if (match($0, / ns=[0-9]+ cgroup=[^ ]*$/)) {
 				ns = substr($0, RSTART)
 				$0 = substr($0, 1, RSTART - 1)
 			}

@@ -14,6 +14,9 @@ setup_file() {
 		BACKENDS="fanotify mountinfo"
 	fi
 	export BACKENDS
+	# Every process of these tests is in the cgroup of the suite: text lines end with it.
+	CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	export CG=${CG:--}
 }
 
 teardown() {
@@ -96,8 +99,8 @@ sentinel_in() {
 		sentinel_in "$NS" "$T"
 		stop_watchq
 		[ "$WQ_STATUS" -eq 0 ]
-		[ "$(unmarked)" = "mount mount $T/a tmpfs theirs ns=$ino
-mount mount $T/sentinel tmpfs sentinel ns=$ino" ] || { echo "$be:"; cat "$T/out"; false; }
+		[ "$(unmarked)" = "mount mount $T/a tmpfs theirs ns=$ino cgroup=$CG
+mount mount $T/sentinel tmpfs sentinel ns=$ino cgroup=$CG" ] || { echo "$be:"; cat "$T/out"; false; }
 		umount "$T/b"
 		in_ns "$NS" umount "$T/a" "$T/sentinel"
 
@@ -198,7 +201,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		wait_until grep -q in-a "$T/out"
 		wait_until grep -q in-b "$T/out"
 		stop_watchq
-		[ "$(unmarked | sort)" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia" "mount mount $T/b tmpfs in-b ns=$ib" | sort)" ] ||
+		[ "$(unmarked | sort)" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia cgroup=$CG" "mount mount $T/b tmpfs in-b ns=$ib cgroup=$CG" | sort)" ] ||
 			{ echo "$be:"; cat "$T/out"; false; }
 		# JSON: the same tag for the one TARGET in both namespaces, mnt_ns tells them apart.
 		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -j -N "$A" -N "$B" mounts "$T"
@@ -218,7 +221,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		kill "$NS"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
-		[ "$(cat "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ino" ]
+		[ "$(cat "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ino cgroup=$CG" ]
 
 		new_ns
 		watch_on "$be" wait -N "$NS" --mount "$T/nothing"
@@ -237,7 +240,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		mkdir "$T/d" "$T/e"
 		watch_on "$be" -N "$NS" mounts "$T/d" "$T/e"
 		rmdir "$T/d"
-		wait_until grep -q "^meta removal mounts $T/d watched directory is gone ns=$(ns_ino "$NS")$" "$T/out"
+		wait_until grep -q "^meta removal mounts $T/d watched directory is gone ns=$(ns_ino "$NS") cgroup=$CG$" "$T/out"
 		rmdir "$T/e"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
@@ -252,15 +255,15 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		two_ns
 		watch_on "$be" -N "$A" -N "$B" mounts "$T"
 		kill "$A"
-		wait_until grep -q "^meta removal mounts $T mount namespace is gone: no process is left in it ns=$ia$" "$T/out"
+		wait_until grep -q "^meta removal mounts $T mount namespace is gone: no process is left in it ns=$ia cgroup=$CG$" "$T/out"
 		in_ns "$B" mount -t tmpfs in-b "$T/b"
-		wait_until unmarked_has "mount mount $T/b tmpfs in-b ns=$ib"
+		wait_until unmarked_has "mount mount $T/b tmpfs in-b ns=$ib cgroup=$CG"
 		kill -0 "$WQ_PID"
 		kill "$B"
 		finish_watchq
 		[ "$WQ_STATUS" -eq 3 ]
 		[ "$(wc -l <"$T/out")" -eq 3 ]
-		[ "$(tail -n 1 "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ib" ]
+		[ "$(tail -n 1 "$T/out")" = "meta removal mounts $T mount namespace is gone: no process is left in it ns=$ib cgroup=$CG" ]
 	done
 }
 
@@ -314,7 +317,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		run --separate-stderr "$WATCHQ" --backend="$be" -t 0.2 --initial -N "$NS" mounts /
 		[ "$status" -eq 2 ]
 		echo "$output" | sort >"$T/$be"
-		grep -qx "mount present /data tmpfs cdata ns=$(ns_ino "$NS")" "$T/$be"
+		grep -qx "mount present /data tmpfs cdata ns=$(ns_ino "$NS") cgroup=$CG" "$T/$be"
 		# The root is a directory of $T, not a mount: not listed, nor anything outside it.
 		[ -z "$(grep "$T\|present / " "$T/$be")" ]
 		# A TARGET through an absolute symlink of the chroot.
@@ -329,7 +332,7 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 		run "$WATCHQ" --backend="$be" -q -t 0 wait -N "$NS" --unmount "$T/root/data/x"
 		[ "$status" -eq 0 ]
 		stop_watchq
-		[ "$(unmarked)" = "mount mount /data/x tmpfs x ns=$(ns_ino "$NS")" ]
+		[ "$(unmarked)" = "mount mount /data/x tmpfs x ns=$(ns_ino "$NS") cgroup=$CG" ]
 		in_ns "$NS" umount "$T/root/data/x" "$T/root/more"
 	done
 	cmp "$T/fanotify" "$T/mountinfo" 2>/dev/null || [ "$BACKENDS" = mountinfo ]

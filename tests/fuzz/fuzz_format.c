@@ -50,6 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Sometimes the format is also the --timefmt: any length, any conversion. */
 	cfg.timefmt = size % 5 ? "%H:%M:%S" : fmt;
 	cfg.timestamps = size & 1;
+	cfg.nns = size % 4 == 0;	/* -N: text lines end with ns= and the cgroup */
 	for (t = 0; t < EV__NTYPES; t++) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = (enum ev_type)t;
@@ -57,6 +58,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev.info = size % 3;
 		ev.watch = str;
 		ev.watch_source = str;
+		ev.mnt_ns = size % 2 ? 4026531840ULL : 0;
+		ev.cgroup = size % 3 ? str : NULL;	/* a cgroup's name is anyone's */
 		ev.u.mount.path = str;
 		ev.u.mount.old_path = size % 2 ? str : NULL;
 		ev.u.mount.fstype = str;

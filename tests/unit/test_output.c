@@ -25,7 +25,7 @@ static const uint64_t transient_ids[] = { 2147483650ULL, 2147483651ULL };
 static const char *const transient_lines[] = {
 	"mount transient - - - count=2\n",
 	"{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"mount\",\"event\":\"transient\","
-	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
+	    "\"watch\":\"/w\",\"tag\":1,\"mnt_ns\":4026532841,\"cgroup\":null,\"mount_id\":null,\"unique_id\":null,\"parent_id\":null,\"path\":null,"
 	    "\"fstype\":null,\"device\":null,\"root\":null,\"options\":null,\"propagation\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
 	    "\"uid\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
@@ -112,13 +112,26 @@ main(void)
 	ev = mount_ev(MOUNT_UNMOUNT);
 	cfg.nns = 1;
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=- ns=4026531840\n");
+	CHECK_STR(b.data, "mount unmount /srv/b tmpfs none pid=- uid=- comm=- ns=4026531840 cgroup=-\n");
+	/* ... and its cgroup, escaped as other fields are. */
+	buf_reset(&b);
+	ev.cgroup = "/system.slice/a b.scope";
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data,
+	    "mount unmount /srv/b tmpfs none pid=- uid=- comm=- ns=4026531840 cgroup=/system.slice/a\\x20b.scope\n");
+	buf_reset(&b);
+	output_format(&b, "%N %G", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "4026531840 /system.slice/a\\x20b.scope\n");
+	buf_reset(&b);
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
+	CHECK(strstr(b.data, "\"mnt_ns\":4026531840,\"cgroup\":\"/system.slice/a b.scope\",") != NULL,
+	    "no cgroup in %s", b.data);
 
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_META, .subtype = META_LOSS, .watch = "/",
 		.watch_source = "mounts", .mnt_ns = 4026532841ULL, .u.meta = { .lost = 12, .backend = "fanotify" } };
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised ns=4026532841\n");
+	CHECK_STR(b.data, "meta loss mounts / 12 events lost, resynchronised ns=4026532841 cgroup=-\n");
 	cfg.nns = 0;
 	buf_reset(&b);
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
@@ -127,7 +140,7 @@ main(void)
 	buf_reset(&b);
 	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
-	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":4026532841,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
+	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":4026532841,\"cgroup\":null,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
 	/* A meta record of another source's watch: no namespace. */
 	buf_reset(&b);
@@ -135,14 +148,14 @@ main(void)
 	ev.mnt_ns = 0;
 	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
-	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":null,\"watch_source\":\"keys\",\"lost\":12,\"backend\":\"fanotify\"}\n");
+	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":null,\"cgroup\":null,\"watch_source\":\"keys\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOVE);
 	ev.u.mount.old_path = "/srv/\xff";
 	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"2023-11-14T22:13:20.123456Z\",\"time_us\":1700000000123456,\"source\":\"mount\",\"event\":\"move\","
-	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
+	    "\"watch\":\"/srv\",\"tag\":3,\"mnt_ns\":4026531840,\"cgroup\":null,\"mount_id\":42,\"unique_id\":null,\"parent_id\":7,\"path\":\"/srv/b\","
 	    "\"old_path\":\"/srv/\\ufffd\",\"old_path_b64\":\"L3Nydi//\",\"fstype\":\"tmpfs\","
 	    "\"device\":\"none\",\"root\":\"/\",\"options\":\"rw,relatime\",\"propagation\":\"shared:1\",\"readonly\":false,\"pid\":null,\"comm\":null,\"uid\":null}\n");
 

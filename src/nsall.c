@@ -1,0 +1,541 @@
+/*
+ * -N all: every mount namespace, found as it appears. There is no notification of a new mount
+ * namespace (fanotify reports mounts, not namespaces), so they are listed again every
+ * NSALL_PERIOD_MS: with NS_MNT_GET_PREV and NS_MNT_GET_NEXT from our own, which walk every
+ * namespace whatever holds it (a process, an open fd, a bind-mounted nsfs file) and need
+ * CAP_SYS_ADMIN; else, or before Linux 6.12, by the ns/mnt links of /proc's processes. Each fd the
+ * walk returns holds its namespace, and is closed at once.
+ *
+ * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
+ * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
+ * on 6.18), so each listing starts from the whole set again. A namespace in which no such
+ * process is found (none left, or kept by a bind-mounted nsfs file, or none we may look into:
+ * /proc hides their ns/mnt) is looked for again at each listing, and said once on stderr if it
+ * stays so; one no TARGET is a directory in is remembered and left alone until it is gone.
+ */
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "nsall.h"
+#include "xalloc.h"
+
+/* A namespace one listing found. */
+struct nsall_found {
+	uint64_t ino, id;	/* id: 0 where /proc found it */
+	pid_t pid;		/* its lowest-numbered process we may look into; 0: none found */
+	bool known;
+};
+
+struct nsall_list {
+	struct nsall_found *v;
+	size_t n;
+};
+
+static struct nsall_found *
+nsall_list_find(struct nsall_list *l, uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].ino == ino)
+			return &l->v[i];
+	return NULL;
+}
+
+static void
+nsall_list_add(struct nsall_list *l, uint64_t ino, uint64_t id)
+{
+	if (nsall_list_find(l, ino))
+		return;
+	l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct nsall_found){ ino, id, 0, false };
+}
+
+/* Walk from fd with req until the end, adding each namespace; closes fd unless it is from. */
+static int
+nsall_walk_from(int from, unsigned long req, struct nsall_list *l)
+{
+	struct kapi_mnt_ns_info info;
+	struct stat st;
+	int cur = from, next;
+
+	for (;;) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		next = ioctl(cur, req, &info);
+		if (cur != from)
+			close(cur);
+		if (next < 0)
+			return errno == ENOENT ? 0 : -1;
+		if (fstat(next, &st) == 0)
+			nsall_list_add(l, st.st_ino, info.mnt_ns_id);
+		cur = next;
+	}
+}
+
+/* Every mount namespace, by the nsfs walk; -1 with errno set (ENOTTY: no walk here). */
+static int
+nsall_walk(struct nsall_list *l)
+{
+	struct stat st;
+	uint64_t id = 0;
+	int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && ioctl(fd, KAPI_NS_GET_MNTNS_ID, &id) == 0)
+		nsall_list_add(l, st.st_ino, id);
+	r = nsall_walk_from(fd, KAPI_NS_MNT_GET_PREV, l);
+	if (r == 0)
+		r = nsall_walk_from(fd, KAPI_NS_MNT_GET_NEXT, l);
+	close(fd);
+	return r;
+}
+
+int
+nsall_walk_probe(void)
+{
+	int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), next, e;
+
+	if (fd < 0)
+		return -1;
+	/* Ours is in the list: a step either way ends it (ENOENT) or gives another. */
+	next = ioctl(fd, KAPI_NS_MNT_GET_NEXT, NULL);
+	e = errno;
+	close(fd);
+	if (next >= 0)
+		close(next);
+	errno = e;
+	return next >= 0 || e == ENOENT ? 0 : -1;
+}
+
+/* Give each namespace of l its lowest-numbered process; with add, list those not in l too. */
+static void
+nsall_scan_proc(struct nsall_list *l, bool add)
+{
+	DIR *d = opendir("/proc");
+	struct nsall_found *f;
+	struct dirent *de;
+	struct stat st;
+	char p[64], *end;
+	long n;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		n = strtol(de->d_name, &end, 10);
+		if (*end != '\0' || n <= 0 || n > INT_MAX)
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", n);
+		if (stat(p, &st) < 0)
+			continue;
+		if (add)
+			nsall_list_add(l, st.st_ino, 0);
+		if ((f = nsall_list_find(l, st.st_ino)) && (f->pid == 0 || f->pid > n))
+			f->pid = (pid_t)n;
+	}
+	closedir(d);
+}
+
+/* The idle entry of the namespace, or NULL. */
+static struct nsall_idle *
+nsall_idle_of(struct nsall *a, uint64_t ino, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nidle; i++)
+		if (a->idle[i].ino == ino && (!id || !a->idle[i].id || a->idle[i].id == id))
+			return &a->idle[i];
+	return NULL;
+}
+
+/* Leave the namespace idle (its entry, if it has one, says so from now on). */
+static void
+nsall_idle_add(struct nsall *a, uint64_t ino, uint64_t id, bool pidless)
+{
+	struct nsall_idle *e = nsall_idle_of(a, ino, id);
+
+	if (e == NULL) {
+		a->idle = xreallocarray(a->idle, a->nidle + 1, sizeof(*a->idle));
+		e = &a->idle[a->nidle++];
+	}
+	*e = (struct nsall_idle){ ino, id, pidless, 0, true };
+}
+
+/* Whether the namespace is watched, or idle and not pidless; it is marked listed. */
+static bool
+nsall_known(struct nsall *a, uint64_t ino, uint64_t id)
+{
+	struct nsall_idle *e;
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->ns[i]->ns.ino == ino && (!id || !a->ns[i]->ns.id || a->ns[i]->ns.id == id))
+			return a->ns[i]->listed = true;
+	if ((e = nsall_idle_of(a, ino, id)) == NULL)
+		return false;
+	e->listed = true;
+	return !e->pidless;
+}
+
+/* No process of the namespace f found: look again next time, and say so if it stays so. */
+static void
+nsall_pidless(struct nsall *a, const struct nsall_found *f)
+{
+	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
+
+	if (e == NULL) {
+		nsall_idle_add(a, f->ino, f->id, true);
+		return;
+	}
+	/* One listing apart: not a namespace that was going as it was listed. */
+	if (++e->rounds == 2 && !a->cfg->quiet)
+		warnx("-N all: mnt:[%llu]: no process in it that we may look into; not watched "
+		    "until one is", (unsigned long long)f->ino);
+}
+
+/* The namespace f found is watched now: it is no longer pidless. */
+static void
+nsall_unidle(struct nsall *a, const struct nsall_found *f)
+{
+	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
+
+	if (e && e->pidless)
+		*e = a->idle[--a->nidle];
+}
+
+/* Whether looking a path up failed for want of resources, not for what is there. */
+static bool
+nsall_short(int e)
+{
+	return e == EMFILE || e == ENFILE || e == ENOMEM;
+}
+
+/* Each mounts TARGET that is a directory in e's namespace, as a watch there; -1 with errno set
+ * when one could not be looked up for want of resources. */
+static int
+nsall_resolve(const struct config *cfg, struct nsall_ns *e)
+{
+	struct statx stx;
+	struct watch *w;
+	size_t i;
+	int r = 0;
+
+	e->watches = xcalloc(cfg->nwatches, sizeof(*e->watches));
+	for (i = 0; i < cfg->nwatches; i++) {
+		if (cfg->watches[i].type != EV_MOUNT)
+			continue;
+		w = &e->watches[e->nwatches];
+		*w = cfg->watches[i];
+		w->ns = &e->ns;
+		w->mnt_ns = e->ns.ino;
+		if ((w->path = mntns_canon(&e->ns, w->target, false)) == NULL) {
+			r = nsall_short(errno) ? -1 : r;
+			continue;
+		}
+		if (mntns_statx(&e->ns, w->path, &stx) < 0 || !S_ISDIR(stx.stx_mode)) {
+			r = nsall_short(errno) ? -1 : r;
+			free(w->path);
+			continue;
+		}
+		w->reach = mntns_reach(&e->ns, w->path);
+		e->nwatches++;
+	}
+	return r;
+}
+
+static void
+nsall_free(struct nsall_ns *e)
+{
+	size_t i;
+
+	if (e->src.backend)
+		source_close(&e->src);
+	for (i = 0; i < e->nwatches; i++) {
+		free(e->watches[i].path);
+		free(e->watches[i].reach);
+	}
+	free(e->watches);
+	mntns_close(&e->ns);
+	free(e);
+}
+
+/* mntns_open() failed with e on the namespace f found: said once, unless its process went. */
+static void
+nsall_unopened(struct nsall *a, const struct nsall_found *f, int e)
+{
+	/* The process went: another is looked for at the next listing. */
+	if (e == ESRCH || e == ENXIO) {
+		nsall_pidless(a, f);
+		return;
+	}
+	warnx("-N all: mnt:[%llu] (pid %d): %s%s", (unsigned long long)f->ino, (int)f->pid,
+	    e == EACCES || e == EPERM ? "may not watch this mount namespace: " : "",
+	    strerror(e));
+	nsall_idle_add(a, f->ino, f->id, false);
+}
+
+/*
+ * Open e's source. A fanotify group per namespace counts against fs.fanotify.max_user_groups (128
+ * by default): without a --backend, a namespace that cannot have one (EMFILE) is watched on
+ * mountinfo, said once. -1 with errno set and *why as source_open_watches() says.
+ */
+static int
+nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
+{
+	const struct backend *mi = source_backend_find("mountinfo");
+
+	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
+	    why) == 0)
+		return 0;
+	if (errno != EMFILE || a->cfg->backend != NULL)
+		return -1;
+	if (a->mi_cfg == NULL) {
+		a->mi_cfg = xmalloc(sizeof(*a->mi_cfg));
+		*a->mi_cfg = *a->cfg;
+		a->mi_cfg->backend = mi;
+		if (!a->cfg->quiet)
+			warnx("-N all: mnt:[%llu]: %s: %s; namespaces that cannot have one are "
+			    "watched on %s", (unsigned long long)e->ns.ino, *why, strerror(EMFILE),
+			    mi->name);
+	}
+	return source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->mi_cfg, a->sink,
+	    why);
+}
+
+/* Watch the namespace f found, through its process. */
+static void
+nsall_add(struct nsall *a, const struct nsall_found *f)
+{
+	struct nsall_ns *e = xcalloc(1, sizeof(*e));
+	const char *why;
+	int err;
+
+	snprintf(e->arg, sizeof(e->arg), "%d", (int)f->pid);
+	if (mntns_open(&e->ns, e->arg) < 0) {
+		err = errno;
+		nsall_free(e);
+		nsall_unopened(a, f, err);
+		return;
+	}
+	/* The process may have moved on to a namespace watched already. */
+	if (e->ns.ino != f->ino && nsall_known(a, e->ns.ino, e->ns.id)) {
+		nsall_free(e);
+		return;
+	}
+	if (nsall_resolve(a->cfg, e) < 0) {
+		err = errno;
+		nsall_free(e);
+		nsall_unopened(a, f, err);
+		return;
+	}
+	if (e->nwatches == 0) {
+		nsall_idle_add(a, e->ns.ino, e->ns.id, false);
+		nsall_free(e);
+		return;
+	}
+	if (nsall_open_source(a, e, &why) < 0) {
+		err = errno;
+		/* Its last process went as it was being opened: nothing to say. */
+		if (e->ns.gone || err == ESRCH) {
+			nsall_free(e);
+			return;
+		}
+		warnx("-N all: mnt:[%llu] (pid %d): %s%s%s", (unsigned long long)e->ns.ino,
+		    (int)e->ns.pid, why, err == ENOSYS ? "" : ": ",
+		    err == ENOSYS ? "" : strerror(err));
+		nsall_idle_add(a, e->ns.ino, e->ns.id, false);
+		nsall_free(e);
+		return;
+	}
+	nsall_unidle(a, f);
+	e->listed = true;
+	a->ns = xreallocarray(a->ns, a->n + 1, sizeof(*a->ns));
+	a->ns[a->n++] = e;
+	a->changed = true;
+}
+
+/* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused). */
+static void
+nsall_list(struct nsall *a, struct nsall_list *l)
+{
+	if (!a->by_proc && nsall_walk(l) < 0) {
+		/* Out of fds, say: this listing is short, the next may not be. */
+		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
+			if (!a->said_walk)
+				warn("-N all: listing mount namespaces");
+			a->said_walk = true;
+			return;
+		}
+		if (errno != ENOTTY && !a->cfg->quiet)
+			warn("-N all: NS_MNT_GET_NEXT; finding mount namespaces in /proc instead, "
+			    "which misses those without a process we may look into");
+		a->by_proc = true;
+	}
+	if (a->by_proc)
+		nsall_scan_proc(l, true);
+}
+
+/* Drop what the last listing did not have. */
+static void
+nsall_forget(struct nsall *a)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < a->nidle; i++)
+		if (a->idle[i].listed)
+			a->idle[k++] = a->idle[i];
+	a->nidle = k;
+	for (i = 0; i < a->nidle; i++)
+		a->idle[i].listed = false;
+	for (i = 0; i < a->n; i++)
+		a->ns[i]->listed = false;
+}
+
+/* List the namespaces and watch each one new. */
+static void
+nsall_discover(struct nsall *a)
+{
+	struct nsall_list l = { NULL, 0 };
+	bool scan = false;
+	size_t i;
+
+	nsall_forget(a);
+	nsall_list(a, &l);
+	for (i = 0; i < l.n; i++)
+		scan |= !(l.v[i].known = nsall_known(a, l.v[i].ino, l.v[i].id));
+	/* Only a namespace new to us needs a process: one /proc scan for all of them. */
+	if (scan && !a->by_proc)
+		nsall_scan_proc(&l, false);
+	for (i = 0; i < l.n; i++) {
+		if (l.v[i].known)
+			continue;
+		if (l.v[i].pid == 0)
+			nsall_pidless(a, &l.v[i]);
+		else
+			nsall_add(a, &l.v[i]);
+	}
+	free(l.v);
+}
+
+int
+nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
+{
+	struct itimerspec period = { { 0, NSALL_PERIOD_MS * 1000000L },
+	    { 0, NSALL_PERIOD_MS * 1000000L } };
+	struct rlimit lim;
+
+	memset(a, 0, sizeof(*a));
+	a->cfg = cfg;
+	a->sink = sink;
+	/* Each namespace costs about six fds: as many as we may have. */
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+		lim.rlim_cur = lim.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &lim);
+	}
+	a->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (a->timerfd < 0 || timerfd_settime(a->timerfd, 0, &period, NULL) < 0)
+		return -1;
+	nsall_discover(a);
+	return 0;
+}
+
+/* Emit a meta record of subtype for each watch of e. */
+static void
+nsall_emit(struct nsall *a, struct nsall_ns *e, unsigned subtype)
+{
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < e->nwatches; i++) {
+		source_event_init(&ev, EV_META, subtype, &e->watches[i]);
+		ev.u.meta.lost = -1;
+		ev.u.meta.backend = e->src.backend ? source_backend_name(&e->src) : NULL;
+		ev.u.meta.pid = e->ns.pid;
+		a->sink->emit(a->sink, &ev);
+	}
+}
+
+void
+nsall_announce(struct nsall *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->ns[i]->announced)
+			continue;
+		a->ns[i]->announced = true;
+		nsall_emit(a, a->ns[i], META_NS_NEW);
+		if (a->cfg->initial)
+			source_present(&a->ns[i]->src);
+	}
+}
+
+void
+nsall_tick(struct nsall *a)
+{
+	uint64_t n;
+
+	while (read(a->timerfd, &n, sizeof(n)) < 0 && errno == EINTR)
+		;
+	nsall_discover(a);
+	nsall_announce(a);
+}
+
+void
+nsall_reap(struct nsall *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		if (!a->ns[i]->ns.gone)
+			continue;
+		nsall_emit(a, a->ns[i], META_NS_GONE);
+		nsall_free(a->ns[i]);
+		a->ns[i--] = a->ns[--a->n];
+		a->changed = true;
+	}
+}
+
+bool
+nsall_changed(struct nsall *a)
+{
+	bool r = a->changed;
+
+	a->changed = false;
+	return r;
+}
+
+const char *
+nsall_backend_name(const struct nsall *a)
+{
+	return a->n ? source_backend_name(&a->ns[0]->src) : NULL;
+}
+
+void
+nsall_close(struct nsall *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		nsall_free(a->ns[i]);
+	free(a->ns);
+	free(a->idle);
+	free(a->mi_cfg);
+	if (a->timerfd >= 0)
+		close(a->timerfd);
+	memset(a, 0, sizeof(*a));
+	a->timerfd = -1;
+}

@@ -1,0 +1,70 @@
+#ifndef WATCHQ_NSALL_H
+#define WATCHQ_NSALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "event.h"
+#include "mntns.h"
+#include "source.h"
+
+#define NSALL_PERIOD_MS	500	/* how often the namespaces are listed again */
+
+/* A mount namespace -N all watches: a process in it, the TARGETs found there and their source. */
+struct nsall_ns {
+	struct mntns ns;
+	char arg[16];		/* the PID mntns_open() was given */
+	struct watch *watches;	/* the mounts TARGETs that are directories there */
+	size_t nwatches;
+	struct source src;
+	bool listed;		/* the last listing had it */
+	bool announced;		/* its ns_new record is out */
+};
+
+/* A namespace listed but not watched: we may not look into it, or no TARGET is a directory
+ * there, or (pidless) no process of it was found, looked for again at each listing. */
+struct nsall_idle {
+	uint64_t ino, id;
+	bool pidless;
+	unsigned rounds;	/* pidless: listings it has been so */
+	bool listed;
+};
+
+/* -N all: every mount namespace, listed again every NSALL_PERIOD_MS. */
+struct nsall {
+	const struct config *cfg;
+	struct sink *sink;
+	struct nsall_ns **ns;	/* those watched */
+	size_t n;
+	struct nsall_idle *idle;
+	size_t nidle;
+	int timerfd;		/* polled by the loop: time to list again */
+	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
+	bool said_walk;		/* a failed walk was said */
+	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
+	struct config *mi_cfg;
+	bool changed;		/* sources came or went since nsall_changed() last said so */
+};
+
+/* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
+ * walk in this kernel; EPERM: not ours to do). */
+int nsall_walk_probe(void);
+/* Start: the timer, and every namespace there is now, announced by nsall_announce(); -1 with errno
+ * set. */
+int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
+/* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
+void nsall_announce(struct nsall *a);
+/* The timer fired: list the namespaces again, open and announce the new ones. */
+void nsall_tick(struct nsall *a);
+/* Emit ns_gone for each namespace no process is left in, and release it. */
+void nsall_reap(struct nsall *a);
+/* Whether sources came or went since it was last asked. */
+bool nsall_changed(struct nsall *a);
+/* The backend of the first namespace watched, NULL if none is. */
+const char *nsall_backend_name(const struct nsall *a);
+/* Release everything. */
+void nsall_close(struct nsall *a);
+
+#endif

@@ -1,0 +1,422 @@
+#!/usr/bin/env bats
+# watchq -N all: every mount namespace, those there at the start and those made
+# later, each named by its inode number and its process's cgroup. Other
+# namespaces of the machine are watched too: each check names its own.
+load helper
+
+# The helper's teardown, run after ours has killed the namespaces' processes.
+eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
+
+setup_file() {
+	# Every process of these tests is in the cgroup of the suite unless moved.
+	CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	export CG=${CG:--}
+	export NSBURST=$BATS_FILE_TMPDIR/nsburst
+	cc -O2 -o "$NSBURST" "$BATS_TEST_DIRNAME/nsburst.c"
+}
+
+teardown() {
+	local p
+	for p in ${NS_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	if [ -n "${CGDIR:-}" ]; then
+		rmdir "$CGDIR"/* 2>/dev/null || true
+		rmdir "$CGDIR" 2>/dev/null || true
+	fi
+	helper_teardown
+}
+
+# cg_setup: CGDIR, a cgroup v2 directory of this test to make one cgroup per namespace
+# below, or empty (and CG_WHY the reason) where cgroup v2 is not mounted or not writable.
+cg_setup() {
+	local root
+	CGDIR=
+	root=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
+	if [ -z "$root" ]; then
+		CG_WHY="no cgroup v2 mounted"
+		return
+	fi
+	# A tmpfs below /sys/fs/cgroup takes a mkdir too: a cgroup has cgroup.procs.
+	if ! mkdir "$root/watchq-nsall.$$" 2>/dev/null || [ ! -e "$root/watchq-nsall.$$/cgroup.procs" ]; then
+		rmdir "$root/watchq-nsall.$$" 2>/dev/null || true
+		CG_WHY="cgroup v2 at $root is not writable here"
+		return
+	fi
+	CGDIR=$root/watchq-nsall.$$
+}
+
+# in_new_ns PID: PID's mount namespace is no longer ours (unshare(2) has run).
+in_new_ns() {
+	[ "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" != "$(readlink /proc/self/ns/mnt)" ] &&
+		[ -n "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" ]
+}
+
+# new_ns NAME [chroot]: a process in a new private mount namespace, in cgroup NAME below
+# CGDIR where there is one (before the namespace exists, so that watchq never sees it
+# elsewhere), chrooted into a bind mount of / if asked; its pid in $NS (and NS_PIDS), its
+# namespace's inode in $INO, the cgroup it is in (as text lines print it) in $NSCG.
+new_ns() {
+	local cg=- run='exec sleep 1000'
+	if [ -n "${CGDIR:-}" ]; then
+		mkdir "$CGDIR/$1"
+		cg=$CGDIR/$1
+	fi
+	[ "${2:-}" != chroot ] ||
+		run="mkdir -p $T/root-$1 && mount --rbind / $T/root-$1 && exec chroot $T/root-$1 sleep 1000"
+	# None of bats's fds: it would wait for them to close.
+	sh -c '[ "$1" = - ] || echo $$ >"$1/cgroup.procs"; shift; exec unshare -m --propagation private sh -c "$1"' \
+	    sh "$cg" "$run" </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="${NS_PIDS:-} $NS"
+	wait_until in_new_ns "$NS"
+	# The chroot is the last step: wait for it, so that the process sees its own root.
+	[ "${2:-}" != chroot ] || wait_until chrooted "$NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	NSCG=$(sed -n 's/^0:://p' "/proc/$NS/cgroup")
+	NSCG=${NSCG:--}
+}
+
+# chrooted PID: PID's root is no longer /.
+chrooted() {
+	[ "$(readlink "/proc/$1/root")" != / ] && [ "$(cat "/proc/$1/comm")" = sleep ]
+}
+
+# in_ns_of_its_own PID PARENT: PID is in a mount namespace that is not PARENT's (nor ours).
+in_ns_of_its_own() {
+	in_new_ns "$1" && [ "$(readlink "/proc/$1/ns/mnt")" != "$(readlink "/proc/$2/ns/mnt")" ]
+}
+
+# announced_at DIR INO: the ns_new record of namespace INO for DIR is out.
+announced_at() {
+	grep -q "^meta ns_new mounts $1 pid=[0-9]* ns=$2 " "$T/out"
+}
+
+# announced INO CG: the ns_new record of namespace INO, with cgroup CG, is out.
+announced() {
+	grep -q "^meta ns_new mounts $T pid=[0-9]* ns=$1 cgroup=$2\$" "$T/out"
+}
+
+@test "-N all: namespaces made before and after the start, each mount once, in its namespace, with its cgroup; they go one by one" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	cg_setup
+	local i pids=() inos=() cgs=() self
+	for i in 1 2 3; do
+		new_ns "ns$i" $([ $i -eq 2 ] && echo chroot)
+		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
+	done
+	start_watchq -N all mounts "$T"
+	grep -q "^watchq: watching mounts $T in every mount namespace ([0-9]* now) (backend [a-z]*)\$" "$T/err"
+	# tests/run-bats runs this file again on mountinfo: every namespace is on it then.
+	[ -z "${WATCHQ_BACKEND:-}" ] || [ "$(backend_used)" = "$WATCHQ_BACKEND" ]
+	for i in 0 1 2; do
+		wait_until announced "${inos[$i]}" "${cgs[$i]}"
+	done
+	for i in 4 5; do
+		new_ns "ns$i"
+		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
+		wait_until announced "$INO" "$NSCG"
+	done
+	# The same path in each, its own tmpfs: the chrooted one's as it sees it.
+	for i in 0 1 2 3 4; do
+		nsenter -t "${pids[$i]}" -m $([ $i -eq 1 ] && echo -r) mount -t tmpfs "in-ns$i" "$T/a"
+	done
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	mount -t tmpfs ours "$T/b"
+	for i in 0 1 2 3 4; do
+		wait_until unmarked_has "mount mount $T/a tmpfs in-ns$i ns=${inos[$i]} cgroup=${cgs[$i]}"
+	done
+	wait_until grep -q "^mount mount $T/b tmpfs ours .* ns=$self cgroup=" "$T/out"
+	for i in 0 1 2 3 4; do
+		[ "$(grep -c "^mount mount $T/a tmpfs in-ns$i " "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
+	done
+	[ "$(grep -c "^mount mount $T/b tmpfs ours " "$T/out")" -eq 1 ]
+	# Away one by one: each is said, and the run goes on.
+	for i in 0 1 2 3 4; do
+		kill -KILL "${pids[$i]}"
+		wait_until grep -q "^meta ns_gone mounts $T pid=${pids[$i]} ns=${inos[$i]} cgroup=${cgs[$i]}\$" "$T/out"
+		kill -0 "$WQ_PID"
+	done
+	umount "$T/b"
+	wait_until grep -q "^mount unmount $T/b tmpfs ours .* ns=$self cgroup=" "$T/out"
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	# Nothing said of ours (the machine's other namespaces may have their lines).
+	for i in 0 1 2 3 4; do
+		run ! grep -q "mnt:\[${inos[$i]}\]" "$T/err"
+	done
+}
+
+@test "-N all: each namespace's cgroup is its own process's" {
+	need_root
+	cg_setup
+	[ -n "$CGDIR" ] || skip "$CG_WHY"
+	new_ns one
+	a=$INO
+	new_ns two
+	b=$INO
+	start_watchq -N all mounts "$T"
+	wait_until announced "$a" "${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/one"
+	wait_until announced "$b" "${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/two"
+	stop_watchq
+}
+
+@test "-N all --initial --json: a namespace made later, its mounts as present records after its ns_new" {
+	need_root
+	mkdir "$T/a"
+	# A namespace made later that has a mount from its start: a copy of one that had it.
+	new_ns parent
+	nsenter -t "$NS" -m mount -t tmpfs early "$T/a"
+	parent=$NS
+	start_watchq -N all --initial --json mounts "$T"
+	nsenter -t "$parent" -m unshare -m --propagation private sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="$NS_PIDS $NS"
+	wait_until in_ns_of_its_own "$NS" "$parent"
+	ino=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	wait_until grep -q "\"device\":\"early\".*\"mnt_ns\":$ino\|\"mnt_ns\":$ino.*\"device\":\"early\"" "$T/out"
+	jq -c --argjson ns "$ino" 'select(.mnt_ns == $ns) | [.event, .path, .device, .cgroup]' "$T/out" >"$T/mine"
+	cg=$(sed -n 's/^0:://p' "/proc/$NS/cgroup")
+	[ "$(head -n 1 "$T/mine")" = "$(jq -cn --arg cg "$cg" '["ns_new", null, null, ($cg | if . == "" then null else . end)]')" ] ||
+		{ cat "$T/mine"; false; }
+	grep -qxF "$(jq -cn --arg t "$T/a" --arg cg "$cg" '["present", $t, "early", ($cg | if . == "" then null else . end)]')" "$T/mine"
+	jq -e -s --argjson ns "$ino" --argjson pid "$NS" \
+	    '[.[] | select(.mnt_ns == $ns and .event == "ns_new")] | length == 1 and .[0].pid == $pid' "$T/out"
+	kill -KILL "$NS"
+	wait_until grep -q "\"event\":\"ns_gone\".*\"mnt_ns\":$ino" "$T/out"
+	stop_watchq
+}
+
+@test "wait -e mount -N all: a mount in a namespace made after the start ends it" {
+	need_root
+	mkdir "$T/a"
+	start_watchq wait -e mount -N all mounts "$T"
+	new_ns later
+	wait_until announced "$INO" "$NSCG"
+	nsenter -t "$NS" -m mount -t tmpfs later "$T/a"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	unmarked_has "mount mount $T/a tmpfs later ns=$INO cgroup=$NSCG"
+	[ "$(grep -c '^mount ' "$T/out")" -eq 1 ]
+}
+
+@test "-N all --format: %N and %G name the namespace and its cgroup; a TARGET that is no directory there watches nothing there" {
+	need_root
+	mkdir "$T/a"
+	# Its own tmpfs on $T hides $T/a there.
+	new_ns hidden
+	nsenter -t "$NS" -m mount -t tmpfs hide "$T"
+	hidden=$INO
+	start_watchq -N all --format '%e %p %N %G' mounts "$T/a"
+	new_ns seen
+	wait_until grep -q "^ns_new  $INO $NSCG\$" "$T/out"
+	nsenter -t "$NS" -m mount -t tmpfs x "$T/a"
+	wait_until grep -q "^mount $T/a $INO $NSCG\$" "$T/out"
+	[ "$(grep -c " $hidden " "$T/out")" -eq 0 ]
+	stop_watchq
+}
+
+@test "-N all: usage errors" {
+	run --separate-stderr "$WATCHQ" -N all -N 1 mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N all watches every mount namespace: no other -N goes with it" ]
+	run --separate-stderr "$WATCHQ" list -N all mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: -N all follows namespaces as they appear: it goes with a monitor and wait -e" ]
+	run --separate-stderr "$WATCHQ" wait --mount /x -N all
+	[ "$status" -eq 64 ]
+	run --separate-stderr "$WATCHQ" -N all mounts relative
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: relative: with -N, a PATH must be absolute: it is looked up in each namespace" ]
+	run --separate-stderr "$WATCHQ" --ns=all keys
+	[ "$status" -eq 64 ]
+}
+
+# need_walk: the nsfs walk, which lists namespaces /proc does not show.
+need_walk() {
+	kernel_at_least 6 12 || skip "no nsfs walk (NS_MNT_GET_NEXT, Linux 6.12): /proc does not show this namespace"
+}
+
+# fds_are N: watchq holds N file descriptors.
+fds_are() {
+	[ "$(ls "/proc/$WQ_PID/fd" | wc -l)" -eq "$1" ]
+}
+
+# rss_kib: watchq's resident set, in KiB.
+rss_kib() {
+	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$WQ_PID/status"
+}
+
+# ns_pairs SELF: every namespace announced but ours (inode SELF) has gone again before it was
+# announced again (inode numbers are reused): "ok", else the lines that are not so.
+ns_pairs() {
+	awk -v self="ns=$1" '
+		/^meta ns_(new|gone) / {
+			k = $(NF - 1)
+			if (k == self) next
+			if (($2 == "ns_new") == (k in open)) bad = bad " " NR ":" $2 ":" k
+			if ($2 == "ns_new") open[k] = 1; else delete open[k]
+		}
+		END {
+			for (k in open) bad = bad " open:" k
+			print bad == "" ? "ok" : "bad:" bad
+		}' "$T/out"
+}
+
+@test "-N all: 200 namespaces made and destroyed, some while watchq reads them: no fd kept, memory bounded" {
+	need_root
+	mkdir "$T/a"
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	# $T/a is only in this test's namespaces: the machine's others hold no fd of watchq.
+	start_watchq -N all --initial mounts "$T/a"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=[0-9]* ns=$self " "$T/out"
+	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
+	for round in 1 2; do
+		"$NSBURST" loop 200 600 "$T/a" >"$T/burst"
+		[ "$(cat "$T/burst")" = done ]
+		# Each namespace that watchq took has told it of its end.
+		wait_until fds_are "$fd0"
+		eval "rss$round=\$(rss_kib)"
+	done
+	kill -0 "$WQ_PID"
+	# Some were watched, each came and went once, and their mounts were seen.
+	[ "$(grep -c '^meta ns_new ' "$T/out")" -ge 3 ]
+	[ "$(ns_pairs "$self")" = ok ] || { ns_pairs "$self"; cat "$T/out"; false; }
+	grep -q "^mount present $T/a tmpfs nsburst " "$T/out"
+	# A leak of 2.5 KiB a namespace (a mount table, a statmount buffer) would pass 512 KiB
+	# over the second 200; the first round is malloc's high-water mark.
+	[ $((rss2 - rss1)) -le 512 ] || { echo "RSS $rss1 KiB, then $rss2 KiB"; false; }
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+	# The machine's other namespaces may be kept without a process: nothing else is said.
+	[ -z "$(grep -v -e '^watchq: watching' -e ': no process in it that we may look into;' \
+	    -e '; using mountinfo$' "$T/err")" ] ||
+		{ cat "$T/err"; false; }
+}
+
+@test "-N all: the followed process's pid taken by a process of another namespace" {
+	need_root
+	mkdir "$T/a"
+	new_ns first
+	p=$NS
+	a=$INO
+	# A second process of that namespace, to be followed once the first has gone.
+	nsenter -t "$p" -m sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	q=$!
+	NS_PIDS="$NS_PIDS $q"
+	[ "$q" -gt "$p" ] || skip "pids came round between the two processes"
+	wait_until in_new_ns "$q"
+	start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$p ns=$a " "$T/out"
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null || true
+	"$NSBURST" reuse "$p" "$T/a" >"$T/reused" 2>"$T/reuse.err" &
+	NS_PIDS="$NS_PIDS $! $p"
+	wait_until grep -q ready "$T/reused" || { cat "$T/reuse.err"; false; }
+	b=$(stat -L -c %i "/proc/$p/ns/mnt")
+	[ "$b" != "$a" ]
+	# The pid names the new namespace; the first one goes on through its other process.
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$p ns=$b " "$T/out"
+	nsenter -t "$q" -m mount -t tmpfs still-a "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs still-a ns=$a cgroup=$CG"
+	run ! grep -q "^meta ns_gone .* ns=$a " "$T/out"
+	[ "$(grep -c "^meta ns_new .* ns=$a " "$T/out")" -eq 1 ]
+	kill -KILL "$q"
+	wait_until grep -q "^meta ns_gone mounts $T/a pid=$q ns=$a " "$T/out"
+	stop_watchq
+}
+
+@test "-N all: a namespace we may not look into is one line on stderr; the others go on" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	# A process of another user, and watchq without CAP_SYS_PTRACE: /proc hides its ns/mnt.
+	sh -c 'exec unshare -m --propagation private setpriv --reuid=65534 --regid=65534 --clear-groups sleep 1000' \
+	    </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS=$!
+	wait_until in_new_ns "$NS_PIDS"
+	wait_until grep -q '^Uid:[[:space:]]*65534' "/proc/$NS_PIDS/status"
+	hidden=$(stat -L -c %i "/proc/$NS_PIDS/ns/mnt")
+	printf '#!/bin/sh\nexec setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace "%s" "$@"\n' \
+	    "$WATCHQ" >"$T/noptrace"
+	chmod +x "$T/noptrace"
+	WATCHQ=$T/noptrace start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^watchq: -N all: mnt:\[$hidden\]: no process in it that we may look into; not watched until one is\$" "$T/err"
+	# One whose process has no more privileges than watchq: it may look into it.
+	setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace \
+	    unshare -m --propagation private sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS="$NS_PIDS $NS"
+	wait_until in_new_ns "$NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	wait_until announced_at "$T/a" "$INO"
+	nsenter -t "$NS" -m mount -t tmpfs seen "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs seen ns=$INO cgroup=$CG"
+	[ "$(grep -c "mnt:\[$hidden\]" "$T/err")" -eq 1 ]
+	run ! grep -q "ns=$hidden " "$T/out"
+	stop_watchq
+}
+
+@test "-N all: out of file descriptors, a namespace is one line on stderr; the others go on" {
+	need_root
+	command -v prlimit >/dev/null || skip "no prlimit"
+	mkdir "$T/a"
+	self=$(stat -L -c %i /proc/self/ns/mnt)
+	start_watchq -N all mounts "$T/a"
+	wait_until announced_at "$T/a" "$self"
+	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
+	# Room for a namespace on mountinfo (its nsfs file, root, pidfd, table), not on fanotify
+	# (a group, a timer and the table's signal too), nor for a second one.
+	prlimit --pid "$WQ_PID" --nofile=$((fd0 + 5)):$((fd0 + 5))
+	inos=()
+	for i in 1 2 3 4; do
+		new_ns "n$i"
+		inos+=("$INO")
+	done
+	wait_until grep -q "^watchq: -N all: .*: Too many open files\$" "$T/err"
+	wait_until grep -q "^meta ns_new mounts $T/a pid=[0-9]* ns=\(${inos[0]}\|${inos[1]}\|${inos[2]}\|${inos[3]}\) " "$T/out"
+	[ "$(backend_used)" != fanotify ] ||
+		grep -q "^watchq: -N all: mnt:\[[0-9]*\]: fanotify: Too many open files; namespaces that cannot have one are watched on mountinfo\$" "$T/err"
+	# The one watched is, on mountinfo, and no watch is taken for gone for want of fds.
+	for ino in "${inos[@]}"; do
+		grep -q "^meta ns_new .* ns=$ino " "$T/out" && break
+	done
+	pid=$(sed -n "s/^meta ns_new mounts .* pid=\([0-9]*\) ns=$ino .*/\1/p" "$T/out")
+	nsenter -t "$pid" -m mount -t tmpfs watched "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs watched ns=$ino cgroup=$CG"
+	run ! grep -q '^meta removal' "$T/out"
+	# Each said once at most, and the run goes on.
+	for ino in "${inos[@]}"; do
+		[ "$(grep -c "mnt:\[$ino\]" "$T/err")" -le 1 ]
+	done
+	kill -0 "$WQ_PID"
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "-N all: a namespace kept only by a bind-mounted nsfs file is said once, then watched once a process enters it" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	touch "$T/nsfile"
+	# A namespace file is bound only on a private mount: an earlier test may have made / shared.
+	mount --make-private "$T"
+	unshare --mount="$T/nsfile" --propagation private true ||
+		skip "cannot bind-mount a mount namespace file here"
+	kept=$(stat -L -c %i "$T/nsfile")
+	start_watchq -N all mounts "$T/a"
+	wait_until grep -q "^watchq: -N all: mnt:\[$kept\]: no process in it that we may look into; not watched until one is\$" "$T/err"
+	nsenter --mount="$T/nsfile" sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS=$!
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$NS_PIDS ns=$kept " "$T/out"
+	nsenter -t "$NS_PIDS" -m mount -t tmpfs entered "$T/a"
+	wait_until unmarked_has "mount mount $T/a tmpfs entered ns=$kept cgroup=$CG"
+	[ "$(grep -c "mnt:\[$kept\]" "$T/err")" -eq 1 ]
+	# Its process gone, the file keeps it: ns_gone all the same, as with -N.
+	kill -KILL "$NS_PIDS"
+	wait_until grep -q "^meta ns_gone mounts $T/a pid=$NS_PIDS ns=$kept " "$T/out"
+	umount "$T/nsfile"
+	stop_watchq
+}

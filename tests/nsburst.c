@@ -1,0 +1,142 @@
+/*
+ * nsburst: mount namespaces made and destroyed faster than a shell can, for the
+ * -N all tests (tests/nsall.bats).
+ *
+ *   nsburst loop N MS DIR   N mount namespaces, at most 20 at once, each a child that
+ *                           unshares one, mounts a tmpfs "nsburst" on DIR in it and
+ *                           exits after 0 to MS milliseconds (some before watchq
+ *                           sees them, some while it reads them); says "done" when
+ *                           the last has exited
+ *   nsburst reuse PID DIR   a child with pid PID again (through ns_last_pid; it
+ *                           must be free), in a mount namespace of its own with a
+ *                           tmpfs "reused" on DIR; says "ready", then waits for a
+ *                           signal
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AT_ONCE	20
+
+/* Unshare a private mount namespace and mount a tmpfs called src on dir; exits 1 on failure. */
+static void
+own_ns(const char *src, const char *dir)
+{
+	if (unshare(CLONE_NEWNS) < 0)
+		err(1, "unshare");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		err(1, "make-rprivate");
+	if (mount(src, dir, "tmpfs", 0, NULL) < 0)
+		err(1, "mount %s", dir);
+}
+
+static void
+reap_one(int *alive)
+{
+	while (wait(NULL) < 0)
+		if (errno != EINTR)
+			err(1, "wait");
+	(*alive)--;
+}
+
+static int
+ns_loop(long n, long ms, const char *dir)
+{
+	int alive = 0;
+	long i;
+
+	srand((unsigned)getpid());
+	for (i = 0; i < n; i++) {
+		long life = ms > 0 ? rand() % (ms + 1) : 0;
+		pid_t pid;
+
+		if (alive == AT_ONCE)
+			reap_one(&alive);
+		if ((pid = fork()) < 0)
+			err(1, "fork");
+		if (pid == 0) {
+			own_ns("nsburst", dir);
+			nanosleep(&(struct timespec){ life / 1000, life % 1000 * 1000000L }, NULL);
+			_exit(0);
+		}
+		alive++;
+	}
+	while (alive > 0)
+		reap_one(&alive);
+	puts("done");
+	return 0;
+}
+
+/* Make the next pid the kernel gives want; false if this kernel has no ns_last_pid. */
+static int
+next_pid_is(pid_t want)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	int r;
+
+	if (f == NULL)
+		return -1;
+	r = fprintf(f, "%ld", (long)want - 1);
+	return fclose(f) == 0 && r > 0 ? 0 : -1;
+}
+
+static int
+ns_reuse(pid_t want, const char *dir)
+{
+	int i, ready[2];
+	char c;
+
+	if (pipe(ready) < 0)
+		err(1, "pipe");
+	/* Another process may take the pid between the write and the fork: try again. */
+	for (i = 0; i < 1000; i++) {
+		pid_t pid;
+
+		if (next_pid_is(want) < 0)
+			err(77, "ns_last_pid");
+		if ((pid = fork()) < 0)
+			err(1, "fork");
+		if (pid == 0) {
+			if (getpid() != want)
+				_exit(0);
+			own_ns("reused", dir);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		if (pid == want)
+			break;
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (i == 1000)
+		errx(1, "pid %ld never came back", (long)want);
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		errx(1, "the child with pid %ld failed", (long)want);
+	puts("ready");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 5 && strcmp(argv[1], "loop") == 0)
+		return ns_loop(atol(argv[2]), atol(argv[3]), argv[4]);
+	if (argc == 4 && strcmp(argv[1], "reuse") == 0)
+		return ns_reuse((pid_t)atol(argv[2]), argv[3]);
+	errx(64, "usage: nsburst loop N MS DIR | reuse PID DIR");
+}
