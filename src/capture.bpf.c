@@ -111,7 +111,8 @@ char LICENSE[] SEC("license") = "GPL";
 /* watchq's pid namespace (the device and inode of /proc/self/ns/pid), set before loading. */
 const volatile __u64 pidns_dev;
 const volatile __u64 pidns_ino;
-/* Whether the calls that make or enter a mount namespace are noted too, set before loading. */
+/* Which calls are noted: the mount-changing ones, those that make or enter a mount namespace. */
+const volatile __u32 want_mounts;
 const volatile __u32 want_ns;
 
 /* Records the ring had no room for; their processes' tgids are in dropped. */
@@ -157,6 +158,8 @@ struct {
 static __always_inline int
 captured(long nr)
 {
+	if (!want_mounts)
+		return 0;
 	switch (nr) {
 	case CAPTURE_NR_MOUNT:
 	case CAPTURE_NR_UMOUNT2:

@@ -76,7 +76,7 @@ struct capture {
 	uint64_t drops;			/* the kernel's count of records it had no room for */
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
 	unsigned long long losses;	/* times some call may have been missed */
-	bool want_ns;			/* the namespace calls are noted too */
+	unsigned what;			/* enum capture_what */
 	unsigned long long ns_calls;	/* those seen to succeed */
 	struct capture_call flips[FLIPS_MAX];
 	size_t nflips;
@@ -100,6 +100,18 @@ tracefs_has_syscalls(void)
 	return access(path, R_OK) == 0;
 }
 
+/* Whether the program named name is loaded: one of the set (tp/ with tracefs, else raw_tp/), and
+ * for a syscall tracepoint, of a call wanted. */
+static bool
+tp_wanted(const struct capture *c, const char *name)
+{
+	if ((strncmp(name, "tp_", 3) == 0) != c->tracefs)
+		return false;
+	if (strncmp(name, "tp_ns_", 6) == 0)
+		return c->what & CAPTURE_NS_CALLS;
+	return strncmp(name, "tp_", 3) != 0 || (c->what & CAPTURE_MOUNT_CALLS);
+}
+
 /* Open and load the programs of one set (tp/ with tracefs, else raw_tp/); -errno. */
 static int
 load(struct capture *c, const struct stat *pidns, char *why, size_t size)
@@ -113,12 +125,11 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	}
 	c->skel->rodata->pidns_dev = pidns->st_dev;
 	c->skel->rodata->pidns_ino = pidns->st_ino;
-	c->skel->rodata->want_ns = c->want_ns;
-	/* Syscall tracepoints cost every call of theirs: the namespace calls' only where wanted. */
+	c->skel->rodata->want_mounts = (c->what & CAPTURE_MOUNT_CALLS) != 0;
+	c->skel->rodata->want_ns = (c->what & CAPTURE_NS_CALLS) != 0;
+	/* Syscall tracepoints cost every call of theirs: only those of the calls wanted. */
 	bpf_object__for_each_program(p, c->skel->obj)
-		bpf_program__set_autoload(p,
-		    (strncmp(bpf_program__name(p), "tp_", 3) == 0) == c->tracefs &&
-		    (c->want_ns || strncmp(bpf_program__name(p), "tp_ns_", 6) != 0));
+		bpf_program__set_autoload(p, tp_wanted(c, bpf_program__name(p)));
 	if ((r = capture_bpf__load(c->skel)) < 0) {
 		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
 		    "CAP_PERFMON)", strerror(-r));
@@ -155,7 +166,7 @@ ring_map(struct capture *c)
 }
 
 struct capture *
-capture_open(bool ns_calls, char *why, size_t size)
+capture_open(unsigned what, char *why, size_t size)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 	struct stat pidns;
@@ -163,7 +174,7 @@ capture_open(bool ns_calls, char *why, size_t size)
 
 	libbpf_set_print(quiet);
 	c->ring_fd = -1;
-	c->want_ns = ns_calls;
+	c->what = what;
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
 		snprintf(why, size, "the kernel has no BTF (/sys/kernel/btf/vmlinux): %s",
 		    strerror(errno));

@@ -38,9 +38,15 @@ struct capture_call {
 	bool done, ok;		/* it has ended; successfully */
 };
 
-/* Load and attach the capture (ns_calls: also note the calls that make or enter a mount namespace);
- * NULL if it cannot, with the reason written to why. */
-struct capture *capture_open(bool ns_calls, char *why, size_t size);
+/* What the capture notes: the mount-changing calls, the calls that make or enter a mount namespace. */
+enum capture_what {
+	CAPTURE_MOUNT_CALLS = 1,
+	CAPTURE_NS_CALLS = 2,
+};
+
+/* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
+ * written to why. */
+struct capture *capture_open(unsigned what, char *why, size_t size);
 /* Detach and free c. */
 void capture_close(struct capture *c);
 /* The fd that is readable (POLLIN) when records wait. */
@@ -62,7 +68,7 @@ void capture_take(struct capture *c, size_t i);
 bool capture_flips_lost(const struct capture *c);
 /* How many times since the capture was opened some call may have been missed. */
 unsigned long long capture_losses(const struct capture *c);
-/* How many calls that made or entered a mount namespace have been seen to succeed (ns_calls). */
+/* How many calls that made or entered a mount namespace have been seen to succeed. */
 unsigned long long capture_ns_calls(const struct capture *c);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */

@@ -192,7 +192,8 @@ run_name_ns(struct buf *b, const struct mntns *ns, const char *sep)
 	buf_addf(b, "%s mnt:[%llu] of pid %d", sep, (unsigned long long)ns->ino, (int)ns->pid);
 }
 
-/* "mounts /data in every mount namespace (3 now) (backend fanotify)": -N all's part. */
+/* "mounts /data in every mount namespace (3 now) (backend fanotify)": -N all's part; the capture
+ * of the namespace calls, where loaded, is named there. */
 static void
 run_name_all(struct buf *b, const struct config *cfg, const struct nsall *a, bool after)
 {
@@ -206,7 +207,8 @@ run_name_all(struct buf *b, const struct config *cfg, const struct nsall *a, boo
 		buf_addc(b, ' ');
 		escape_text(b, cfg->watches[i].target);
 	}
-	buf_addf(b, " in every mount namespace (%zu now) (backend %s)", a->n, be ? be : "-");
+	buf_addf(b, " in every mount namespace (%zu now%s) (backend %s)", a->n,
+	    a->cap ? ", new ones seen at their calls" : "", be ? be : "-");
 }
 
 /*
@@ -376,7 +378,7 @@ run_watch(struct run *r, const struct stop *stop)
 	run_take_sources(r);
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
-	loop.tick_fd = cfg->ns_all ? r->all.timerfd : -1;
+	loop.tick_fd = cfg->ns_all ? r->all.fd : -1;
 	loop.on_tick = run_on_tick;
 	loop.after = run_after;
 	loop.ctx = r;
@@ -437,7 +439,7 @@ int
 main(int argc, char **argv)
 {
 	struct config cfg;
-	struct run run = { .sink = { run_emit }, .status = -1, .all = { .timerfd = -1 } };
+	struct run run = { .sink = { run_emit }, .status = -1, .all = { .timerfd = -1, .fd = -1 } };
 	struct stop stop;
 	bool wait;
 	size_t i;

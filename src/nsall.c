@@ -6,6 +6,11 @@
  * CAP_SYS_ADMIN; else, or before Linux 6.12, by the ns/mnt links of /proc's processes. Each fd the
  * walk returns holds its namespace, and is closed at once.
  *
+ * Where the process capture loads (root, BPF; not with --no-bpf), the calls that make a mount
+ * namespace (unshare(2), clone(2), clone3(2) with CLONE_NEWNS) or enter one (setns(2)) are
+ * seen as they return, and the namespaces are listed again at once: the listing every
+ * NSALL_PERIOD_MS stays, for what the capture may lose.
+ *
  * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
  * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
  * on 6.18), so each listing starts from the whole set again. A namespace in which no such
@@ -23,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -430,6 +436,33 @@ nsall_discover(struct nsall *a)
 	free(l.v);
 }
 
+/*
+ * Load the capture of the namespace calls where -N all lists namespaces by the walk (Linux 6.12
+ * and CAP_SYS_ADMIN, as root has the capture's privileges): the loop then polls an epoll of the
+ * timer and its ring. Where it cannot load, one line says why (not under -q); -1 with errno set
+ * only for epoll.
+ */
+static int
+nsall_open_capture(struct nsall *a)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	char why[256];
+
+	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
+		return 0;
+	if ((a->cap = capture_open(CAPTURE_NS_CALLS, why, sizeof(why))) == NULL) {
+		if (!a->cfg->quiet)
+			warnx("-N all: no process capture: %s; namespaces are listed every %d ms",
+			    why, NSALL_PERIOD_MS);
+		return 0;
+	}
+	if ((a->fd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(a->fd, EPOLL_CTL_ADD, a->timerfd, &ev) < 0 ||
+	    epoll_ctl(a->fd, EPOLL_CTL_ADD, capture_fd(a->cap), &ev) < 0)
+		return -1;
+	return 0;
+}
+
 int
 nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 {
@@ -438,6 +471,7 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	struct rlimit lim;
 
 	memset(a, 0, sizeof(*a));
+	a->timerfd = a->fd = -1;
 	a->cfg = cfg;
 	a->sink = sink;
 	/* Each namespace costs about six fds: as many as we may have. */
@@ -447,6 +481,9 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	}
 	a->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (a->timerfd < 0 || timerfd_settime(a->timerfd, 0, &period, NULL) < 0)
+		return -1;
+	a->fd = a->timerfd;
+	if (nsall_open_capture(a) < 0)
 		return -1;
 	nsall_discover(a);
 	return 0;
@@ -487,9 +524,22 @@ void
 nsall_tick(struct nsall *a)
 {
 	uint64_t n;
+	bool due;
 
-	while (read(a->timerfd, &n, sizeof(n)) < 0 && errno == EINTR)
+	while ((due = read(a->timerfd, &n, sizeof(n)) > 0) == false && errno == EINTR)
 		;
+	if (a->cap) {
+		capture_drain(a->cap);
+		due |= capture_ns_calls(a->cap) != a->ns_calls;
+		a->ns_calls = capture_ns_calls(a->cap);
+	}
+	if (!due)
+		return;
+	/*
+	 * A namespace gone gives up its inode number, which a new one may take: its ns_gone comes
+	 * before that one's ns_new.
+	 */
+	nsall_reap(a);
 	nsall_discover(a);
 	nsall_announce(a);
 }
@@ -536,6 +586,9 @@ nsall_close(struct nsall *a)
 	free(a->mi_cfg);
 	if (a->timerfd >= 0)
 		close(a->timerfd);
+	if (a->fd >= 0 && a->fd != a->timerfd)
+		close(a->fd);
+	capture_close(a->cap);
 	memset(a, 0, sizeof(*a));
-	a->timerfd = -1;
+	a->timerfd = a->fd = -1;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "config.h"
 #include "event.h"
 #include "mntns.h"
@@ -40,7 +41,11 @@ struct nsall {
 	size_t n;
 	struct nsall_idle *idle;
 	size_t nidle;
-	int timerfd;		/* polled by the loop: time to list again */
+	int timerfd;		/* time to list again */
+	/* The process capture of the calls that make or enter a mount namespace; NULL: none */
+	struct capture *cap;
+	unsigned long long ns_calls;	/* the capture's count, as of the last listing */
+	int fd;			/* polled by the loop: the timer, or an epoll of it and the capture */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a failed walk was said */
 	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
@@ -51,12 +56,13 @@ struct nsall {
 /* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
  * walk in this kernel; EPERM: not ours to do). */
 int nsall_walk_probe(void);
-/* Start: the timer, and every namespace there is now, announced by nsall_announce(); -1 with errno
- * set. */
+/* Start: the timer, the capture where it loads, and every namespace there is now, announced by
+ * nsall_announce(); -1 with errno set. */
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
 /* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
 void nsall_announce(struct nsall *a);
-/* The timer fired: list the namespaces again, open and announce the new ones. */
+/* The timer fired, or the capture saw a namespace made or entered: list the namespaces again, open
+ * and announce the new ones. */
 void nsall_tick(struct nsall *a);
 /* Emit ns_gone for each namespace no process is left in, and release it. */
 void nsall_reap(struct nsall *a);

@@ -1113,7 +1113,7 @@ fan_open_capture(struct source *src)
 
 	if (!fan_wants_capture(src))
 		return;
-	if ((f->cap = capture_open(false, why, sizeof(why))) == NULL) {
+	if ((f->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL) {
 		if (!src->cfg->quiet)
 			warnx("no process capture: %s", why);
 		return;

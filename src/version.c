@@ -83,7 +83,7 @@ version_ns_walk(void)
 static const char *
 version_capture(void)
 {
-	struct capture *c = capture_open(false, version_why, sizeof(version_why));
+	struct capture *c = capture_open(CAPTURE_MOUNT_CALLS, version_why, sizeof(version_why));
 
 	if (c == NULL)
 		return version_why;

@@ -108,7 +108,7 @@ announced() {
 		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
 	done
 	start_watchq -N all mounts "$T"
-	grep -q "^watchq: watching mounts $T in every mount namespace ([0-9]* now) (backend [a-z]*)\$" "$T/err"
+	grep -q "^watchq: watching mounts $T in every mount namespace ([0-9]* now\(, new ones seen at their calls\)\?) (backend [a-z]*)\$" "$T/err"
 	# tests/run-bats runs this file again on mountinfo: every namespace is on it then.
 	[ -z "${WATCHQ_BACKEND:-}" ] || [ "$(backend_used)" = "$WATCHQ_BACKEND" ]
 	for i in 0 1 2; do
@@ -418,5 +418,49 @@ ns_pairs() {
 	kill -KILL "$NS_PIDS"
 	wait_until grep -q "^meta ns_gone mounts $T/a pid=$NS_PIDS ns=$kept " "$T/out"
 	umount "$T/nsfile"
+	stop_watchq
+}
+
+# cloned MODE: a process made by nsburst MODE (clone or clone3) in a namespace of its own, with
+# a tmpfs on $T/c there; its pid in $NS (and NS_PIDS), its namespace's inode in $INO.
+cloned() {
+	"$NSBURST" "$1" "$T/c" >"$T/cloned" </dev/null 2>&1 3>&- &
+	NS_PIDS="${NS_PIDS:-} $!"
+	wait_until grep -q '^[0-9]' "$T/cloned"
+	NS=$(head -n 1 "$T/cloned")
+	NS_PIDS="$NS_PIDS $NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+}
+
+@test "-N all with the capture: namespaces made by unshare, clone and clone3, or entered by setns, are seen at their calls" {
+	need_root
+	need_walk
+	mkdir "$T/c"
+	touch "$T/nsfile"
+	mount --make-private "$T"
+	unshare --mount="$T/nsfile" --propagation private true ||
+		skip "cannot bind-mount a mount namespace file here"
+	kept=$(stat -L -c %i "$T/nsfile")
+	start_watchq -N all mounts "$T/c"
+	if ! grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err"; then
+		grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; false; }
+		skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
+	fi
+	new_ns unshared
+	wait_until announced_at "$T/c" "$INO"
+	for how in clone clone3; do
+		cloned "$how"
+		wait_until announced_at "$T/c" "$INO"
+		wait_until grep -q "^meta ns_new mounts $T/c pid=$NS ns=$INO " "$T/out"
+	done
+	nsenter --mount="$T/nsfile" sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS="$NS_PIDS $!"
+	wait_until announced_at "$T/c" "$kept"
+	stop_watchq
+	umount "$T/nsfile"
+	# Without it (--no-bpf) the readiness line does not say so, and no capture is loaded.
+	start_watchq --no-bpf -N all mounts "$T/c"
+	run ! grep -q "new ones seen at their calls" "$T/err"
+	[ "$(ls -l "/proc/$WQ_PID/fd" | grep -c 'anon_inode:bpf')" -eq 0 ]
 	stop_watchq
 }

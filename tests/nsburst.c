@@ -11,6 +11,9 @@
  *                           must be free), in a mount namespace of its own with a
  *                           tmpfs "reused" on DIR; says "ready", then waits for a
  *                           signal
+ *   nsburst clone DIR       a child made by clone(2) with CLONE_NEWNS (clone3 DIR: by
+ *                           clone3(2)), which mounts a tmpfs "cloned" on DIR in its
+ *                           namespace; says its pid once it has, then waits for a signal
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -18,10 +21,12 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,6 +136,42 @@ ns_reuse(pid_t want, const char *dir)
 		pause();
 }
 
+/* clone3(2)'s arguments: flags, then exit_signal at the fifth u64 (linux/sched.h). */
+struct clone3_args {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+static int
+ns_clone(const char *dir, bool three)
+{
+	struct clone3_args a = { .flags = CLONE_NEWNS, .exit_signal = SIGCHLD };
+	int ready[2];
+	long pid;
+	char c;
+
+	if (pipe(ready) < 0)
+		err(1, "pipe");
+	/* Without a stack of its own, the child goes on from here, as after fork(2). */
+	pid = three ? syscall(SYS_clone3, &a, sizeof(a)) :
+	    syscall(SYS_clone, CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
+	if (pid < 0)
+		err(errno == ENOSYS ? 77 : 1, three ? "clone3" : "clone");
+	if (pid == 0) {
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("cloned", dir, "tmpfs", 0, NULL) < 0 || write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1)
+		errx(1, "the cloned child failed");
+	printf("%ld\n", pid);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int
 main(int argc, char **argv)
 {
@@ -138,5 +179,7 @@ main(int argc, char **argv)
 		return ns_loop(atol(argv[2]), atol(argv[3]), argv[4]);
 	if (argc == 4 && strcmp(argv[1], "reuse") == 0)
 		return ns_reuse((pid_t)atol(argv[2]), argv[3]);
-	errx(64, "usage: nsburst loop N MS DIR | reuse PID DIR");
+	if (argc == 3 && (strcmp(argv[1], "clone") == 0 || strcmp(argv[1], "clone3") == 0))
+		return ns_clone(argv[2], strcmp(argv[1], "clone3") == 0);
+	errx(64, "usage: nsburst loop N MS DIR | reuse PID DIR | clone DIR | clone3 DIR");
 }
