@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
 # bench/driver.c as make bench runs it, on a small table: its flip mode makes read-only flips of
 # one watched mount while another part of the watched tree churns, and counts each flip's line.
+# bench/nsbench.c likewise, on a few namespaces.
 load helper
 
 setup_file() {
-	export DRIVER=$BATS_FILE_TMPDIR/driver
+	export DRIVER=$BATS_FILE_TMPDIR/driver NSBENCH=$BATS_FILE_TMPDIR/nsbench
 	cc -O2 -o "$DRIVER" "$BATS_TEST_DIRNAME/../bench/driver.c"
+	cc -O2 -o "$NSBENCH" "$BATS_TEST_DIRNAME/../bench/nsbench.c"
 }
 
 # flip READY WATCHQ_ARGS...: 6 flips of $T/flip under churn, watched by watchq ARGS $T.
@@ -52,4 +54,21 @@ check_flips() {
 	[ "$status" -eq 69 ]
 	[ -z "$output" ]
 	[[ $stderr == *"not ready as asked ((backend mountinfo)): "*"watchq: watching mounts $T"* ]]
+}
+
+@test "bench ns: -N all's cost on 3 namespaces, every event delivered, and each new namespace seen" {
+	need_root
+	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
+	mkdir "$T/d"
+	run --separate-stderr "$NSBENCH" cost "$T/d" 3 5 30 100 1 -- "$WATCHQ" --json -N all mounts "$T/d"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	read -r cpu idle got made <<<"$output"
+	[ "$got" -eq 60 ] && [ "$made" -eq 60 ] || { echo "$output"; false; }
+	awk -v c="$cpu" -v i="$idle" 'BEGIN { exit !(c > 0 && i >= 0 && i < 100) }'
+	# The namespaces' processes are gone.
+	run ! pgrep -f "^$NSBENCH"
+	run --separate-stderr "$NSBENCH" latency "$T/d" 3 -- "$WATCHQ" --json -N all mounts "$T/d"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	read -r p50 p99 seen rounds <<<"$output"
+	[ "$seen" -eq 3 ] && [ "$rounds" -eq 3 ] && [ "$p50" -le "$p99" ] || { echo "$output"; false; }
 }
