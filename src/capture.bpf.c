@@ -435,55 +435,39 @@ raw_exit(unsigned long long *ctx)
 	return ns_call(nr) ? on_ns_exit(nr, (long)ctx[1]) : 0;
 }
 
-/* One syscall's tracepoints: its record holds n arguments, no more may be read. */
-#define TP_PAIR(name, n)							\
+/*
+ * One syscall's tracepoints, named PRE enter_NAME and PRE exit_NAME (capture.c loads them by
+ * their prefix), calling ON_IN and ON_OUT: its record holds n arguments, no more may be read.
+ */
+#define TP_PAIR(pre, name, n, on_in, on_out)					\
 SEC("tp/syscalls/sys_enter_" #name)						\
 int									\
-tp_enter_##name(struct sys_enter_ctx *ctx)					\
+pre##enter_##name(struct sys_enter_ctx *ctx)					\
 {										\
 	unsigned long args[6] = { 0 };						\
 	int i;									\
 										\
 	for (i = 0; i < (n); i++)						\
 		args[i] = ctx->args[i];						\
-	return on_enter(ctx->nr, args);						\
+	return on_in(ctx->nr, args);						\
 }										\
 SEC("tp/syscalls/sys_exit_" #name)						\
 int									\
-tp_exit_##name(struct sys_exit_ctx *ctx)					\
+pre##exit_##name(struct sys_exit_ctx *ctx)					\
 {										\
-	return on_exit(ctx->nr, ctx->ret);					\
+	return on_out(ctx->nr, ctx->ret);					\
 }
 
-TP_PAIR(mount, 5)
-TP_PAIR(umount, 2)
-TP_PAIR(open_tree, 3)
-TP_PAIR(move_mount, 5)
-TP_PAIR(fsconfig, 5)
-TP_PAIR(fsmount, 3)
-TP_PAIR(mount_setattr, 5)
+TP_PAIR(tp_, mount, 5, on_enter, on_exit)
+TP_PAIR(tp_, umount, 2, on_enter, on_exit)
+TP_PAIR(tp_, open_tree, 3, on_enter, on_exit)
+TP_PAIR(tp_, move_mount, 5, on_enter, on_exit)
+TP_PAIR(tp_, fsconfig, 5, on_enter, on_exit)
+TP_PAIR(tp_, fsmount, 3, on_enter, on_exit)
+TP_PAIR(tp_, mount_setattr, 5, on_enter, on_exit)
 
 /* The namespace calls' tracepoints, loaded only where they are wanted (want_ns). */
-#define TP_NS(name, n)								\
-SEC("tp/syscalls/sys_enter_" #name)						\
-int									\
-tp_ns_enter_##name(struct sys_enter_ctx *ctx)					\
-{										\
-	unsigned long args[6] = { 0 };						\
-	int i;									\
-										\
-	for (i = 0; i < (n); i++)						\
-		args[i] = ctx->args[i];						\
-	return on_ns_enter(ctx->nr, args);					\
-}										\
-SEC("tp/syscalls/sys_exit_" #name)						\
-int									\
-tp_ns_exit_##name(struct sys_exit_ctx *ctx)					\
-{										\
-	return on_ns_exit(ctx->nr, ctx->ret);					\
-}
-
-TP_NS(unshare, 1)
-TP_NS(clone, 5)
-TP_NS(clone3, 2)
-TP_NS(setns, 2)
+TP_PAIR(tp_ns_, unshare, 1, on_ns_enter, on_ns_exit)
+TP_PAIR(tp_ns_, clone, 5, on_ns_enter, on_ns_exit)
+TP_PAIR(tp_ns_, clone3, 2, on_ns_enter, on_ns_exit)
+TP_PAIR(tp_ns_, setns, 2, on_ns_enter, on_ns_exit)
