@@ -48,14 +48,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long
-now_us(void)
-{
-	struct timespec t;
+#include "bench.h"
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 static int
 populate(const char *dir, long n)
@@ -123,14 +117,14 @@ wait_ready(struct watcher *w, const char *ready)
 {
 	char buf[4096];
 	size_t len = 0;
-	long long deadline = now_us() + 60000000;
+	long long deadline = bench_now_us() + 60000000;
 	ssize_t n;
 
 	if (*ready == '\0') {
 		usleep(500000);
 		return;
 	}
-	while (now_us() < deadline) {
+	while (bench_now_us() < deadline) {
 		struct pollfd p = { w->errfd, POLLIN, 0 };
 
 		if (poll(&p, 1, 100) <= 0)
@@ -152,30 +146,7 @@ wait_ready(struct watcher *w, const char *ready)
 	errx(1, "watcher not ready after 60 s");
 }
 
-/* CPU time the process has run, in microseconds (/proc/PID/schedstat). */
-static long long
-cpu_us(pid_t pid)
-{
-	char p[64];
-	unsigned long long ns = 0;
-	FILE *f;
 
-	snprintf(p, sizeof(p), "/proc/%d/schedstat", (int)pid);
-	if ((f = fopen(p, "r")) == NULL)
-		return 0;
-	if (fscanf(f, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(f);
-	return (long long)(ns / 1000);
-}
-
-static int
-cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static long
 peak_rss_kb(pid_t pid)
@@ -247,10 +218,10 @@ churn(const char *path, long every_us, long *calls)
 static void
 drain_for(struct watcher *w, long long us)
 {
-	long long t0 = now_us();
+	long long t0 = bench_now_us();
 
-	while (now_us() - t0 < us)
-		pump(w, (int)((us - (now_us() - t0)) / 1000) + 1);
+	while (bench_now_us() - t0 < us)
+		pump(w, (int)((us - (bench_now_us() - t0)) / 1000) + 1);
 }
 
 /* One flip of the mount PATH, to read-only if RO; its latency in µs, or -1 if no line came. */
@@ -266,10 +237,10 @@ flip_one(struct watcher *w, int ro, long long wait_us)
 	before = w->lines;
 	if (mount("bench", w->path, "tmpfs", flags, NULL) < 0)
 		err(1, "remount,%s %s", ro ? "ro" : "rw", w->path);
-	t0 = now_us();
-	while (w->lines == before && now_us() - t0 < wait_us)
+	t0 = bench_now_us();
+	while (w->lines == before && bench_now_us() - t0 < wait_us)
 		pump(w, 100);
-	return w->lines > before ? now_us() - t0 : -1;
+	return w->lines > before ? bench_now_us() - t0 : -1;
 }
 
 /* driver flip DIR FLIPS GAP_MS BUDGET_S CHURN_US WAIT_MS READY RO RW -- CMD... (see the top) */
@@ -304,15 +275,15 @@ flip(char **argv)
 	cpid = churn(cpath, atol(argv[6]), calls);
 	drain_for(&w, 500000);	/* the watcher in the churn's steady state before the first flip */
 	calls0 = __atomic_load_n(calls, __ATOMIC_RELAXED);
-	start = now_us();
-	for (i = 0; i < flips && now_us() - start < budget_us; i++) {
+	start = bench_now_us();
+	for (i = 0; i < flips && bench_now_us() - start < budget_us; i++) {
 		w.match = argv[i % 2 == 0 ? 9 : 10];
-		t = now_us();
+		t = bench_now_us();
 		if ((lat[nlat] = flip_one(&w, i % 2 == 0, wait_us)) >= 0)
 			nlat++;
-		drain_for(&w, gap_us - (now_us() - t));
+		drain_for(&w, gap_us - (bench_now_us() - t));
 	}
-	t = now_us();
+	t = bench_now_us();
 	calls0 = __atomic_load_n(calls, __ATOMIC_RELAXED) - calls0;
 	kill(cpid, SIGKILL);
 	kill(w.pid, SIGTERM);
@@ -322,7 +293,7 @@ flip(char **argv)
 		;
 	umount2(cpath, MNT_DETACH);	/* the churn may have been killed with its tmpfs mounted */
 	umount2(path, MNT_DETACH);
-	qsort(lat, nlat, sizeof(*lat), cmp_ll);
+	qsort(lat, nlat, sizeof(*lat), bench_cmp_ll);
 	printf("%ld %zu %lld %lld %lld %.0f\n", i, nlat, nlat ? lat[nlat / 2] : -1,
 	    nlat ? lat[(nlat * 99) / 100] : -1, nlat ? lat[nlat - 1] : -1,
 	    (double)calls0 * 1e6 / (double)(t - start));
@@ -359,7 +330,7 @@ main(int argc, char **argv)
 	lat = calloc((size_t)pairs * 2 + 1, sizeof(*lat));
 	spawn(&w, argv + 9);
 	wait_ready(&w, argv[6]);
-	cpu0 = cpu_us(w.pid);
+	cpu0 = bench_cpu_us(w.pid);
 
 	for (i = 0; i < pairs * 2; i++) {
 		long before = w.lines;
@@ -371,28 +342,29 @@ main(int argc, char **argv)
 			pump(&w, 0);	/* keep the pipe drained: measure the watcher, not us */
 			continue;
 		}
-		t0 = now_us();
-		while (w.lines == before && now_us() - t0 < wait_us)
+		t0 = bench_now_us();
+		while (w.lines == before && bench_now_us() - t0 < wait_us)
 			pump(&w, 100);
 		if (w.lines > before)
-			lat[nlat++] = now_us() - t0;
-		while (now_us() - t0 < (long long)(1e6 / hz))
-			pump(&w, (int)((1e6 / hz - (double)(now_us() - t0)) / 1000) + 1);
+			lat[nlat++] = bench_now_us() - t0;
+		while (bench_now_us() - t0 < (long long)(1e6 / hz))
+			pump(&w, (int)((1e6 / hz - (double)(bench_now_us() - t0)) / 1000) + 1);
 	}
 	/* Let the watcher catch up: stop after 1 s without a new line. */
-	for (quiet = now_us(); now_us() - quiet < 1000000 && w.lines + 2 * w.transient < performed; ) {
+	for (quiet = bench_now_us();
+	    bench_now_us() - quiet < 1000000 && w.lines + 2 * w.transient < performed; ) {
 		long before = w.lines + w.transient;
 
 		pump(&w, 100);
 		if (w.lines + w.transient > before)
-			quiet = now_us();
+			quiet = bench_now_us();
 	}
 	rss = peak_rss_kb(w.pid);
-	cpu1 = cpu_us(w.pid);
+	cpu1 = bench_cpu_us(w.pid);
 	kill(w.pid, SIGTERM);
 	while (wait4(w.pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
-	qsort(lat, nlat, sizeof(*lat), cmp_ll);
+	qsort(lat, nlat, sizeof(*lat), bench_cmp_ll);
 	printf("%lld %ld %ld %lld %lld %ld %ld %ld %lld %ld\n", cpu1 - cpu0,
 	    w.lines, performed, nlat ? lat[nlat / 2] : -1, nlat ? lat[(nlat * 99) / 100] : -1, rss, w.losses, w.by_id,
 	    (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,

@@ -33,16 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define NS_MAX	1000
 
-static long long
-now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 struct watcher {
 	pid_t pid;
@@ -123,22 +117,6 @@ stop(struct watcher *w)
 	waitpid(w->pid, NULL, 0);
 }
 
-/* The watcher's CPU time so far, in µs. */
-static long long
-cpu_us(pid_t pid)
-{
-	char path[64];
-	unsigned long long ns = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	if (fscanf(f, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(f);
-	return (long long)(ns / 1000);
-}
 
 /* A child in a mount namespace of its own: a tmpfs on DIR/n with mounts below; its nsfs fd. */
 static int
@@ -158,13 +136,15 @@ ns_child(const char *dir, int n, long mounts, pid_t *pid)
 		err(1, "fork");
 	if (*pid == 0) {
 		close(p[0]);
-		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			err(1, "unshare");
 		if (mount("nsbench", d, "tmpfs", 0, NULL) < 0)
 			err(1, "mount %s", d);
 		for (i = 0; i < mounts; i++) {
 			snprintf(path, sizeof(path), "%s/%ld", d, i);
-			if (mkdir(path, 0755) < 0 || mount("nsbench", path, "tmpfs", 0, "size=4k") < 0)
+			if (mkdir(path, 0755) < 0 ||
+			    mount("nsbench", path, "tmpfs", 0, "size=4k") < 0)
 				err(1, "mount %s", path);
 		}
 		snprintf(path, sizeof(path), "%s/ev", d);
@@ -203,28 +183,30 @@ cost(char **argv, char **cmd)
 	for (i = 0; i < ns; i++)
 		fds[i] = ns_child(dir, (int)i, mounts, &kids[i]);
 	start(&w, cmd);
-	for (deadline = now_us() + 60000000; w.ns_new < ns && now_us() < deadline; )
+	for (deadline = bench_now_us() + 60000000; w.ns_new < ns && bench_now_us() < deadline; )
 		pump(&w, 100);
 	if (w.ns_new < ns)
 		errx(1, "the watcher announced %ld of %ld namespaces", w.ns_new, ns);
-	c0 = cpu_us(w.pid);
-	for (deadline = now_us() + idle * 1000000; now_us() < deadline; )
+	c0 = bench_cpu_us(w.pid);
+	for (deadline = bench_now_us() + idle * 1000000; bench_now_us() < deadline; )
 		pump(&w, 100);
-	c1 = cpu_us(w.pid);
-	next = now_us();
+	c1 = bench_cpu_us(w.pid);
+	next = bench_now_us();
 	for (i = 0; i < pairs; i++) {
 		snprintf(ev, sizeof(ev), "%s/%ld/ev", dir, i % ns);
-		if (setns(fds[i % ns], CLONE_NEWNS) < 0 || mount("nsbench", ev, "tmpfs", 0, NULL) < 0 ||
+		if (setns(fds[i % ns], CLONE_NEWNS) < 0 ||
+		    mount("nsbench", ev, "tmpfs", 0, NULL) < 0 ||
 		    umount(ev) < 0)
 			err(1, "pair %ld in namespace %ld", i, i % ns);
-		for (next += 1000000 / hz; now_us() < next; )
-			pump(&w, (int)((next - now_us()) / 1000) + 1);
+		for (next += 1000000 / hz; bench_now_us() < next; )
+			pump(&w, (int)((next - bench_now_us()) / 1000) + 1);
 	}
 	if (setns(self, CLONE_NEWNS) < 0)
 		err(1, "setns back");
-	for (deadline = now_us() + 10000000; w.events < 2 * pairs && now_us() < deadline; )
+	deadline = bench_now_us() + 10000000;
+	while (w.events < 2 * pairs && bench_now_us() < deadline)
 		pump(&w, 100);
-	c2 = cpu_us(w.pid);
+	c2 = bench_cpu_us(w.pid);
 	stop(&w);
 	for (i = 0; i < ns; i++) {
 		kill(kids[i], SIGKILL);
@@ -235,13 +217,6 @@ cost(char **argv, char **cmd)
 	return 0;
 }
 
-static int
-cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
 
 static int
 latency(char **argv, char **cmd)
@@ -257,7 +232,7 @@ latency(char **argv, char **cmd)
 	if (lat == NULL || rounds < 1)
 		errx(64, "latency: at least one round");
 	start(&w, cmd);
-	for (deadline = now_us() + 60000000; w.ns_new < 1 && now_us() < deadline; )
+	for (deadline = bench_now_us() + 60000000; w.ns_new < 1 && bench_now_us() < deadline; )
 		pump(&w, 100);
 	for (i = 0; i < rounds; i++) {
 		if (pipe(p) < 0 || (kid = fork()) < 0)
@@ -265,7 +240,7 @@ latency(char **argv, char **cmd)
 		if (kid == 0) {
 			if (unshare(CLONE_NEWNS) < 0)
 				err(1, "unshare");
-			t0 = now_us();
+			t0 = bench_now_us();
 			if (write(p[1], &t0, sizeof(t0)) != sizeof(t0))
 				_exit(1);
 			pause();
@@ -280,15 +255,15 @@ latency(char **argv, char **cmd)
 			err(1, "%s", path);
 		w.want_ns = (unsigned long long)st.st_ino;
 		w.seen = false;
-		for (deadline = t0 + 5000000; !w.seen && now_us() < deadline; )
+		for (deadline = t0 + 5000000; !w.seen && bench_now_us() < deadline; )
 			pump(&w, 10);
 		if (w.seen)
-			lat[seen++] = now_us() - t0;
+			lat[seen++] = bench_now_us() - t0;
 		kill(kid, SIGKILL);
 		waitpid(kid, NULL, 0);
 	}
 	stop(&w);
-	qsort(lat, (size_t)seen, sizeof(*lat), cmp_ll);
+	qsort(lat, (size_t)seen, sizeof(*lat), bench_cmp_ll);
 	if (seen == 0)
 		printf("- - 0 %ld\n", rounds);
 	else
