@@ -27,6 +27,12 @@ setup() {
 }
 
 teardown() {
+	local p
+	# Processes that hold a mount namespace of the test (NS_PIDS), before its mounts go.
+	for p in ${NS_PIDS:-}; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
 	# Processes that made a change and stayed (hold), so that they could be named.
 	if [ -n "${HOLDERS:-}" ]; then
 		kill $HOLDERS 2>/dev/null || true

@@ -3,9 +3,6 @@
 # and kept alive by a sleeping process, on every mount backend this kernel has.
 load helper
 
-# The helper's teardown, run after ours has killed the namespaces' processes.
-eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
-
 setup_file() {
 	# fanotify where this kernel and these privileges have it; mountinfo always.
 	BACKENDS=mountinfo
@@ -17,15 +14,6 @@ setup_file() {
 	# Every process of these tests is in the cgroup of the suite: text lines end with it.
 	CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	export CG=${CG:--}
-}
-
-teardown() {
-	local p
-	for p in ${NS_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
-	helper_teardown
 }
 
 # in_new_ns PID: PID's mount namespace is no longer ours (unshare(2) has run).

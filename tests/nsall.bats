@@ -4,7 +4,7 @@
 # namespaces of the machine are watched too: each check names its own.
 load helper
 
-# The helper's teardown, run after ours has killed the namespaces' processes.
+# The helper's teardown (it kills the namespaces' processes), then ours: their cgroups go.
 eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 
 setup_file() {
@@ -16,16 +16,11 @@ setup_file() {
 }
 
 teardown() {
-	local p
-	for p in ${NS_PIDS:-}; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
+	helper_teardown
 	if [ -n "${CGDIR:-}" ]; then
 		rmdir "$CGDIR"/* 2>/dev/null || true
 		rmdir "$CGDIR" 2>/dev/null || true
 	fi
-	helper_teardown
 }
 
 # cg_setup: CGDIR, a cgroup v2 directory of this test to make one cgroup per namespace
@@ -406,16 +401,22 @@ ns_pairs() {
 	[ "$WQ_STATUS" -eq 0 ]
 }
 
-@test "-N all: a namespace kept only by a bind-mounted nsfs file is said once, then watched once a process enters it" {
-	need_root
-	need_walk
-	mkdir "$T/a"
+# kept_ns: a mount namespace with no process, kept by its nsfs file bound on $T/nsfile; its
+# inode in $kept (skips where a namespace file cannot be bound).
+kept_ns() {
 	touch "$T/nsfile"
 	# A namespace file is bound only on a private mount: an earlier test may have made / shared.
 	mount --make-private "$T"
 	unshare --mount="$T/nsfile" --propagation private true ||
 		skip "cannot bind-mount a mount namespace file here"
 	kept=$(stat -L -c %i "$T/nsfile")
+}
+
+@test "-N all: a namespace kept only by a bind-mounted nsfs file is said once, then watched once a process enters it" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	kept_ns
 	start_watchq -N all mounts "$T/a"
 	wait_until grep -q "^watchq: -N all: mnt:\[$kept\]: no process in it that we may look into; not watched until one is\$" "$T/err"
 	nsenter --mount="$T/nsfile" sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
@@ -446,11 +447,7 @@ cloned() {
 	need_root
 	need_walk
 	mkdir "$T/c"
-	touch "$T/nsfile"
-	mount --make-private "$T"
-	unshare --mount="$T/nsfile" --propagation private true ||
-		skip "cannot bind-mount a mount namespace file here"
-	kept=$(stat -L -c %i "$T/nsfile")
+	kept_ns
 	start_watchq -N all mounts "$T/c"
 	if ! grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err"; then
 		grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; false; }
