@@ -1125,8 +1125,6 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (cs.journal)
 		cfg->format_kind = OUT_JOURNAL;
 
-	if (cs.ns_all && cs.nns > 0)
-		errx(EXIT_USAGE, "-N all watches every mount namespace: no other -N goes with it");
 	cfg->ns_all = cs.ns_all;
 	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
 	args = cs.args;

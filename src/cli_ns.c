@@ -12,6 +12,8 @@ cli_ns_open(struct config *cfg, struct mntns *ns, char *const *args, size_t n)
 	size_t i, k;
 	int e;
 
+	if (cfg->ns_all && n > 0)
+		errx(EXIT_USAGE, "-N all watches every mount namespace: no other -N goes with it");
 	if (n > MNTNS_MAX)
 		errx(EXIT_USAGE, "too many -N: at most %d mount namespaces", MNTNS_MAX);
 	cfg->ns = ns;

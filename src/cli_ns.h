@@ -7,7 +7,8 @@
 
 /*
  * Open the n arguments of -N into ns, in order, and make them cfg->ns; exits 64 for one that names
- * no mount namespace (or one named before), 69 for one we may not watch or that no process is in.
+ * no mount namespace (or one named before), or any beside -N all (cfg->ns_all), 69 for one we may
+ * not watch or that no process is in.
  */
 void cli_ns_open(struct config *cfg, struct mntns *ns, char *const *args, size_t n);
 
