@@ -38,7 +38,7 @@ struct capture_call {
 	bool done, ok;		/* it has ended; successfully */
 };
 
-/* What the capture notes: the mount-changing calls, the calls that make or enter a mount namespace. */
+/* What the capture notes: the mount-changing calls; those that make or enter a mount namespace. */
 enum capture_what {
 	CAPTURE_MOUNT_CALLS = 1,
 	CAPTURE_NS_CALLS = 2,

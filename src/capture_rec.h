@@ -26,7 +26,7 @@
 enum capture_kind {
 	CAPTURE_ENTER = 1,
 	CAPTURE_EXIT = 2,
-	CAPTURE_NS = 3,			/* a call made or entered a mount namespace: a capture_exit */
+	CAPTURE_NS = 3,			/* a call made or entered a mount namespace: an exit */
 };
 
 /* What every record starts with. */

@@ -105,9 +105,8 @@ cli_watch_add(struct config *cfg, enum ev_type type, const char *target)
 	if (type == EV_MOUNT && cfg->ns_all) {
 		/* Resolved in each namespace as it is found (nsall.c). */
 		if (target[0] != '/')
-			errx(EXIT_USAGE,
-			    "%s: with -N, a PATH must be absolute: it is looked up in each namespace",
-			    escape_arg(target));
+			errx(EXIT_USAGE, "%s: with -N, a PATH must be absolute: it is looked up "
+			    "in each namespace", escape_arg(target));
 		cli_watch_new(cfg, type, target, tag);
 		return;
 	}

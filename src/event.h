@@ -121,7 +121,7 @@ struct ev_meta_fields {
 	long long lost;		/* -1: unknown */
 	const char *backend;
 	const char *what;	/* removal: what went away */
-	int32_t pid;		/* ns_new, ns_gone: the process followed in the namespace; 0: none */
+	int32_t pid;		/* ns_new, ns_gone: the process followed there; 0: none */
 };
 
 struct event {

@@ -25,7 +25,8 @@ struct mntns {
 	/* Where that root lies in the namespace, as statmount(2) names mount points ("/" unless
 	 * chrooted). */
 	char *root;
-	/* The cgroup v2 path of the process followed (/proc/PID/cgroup's 0:: line); NULL: unknown */
+	/* The cgroup v2 path of the process followed, from the 0:: line of /proc/PID/cgroup;
+	 * NULL: unknown */
 	char *cgroup;
 	bool gone;		/* no process is left in it: every fd above is closed */
 };

@@ -513,10 +513,12 @@ void
 nsall_tick(struct nsall *a)
 {
 	uint64_t n;
+	ssize_t r;
 	bool due;
 
-	while ((due = read(a->timerfd, &n, sizeof(n)) > 0) == false && errno == EINTR)
+	while ((r = read(a->timerfd, &n, sizeof(n))) < 0 && errno == EINTR)
 		;
+	due = r > 0;
 	if (a->cap) {
 		capture_drain(a->cap);
 		due |= capture_ns_calls(a->cap) != a->ns_calls;

@@ -45,7 +45,7 @@ struct nsall {
 	/* The process capture of the calls that make or enter a mount namespace; NULL: none */
 	struct capture *cap;
 	unsigned long long ns_calls;	/* the capture's count, as of the last listing */
-	int fd;			/* polled by the loop: the timer, or an epoll of it and the capture */
+	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
 	bool said_walk;		/* a failed walk was said */
 	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
 	struct config *mi_cfg;

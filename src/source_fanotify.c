@@ -871,9 +871,9 @@ fan_owe(struct source *src, bool lazy)
  * records is taken to be theirs (it is one bit) and only makes a re-scan owed. A signal that comes
  * alone stands for a remount or an attribute change (or another change without a record, such as
  * propagation), and small subtrees are re-read at once, unless a record comes within
- * RECORD_WAIT_NS: the kernel queues it just after the signal. With the capture sure of every change (fan_sure()), a signal stands for a record or a
- * flip call already read, or for a record on its way (the kernel raises the signal first): the
- * re-scan owed is only lazy, at any size.
+ * RECORD_WAIT_NS: the kernel queues it just after the signal. With the capture sure of every
+ * change (fan_sure()), the signal is not polled: the records and calls that wake watchq stand for
+ * it, and owe only a lazy re-scan, at any size.
  */
 static int
 fan_on_wake(struct source *src, size_t i)
