@@ -43,7 +43,7 @@ teardown() {
 		wait "$WQ_PID" 2>/dev/null || true
 	fi
 	json_collect
-	[ -z "${WATCHQ_JSON_LOG:-}" ] || : >"$WATCHQ_JSON_LOG.files"
+	[ -z "${WATCHQ_JSON_LOG:-}" ] || : >"$WATCHQ_JSON_LOG/files"
 	if [ -n "${T:-}" ]; then
 		while mountpoint -q "$T"; do
 			umount -R -l "$T" 2>/dev/null || umount -l "$T" || break
@@ -86,21 +86,24 @@ kill_leftovers() {
 	done
 }
 
-# json_collect: append to $WATCHQ_JSON_LOG the JSON records that watchq-logged
-# saw go to files: from the offset last listed for each file (a file opened
-# again was listed again) to its end, which is listed as the next offset.
+# json_collect: copy into a stream file of $WATCHQ_JSON_LOG the JSON records that
+# watchq-logged saw go to files: from the offset last listed for each file (a file
+# opened again was listed again) to its end, which is listed as the next offset.
+# sed keeps a last line without its newline so: json-check counts it as cut short.
 json_collect() {
 	local off path size
-	[ -n "${WATCHQ_JSON_LOG:-}" ] && [ -s "$WATCHQ_JSON_LOG.files" ] || return 0
-	awk -F '\t' '{ off[$2] = $1 } END { for (p in off) print off[p] "\t" p }' "$WATCHQ_JSON_LOG.files" |
+	[ -n "${WATCHQ_JSON_LOG:-}" ] && [ -s "$WATCHQ_JSON_LOG/files" ] || return 0
+	awk -F '\t' '{ off[$2] = $1 } END { for (p in off) print off[p] "\t" p }' "$WATCHQ_JSON_LOG/files" |
 		while IFS=$'\t' read -r off path; do
 			[ -f "$path" ] || continue
 			size=$(stat -c %s "$path")
-			# A file with no new JSON line since the last offset is not an error.
-			head -c "$size" "$path" | tail -c +$((off + 1)) | tr '\0' '\n' | { grep '^{' || true; } >>"$WATCHQ_JSON_LOG"
+			[ "$size" -le "$off" ] ||
+				head -c "$size" "$path" | tail -c +$((off + 1)) | tr '\0' '\n' |
+				sed -n '/^{/p' >"$(mktemp "$WATCHQ_JSON_LOG/stream.XXXXXXXX")"
 			printf '%s\t%s\n' "$size" "$path"
-		done >"$WATCHQ_JSON_LOG.next"
-	mv "$WATCHQ_JSON_LOG.next" "$WATCHQ_JSON_LOG.files"
+		done >"$WATCHQ_JSON_LOG/next"
+	# Copied, not moved: the list stays writable by the tests' unprivileged users.
+	cat "$WATCHQ_JSON_LOG/next" >"$WATCHQ_JSON_LOG/files"
 }
 
 # make_ext4 MKFS_OPTS MOUNT_OPTS: an 8 MiB ext4 image in $T on a loop device
