@@ -12,6 +12,7 @@
 struct loop {
 	struct source **src;	/* the sources polled, which on_tick may change */
 	size_t nsrc;
+	bool resync;		/* set where src changed: every fd is registered anew */
 	const struct stop *stop;	/* the signals and deadline that end the run */
 	int out_fd;		/* a pipe whose reader going away ends the run, or -1 */
 	/* Wakes when a watched path may have gone (struct removal), or -1 */

@@ -149,6 +149,7 @@ run_take_sources(struct run *r)
 		l->src[l->nsrc] = &r->src[l->nsrc];
 	for (i = 0; i < r->all.n; i++)
 		l->src[l->nsrc++] = &r->all.ns[i]->src;
+	l->resync = true;
 	run_look_for_removals(r);
 }
 
