@@ -46,15 +46,21 @@ buf_addf(struct buf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* Formatted once where it fits in the room left, as it mostly does; else again. */
+	buf_reserve(b, 0);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
