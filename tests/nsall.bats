@@ -407,8 +407,9 @@ kept_ns() {
 	touch "$T/nsfile"
 	# A namespace file is bound only on a private mount: an earlier test may have made / shared.
 	mount --make-private "$T"
-	unshare --mount="$T/nsfile" --propagation private true ||
-		skip "cannot bind-mount a mount namespace file here"
+	local err
+	err=$(unshare --mount="$T/nsfile" --propagation private true 2>&1) ||
+		skip "cannot bind-mount a mount namespace file here: $err"
 	kept=$(stat -L -c %i "$T/nsfile")
 }
 

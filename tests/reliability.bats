@@ -26,9 +26,9 @@ cpu_ticks() {
 	for k in k1 k2 k3; do mount -t tmpfs wq "$T/d/$k"; done
 	# Blocked on the full pipe, watchq must sleep: at most a tick of CPU in a second.
 	sleep 0.3
-	before=$(cpu_ticks "$WQ_PID")
+	before=$(cpu_ticks "$WQ_PID") || { echo "watchq ended:"; cat "$T/err"; false; }
 	sleep 1
-	after=$(cpu_ticks "$WQ_PID")
+	after=$(cpu_ticks "$WQ_PID") || { echo "watchq ended:"; cat "$T/err"; false; }
 	[ $((after - before)) -le 1 ] || { echo "used $((after - before)) ticks while blocked"; false; }
 	# Reading resumes.
 	cat <&7 >"$T/out" &
