@@ -3,10 +3,8 @@
  * namespace (fanotify reports mounts, not namespaces), so they are listed again every
  * NSALL_PERIOD_MS: with NS_MNT_GET_PREV and NS_MNT_GET_NEXT from our own, which walk every
  * namespace whatever holds it (a process, an open fd, a bind-mounted nsfs file) and need
- * Linux 6.12 and CAP_SYS_ADMIN: without them -N all is refused. (A listing from the ns/mnt links
- * of /proc's processes, on the 6.1 test kernel, put one namespace's mounts under another's name:
- * not used until that is understood.) Each fd the walk returns holds its namespace, and is
- * closed at once.
+ * CAP_SYS_ADMIN; else, or before Linux 6.12, by the ns/mnt links of /proc's processes. Each fd the
+ * walk returns holds its namespace, and is closed at once.
  *
  * Where the process capture loads (root, BPF; not with --no-bpf), the calls that make a mount
  * namespace (unshare(2), clone(2), clone3(2) with CLONE_NEWNS) or enter one (setns(2)) are
@@ -131,7 +129,7 @@ nsall_walk_probe(void)
 
 /* Give each namespace of l its lowest-numbered process; with add, list those not in l too. */
 static void
-nsall_scan_proc(struct nsall_list *l)
+nsall_scan_proc(struct nsall_list *l, bool add)
 {
 	DIR *d = opendir("/proc");
 	struct nsall_found *f;
@@ -149,6 +147,8 @@ nsall_scan_proc(struct nsall_list *l)
 		snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", n);
 		if (stat(p, &st) < 0)
 			continue;
+		if (add)
+			nsall_list_add(l, st.st_ino, 0);
 		if ((f = nsall_list_find(l, st.st_ino)) && (f->pid == 0 || f->pid > n))
 			f->pid = (pid_t)n;
 	}
@@ -373,15 +373,25 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 	a->changed = true;
 }
 
-/* The namespaces listed now by the walk (nsall_open() checked that it works here). */
+/* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused). */
 static void
 nsall_list(struct nsall *a, struct nsall_list *l)
 {
-	/* Out of fds, say: this listing is short, the next may not be. */
-	if (nsall_walk(l) < 0 && !a->said_walk) {
-		warn("-N all: listing mount namespaces");
-		a->said_walk = true;
+	if (!a->by_proc && nsall_walk(l) < 0) {
+		/* Out of fds, say: this listing is short, the next may not be. */
+		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
+			if (!a->said_walk)
+				warn("-N all: listing mount namespaces");
+			a->said_walk = true;
+			return;
+		}
+		if (errno != ENOTTY && !a->cfg->quiet)
+			warn("-N all: NS_MNT_GET_NEXT; finding mount namespaces in /proc instead, "
+			    "which misses those without a process we may look into");
+		a->by_proc = true;
 	}
+	if (a->by_proc)
+		nsall_scan_proc(l, true);
 }
 
 /* Drop what the last listing did not have. */
@@ -413,8 +423,8 @@ nsall_discover(struct nsall *a)
 	for (i = 0; i < l.n; i++)
 		scan |= !(l.v[i].known = nsall_known(a, l.v[i].ino, l.v[i].id));
 	/* Only a namespace new to us needs a process: one /proc scan for all of them. */
-	if (scan)
-		nsall_scan_proc(&l);
+	if (scan && !a->by_proc)
+		nsall_scan_proc(&l, false);
 	for (i = 0; i < l.n; i++) {
 		if (l.v[i].known)
 			continue;
@@ -427,8 +437,9 @@ nsall_discover(struct nsall *a)
 }
 
 /*
- * Load the capture of the namespace calls: the loop then polls an epoll of the timer and its
- * ring. Where it cannot load, one line says why (not under -q); -1 with errno set
+ * Load the capture of the namespace calls where -N all lists namespaces by the walk (Linux 6.12
+ * and CAP_SYS_ADMIN, as root has the capture's privileges): the loop then polls an epoll of the
+ * timer and its ring. Where it cannot load, one line says why (not under -q); -1 with errno set
  * only for epoll.
  */
 static int
@@ -437,7 +448,7 @@ nsall_open_capture(struct nsall *a)
 	struct epoll_event ev = { .events = EPOLLIN };
 	char why[256];
 
-	if (a->cfg->no_bpf)
+	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
 		return 0;
 	if ((a->cap = capture_open(CAPTURE_NS_CALLS, why, sizeof(why))) == NULL) {
 		if (!a->cfg->quiet)

@@ -73,7 +73,7 @@ version_ns_walk(void)
 {
 	if (nsall_walk_probe() == 0)
 		return NULL;
-	snprintf(version_why, sizeof(version_why), "%s: %s; -N all exits 69",
+	snprintf(version_why, sizeof(version_why), "%s: %s; -N all finds namespaces in /proc",
 	    errno == ENOTTY ? "NS_MNT_GET_NEXT needs Linux 6.12" :
 	    "NS_MNT_GET_NEXT needs CAP_SYS_ADMIN", strerror(errno));
 	return version_why;

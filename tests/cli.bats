@@ -72,7 +72,7 @@ version_says() {
 	[[ "$output" == *"kernel bpf-capture: no ("?*")"* ]]
 	if kernel_at_least 6 12; then
 		[ "$(version_says "$ver" "kernel ns-walk")" = yes ]
-		[[ "$output" == *"kernel ns-walk: no (NS_MNT_GET_NEXT needs CAP_SYS_ADMIN: Operation not permitted; -N all exits 69)"* ]]
+		[[ "$output" == *"kernel ns-walk: no (NS_MNT_GET_NEXT needs CAP_SYS_ADMIN: Operation not permitted; -N all finds namespaces in /proc)"* ]]
 	fi
 }
 
