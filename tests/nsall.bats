@@ -298,6 +298,8 @@ ns_pairs() {
 
 @test "-N all: the followed process's pid taken by a process of another namespace" {
 	need_root
+	[ -e /proc/sys/kernel/ns_last_pid ] ||
+		skip "no /proc/sys/kernel/ns_last_pid (CONFIG_CHECKPOINT_RESTORE) to give a pid again"
 	mkdir "$T/a"
 	new_ns first
 	p=$NS
