@@ -98,7 +98,7 @@ mntns_follow_pid(struct mntns *ns, pid_t pid)
 	return 0;
 }
 
-/* The lowest-numbered process in ns, 0 if none (that we may look at). */
+/* The lowest-numbered process in ns, 0 if none (that we may look at); -1 if /proc cannot be read. */
 static pid_t
 mntns_find_member(const struct mntns *ns)
 {
@@ -107,7 +107,7 @@ mntns_find_member(const struct mntns *ns)
 	pid_t pid = 0;
 
 	if (d == NULL)
-		return 0;
+		return -1;
 	while (pid == 0 && (de = readdir(d)) != NULL) {
 		char *end;
 		long n = strtol(de->d_name, &end, 10);
@@ -164,7 +164,7 @@ mntns_follow_first(struct mntns *ns, pid_t pid)
 	return 0;
 }
 
-/* The process (thread group) that thread pid belongs to: pid itself for a leader; -1 if gone. */
+/* The process (thread group) that thread pid belongs to: pid itself for a leader; -1 with errno set. */
 static pid_t
 pid_tgid(pid_t pid)
 {
@@ -179,6 +179,7 @@ pid_tgid(pid_t pid)
 		if (sscanf(line, "Tgid: %d", &tgid) != 1)
 			tgid = -1;
 	fclose(f);
+	errno = ESRCH;
 	return tgid > 0 ? (pid_t)tgid : -1;
 }
 
@@ -266,9 +267,13 @@ mntns_open(struct mntns *ns, const char *arg)
 			errno = ENXIO;
 			return -1;
 		}
+	} else if (pid > 0 && mntns_fatal(errno)) {
+		return -1;	/* out of fds, say: not "no process" */
 	}
 	for (tries = 0; tries < FOLLOW_TRIES; tries++) {
-		if ((pid = mntns_find_member(ns)) == 0)
+		if ((pid = mntns_find_member(ns)) < 0 && mntns_fatal(errno))
+			return -1;
+		if (pid <= 0)
 			break;
 		if (mntns_follow_first(ns, pid) == 0)
 			return 0;
@@ -297,7 +302,7 @@ mntns_follow(struct mntns *ns)
 	pid_t pid;
 	int tries;
 
-	for (tries = 0; tries < FOLLOW_TRIES && (pid = mntns_find_member(ns)) != 0; tries++)
+	for (tries = 0; tries < FOLLOW_TRIES && (pid = mntns_find_member(ns)) > 0; tries++)
 		if (mntns_follow_pid(ns, pid) == 0 && !mntns_followed_exited(ns))
 			return true;
 	ns->gone = true;
@@ -386,9 +391,10 @@ mntns_mountinfo(struct mntns *ns)
 		snprintf(p, sizeof(p), "/proc/%d/mountinfo", (int)ns->pid);
 		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0 && !mntns_followed_exited(ns))
 			return fd;
+		/* EINVAL: the process is leaving its namespaces as it exits. */
 		if (fd >= 0)
 			close(fd);
-		else if (errno != ENOENT && errno != ESRCH)
+		else if (errno != ENOENT && errno != ESRCH && errno != EINVAL)
 			return -1;
 		mntns_follow(ns);
 	}

@@ -127,8 +127,11 @@ nsall_walk_probe(void)
 	return next >= 0 || e == ENOENT ? 0 : -1;
 }
 
-/* Give each namespace of l its lowest-numbered process; with add, list those not in l too. */
-static void
+/*
+ * Give each namespace of l its lowest-numbered process; with add, list those not in l too. -1 with
+ * errno set where /proc cannot be read (out of fds, say).
+ */
+static int
 nsall_scan_proc(struct nsall_list *l, bool add)
 {
 	DIR *d = opendir("/proc");
@@ -139,7 +142,7 @@ nsall_scan_proc(struct nsall_list *l, bool add)
 	long n;
 
 	if (d == NULL)
-		return;
+		return -1;
 	while ((de = readdir(d)) != NULL) {
 		n = strtol(de->d_name, &end, 10);
 		if (*end != '\0' || n <= 0 || n > INT_MAX)
@@ -153,6 +156,7 @@ nsall_scan_proc(struct nsall_list *l, bool add)
 			f->pid = (pid_t)n;
 	}
 	closedir(d);
+	return 0;
 }
 
 /* The idle entry of the namespace, or NULL. */
@@ -373,16 +377,22 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 	a->changed = true;
 }
 
+/* A listing cut short (out of fds, say): said once; the next listing may not be. */
+static void
+nsall_cut_short(struct nsall *a)
+{
+	if (!a->said_walk)
+		warn("-N all: listing mount namespaces");
+	a->said_walk = true;
+}
+
 /* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused). */
 static void
 nsall_list(struct nsall *a, struct nsall_list *l)
 {
 	if (!a->by_proc && nsall_walk(l) < 0) {
-		/* Out of fds, say: this listing is short, the next may not be. */
 		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
-			if (!a->said_walk)
-				warn("-N all: listing mount namespaces");
-			a->said_walk = true;
+			nsall_cut_short(a);
 			return;
 		}
 		if (errno != ENOTTY && !a->cfg->quiet)
@@ -390,8 +400,8 @@ nsall_list(struct nsall *a, struct nsall_list *l)
 			    "which misses those without a process we may look into");
 		a->by_proc = true;
 	}
-	if (a->by_proc)
-		nsall_scan_proc(l, true);
+	if (a->by_proc && nsall_scan_proc(l, true) < 0)
+		nsall_cut_short(a);
 }
 
 /* Drop what the last listing did not have. */
@@ -422,11 +432,16 @@ nsall_discover(struct nsall *a)
 	nsall_list(a, &l);
 	for (i = 0; i < l.n; i++)
 		scan |= !(l.v[i].known = nsall_known(a, l.v[i].ino, l.v[i].id));
-	/* Only a namespace new to us needs a process: one /proc scan for all of them. */
-	if (scan && !a->by_proc)
-		nsall_scan_proc(&l, false);
+	/*
+	 * Only a namespace new to us needs a process: one /proc scan for all of them. Where /proc
+	 * cannot be read, they are left for the next listing, not taken for namespaces without one.
+	 */
+	if (scan && !a->by_proc && nsall_scan_proc(&l, false) < 0) {
+		nsall_cut_short(a);
+		scan = false;
+	}
 	for (i = 0; i < l.n; i++) {
-		if (l.v[i].known)
+		if (l.v[i].known || !scan)
 			continue;
 		if (l.v[i].pid == 0)
 			nsall_pidless(a, &l.v[i]);

@@ -47,7 +47,7 @@ struct nsall {
 	unsigned long long ns_calls;	/* the capture's count, as of the last listing */
 	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
-	bool said_walk;		/* a failed walk was said */
+	bool said_walk;		/* a listing cut short was said */
 	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
 	struct config *mi_cfg;
 	bool changed;		/* sources came or went since nsall_changed() last said so */
