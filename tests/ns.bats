@@ -200,6 +200,24 @@ mount mount $T/sentinel tmpfs sentinel" ] || { echo "$be:"; cat "$T/out"; false;
 	done
 }
 
+@test "several -N on the backend watchq picks: each mount in its own namespace, standard input kept" {
+	need_root
+	mkdir "$T/a" "$T/b"
+	two_ns
+	# Where fanotify cannot be opened, each source falls back to mountinfo: the fallback once
+	# closed fd 0, and the next source's mountinfo took that fd from the one before it. A
+	# command run in the background has its standard input on /dev/null.
+	WATCHQ_BACKEND= start_watchq -N "$A" -N "$B" mounts "$T"
+	[ "$(readlink "/proc/$WQ_PID/fd/0")" = /dev/null ]
+	in_ns "$A" mount -t tmpfs in-a "$T/a"
+	in_ns "$B" mount -t tmpfs in-b "$T/b"
+	wait_until grep -q in-a "$T/out"
+	wait_until grep -q in-b "$T/out"
+	stop_watchq
+	[ "$(unmarked | sort)" = "$(printf '%s\n' "mount mount $T/a tmpfs in-a ns=$ia cgroup=$CG" \
+	    "mount mount $T/b tmpfs in-b ns=$ib cgroup=$CG" | sort)" ] || { cat "$T/out"; false; }
+}
+
 @test "the namespace going away (its last process exits) is a removal, then exit 3; a wait exits 3; so is a directory removed there" {
 	need_root
 	for be in $BACKENDS; do
