@@ -449,11 +449,12 @@ statmounts() {
 	[ "$n" -lt 2000 ]
 }
 
-# propagation_first LINE: LINE is in $T/out, before the last line the churn made.
+# propagation_first LINE: LINE is in $T/out, before the last line the churn made (an unmount of
+# its mount, or a transient record where watchq read its pairs late, as under a sanitizer).
 propagation_first() {
 	local at last
 	at=$(grep -nx -m1 -- "$1" "$T/out" | cut -d: -f1)
-	last=$(grep -n "^unmount $T/w/churn " "$T/out" | tail -1 | cut -d: -f1)
+	last=$(grep -n "^unmount $T/w/churn \|^transient" "$T/out" | tail -1 | cut -d: -f1)
 	[ -n "$at" ] && [ -n "$last" ] && [ "$at" -lt "$last" ] ||
 		{ echo "want '$1' before the churn ended:"; cat "$T/out"; return 1; }
 }
