@@ -98,7 +98,7 @@ mntns_follow_pid(struct mntns *ns, pid_t pid)
 	return 0;
 }
 
-/* The lowest-numbered process in ns, 0 if none (that we may look at); -1 if /proc cannot be read. */
+/* The lowest-numbered process in ns, 0 if none (we may look at); -1 if /proc cannot be read. */
 static pid_t
 mntns_find_member(const struct mntns *ns)
 {
@@ -164,7 +164,7 @@ mntns_follow_first(struct mntns *ns, pid_t pid)
 	return 0;
 }
 
-/* The process (thread group) that thread pid belongs to: pid itself for a leader; -1 with errno set. */
+/* The process (thread group) of thread pid: pid itself for a leader; -1 with errno set. */
 static pid_t
 pid_tgid(pid_t pid)
 {
