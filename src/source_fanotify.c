@@ -1131,8 +1131,7 @@ fan_open(struct source *src)
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
-	/* Closed by fan_close(), also where the group is never opened: fd 0 is no "none". */
-	f->proc.dirfd = f->proc.comm_fd = -1;
+	f->proc = WHO_PROC_CLOSED;	/* fan_close() closes it, also where no group was opened */
 	if (statmount_probe() < 0)
 		return fan_unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */

@@ -31,6 +31,9 @@ struct who {
 	char comm[WHO_COMM_MAX];
 };
 
+/* A who_proc with nothing open, as who_proc_close() leaves it (a zeroed one holds fd 0). */
+#define WHO_PROC_CLOSED	((struct who_proc){ .dirfd = -1, .comm_fd = -1 })
+
 /* Open /proc into p and learn how it numbers processes (without /proc, p reads no names). */
 void who_proc_open(struct who_proc *p);
 /* Close what who_proc_open() opened. */
