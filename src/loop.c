@@ -235,7 +235,7 @@ loop_run(struct loop *l)
 		l->resync = false;
 		r = loop_wait(&set, pfd, sig + LOOP_OWN_FDS, l->stop->has_deadline ? &left : NULL);
 		if (r < 0 && errno != EINTR) {
-			warn("epoll_pwait2");
+			warn("poll");
 			code = EXIT_ERROR;
 		}
 		if (r <= 0)
