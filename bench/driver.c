@@ -50,7 +50,6 @@
 
 #include "bench.h"
 
-
 static int
 populate(const char *dir, long n)
 {
@@ -145,8 +144,6 @@ wait_ready(struct watcher *w, const char *ready)
 	}
 	errx(1, "watcher not ready after 60 s");
 }
-
-
 
 static long
 peak_rss_kb(pid_t pid)

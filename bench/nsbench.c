@@ -37,7 +37,6 @@
 
 #define NS_MAX	1000
 
-
 struct watcher {
 	pid_t pid;
 	int out;
@@ -116,7 +115,6 @@ stop(struct watcher *w)
 	kill(w->pid, SIGTERM);
 	waitpid(w->pid, NULL, 0);
 }
-
 
 /* A child in a mount namespace of its own: a tmpfs on DIR/n with mounts below; its nsfs fd. */
 static int
@@ -216,7 +214,6 @@ cost(char **argv, char **cmd)
 	    idle > 0 ? (double)(c1 - c0) / ((double)idle * 1e4) : 0.0, w.events, 2 * pairs);
 	return 0;
 }
-
 
 static int
 latency(char **argv, char **cmd)
