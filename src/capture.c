@@ -35,6 +35,7 @@
 #define RB_DISCARD	(1U << 30)
 #define RB_HDR		8
 #define FLIPS_MAX	256		/* flip calls kept at once */
+#define NSFLIPS_MAX	1024		/* namespaces whose flip calls are counted (CAPTURE_NS_FLIPS) */
 
 /* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
 #define MS_REMOUNT		32
@@ -77,9 +78,18 @@ struct capture {
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
 	unsigned long long losses;	/* times some call may have been missed */
 	unsigned what;			/* enum capture_what */
-	unsigned long long ns_calls;	/* those seen to succeed */
+	/* Calls seen to succeed: those that made a mount namespace, those that entered one */
+	unsigned long long ns_made, ns_entered;
 	struct capture_call flips[FLIPS_MAX];
 	size_t nflips;
+	/* CAPTURE_NS_FLIPS: flip calls ended, by the caller's namespace; remounts of a superblock;
+	 * times the table was full and started again (each one counts for every namespace) */
+	struct capture_nsflips {
+		uint64_t ns;
+		unsigned long long n;
+	} nsflips[NSFLIPS_MAX];
+	size_t nnsflips;
+	unsigned long long sb_flips, nsflips_resets;
 };
 
 static int
@@ -319,7 +329,12 @@ static void
 flip_enter(struct capture *c, const struct capture_enter *e)
 {
 	struct capture_call *f;
+	size_t i;
 
+	/* A thread makes one call at a time: one of its calls still open lost its exit. */
+	for (i = 0; (c->what & CAPTURE_NS_FLIPS) && i < c->nflips; i++)
+		if (c->flips[i].gtid == e->h.gtid)
+			c->flips[i].done = true;
 	if (c->nflips == FLIPS_MAX) {
 		c->flips_lost = true;
 		c->losses++;
@@ -329,6 +344,7 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	memset(f, 0, sizeof(*f));
 	if (!flip_decode(c, e, f))
 		return;
+	f->mnt_ns = e->mnt_ns;
 	f->gtid = e->h.gtid;
 	f->tgid = (int32_t)e->h.tgid;
 	f->uid = e->uid;
@@ -384,9 +400,60 @@ capture_losses(const struct capture *c)
 }
 
 unsigned long long
-capture_ns_calls(const struct capture *c)
+capture_ns_made(const struct capture *c)
 {
-	return c->ns_calls;
+	return c->ns_made;
+}
+
+unsigned long long
+capture_ns_entered(const struct capture *c)
+{
+	return c->ns_entered;
+}
+
+/* CAPTURE_NS_FLIPS: count each flip call that ended, and forget it. */
+static void
+nsflips_count(struct capture *c)
+{
+	const struct capture_call *f;
+	size_t i = 0, k;
+
+	while (i < c->nflips) {
+		f = &c->flips[i];
+		if (!f->done) {
+			i++;
+			continue;
+		}
+		if (f->sb) {
+			c->sb_flips++;
+		} else {
+			for (k = 0; k < c->nnsflips && c->nsflips[k].ns != f->mnt_ns; k++)
+				;
+			if (k == NSFLIPS_MAX) {
+				c->nsflips_resets++;
+				c->nnsflips = k = 0;
+			}
+			if (k == c->nnsflips)
+				c->nsflips[c->nnsflips++] = (struct capture_nsflips){ f->mnt_ns, 0 };
+			c->nsflips[k].n++;
+		}
+		capture_take(c, i);
+	}
+}
+
+unsigned long long
+capture_ns_flips(const struct capture *c, uint64_t ns, bool *open)
+{
+	unsigned long long n = c->losses + c->sb_flips + c->nsflips_resets;
+	size_t i;
+
+	*open = false;
+	for (i = 0; i < c->nflips; i++)
+		*open |= c->flips[i].mnt_ns == ns || c->flips[i].sb;
+	for (i = 0; i < c->nnsflips; i++)
+		if (c->nsflips[i].ns == ns)
+			n += c->nsflips[i].n;
+	return n;
 }
 
 /* watchq's own call at start (capture_open()): its namespace and root. */
@@ -409,7 +476,7 @@ id_enter(struct capture *c, const struct capture_enter *e)
 	if (self_enter(c, e))
 		return;
 	flip_enter(c, e);
-	if (e->h.tgid == 0)
+	if (e->h.tgid == 0 || (c->what & CAPTURE_NS_FLIPS))
 		return;		/* not in our pid namespace: fanotify gives no pid either */
 	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
 		if ((id = id_add(c)) == NULL)
@@ -458,8 +525,10 @@ on_record(struct capture *c, const void *p, size_t n)
 		id_enter(c, p);
 	else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit))
 		id_exit(c, p);
+	else if (h->kind == CAPTURE_NS && h->nr == CAPTURE_NR_SETNS)
+		c->ns_entered++;
 	else if (h->kind == CAPTURE_NS)
-		c->ns_calls++;
+		c->ns_made++;
 }
 
 /* The header of the record at pos, once the kernel has written it; false if it is still busy. */
@@ -506,6 +575,8 @@ capture_drain(struct capture *c)
 		cons += ((len & ~(RB_BUSY | RB_DISCARD)) + RB_HDR + 7) & ~7ULL;
 		__atomic_store_n(c->cons, cons, __ATOMIC_RELEASE);
 	}
+	if (c->what & CAPTURE_NS_FLIPS)
+		nsflips_count(c);
 }
 
 void

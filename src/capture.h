@@ -35,6 +35,7 @@ struct capture_call {
 	bool subtree;		/* the target and every mount below it */
 	bool opts, props;	/* it may change options (ro included), propagation */
 	bool elsewhere;		/* made in another mount namespace than watchq's */
+	uint64_t mnt_ns;	/* the caller's mount namespace: its inode number */
 	bool done, ok;		/* it has ended; successfully */
 };
 
@@ -42,6 +43,9 @@ struct capture_call {
 enum capture_what {
 	CAPTURE_MOUNT_CALLS = 1,
 	CAPTURE_NS_CALLS = 2,
+	/* With CAPTURE_MOUNT_CALLS: flip calls only counted by namespace (capture_ns_flips()), not
+	 * kept for capture_flip(), and no process noted for capture_who() */
+	CAPTURE_NS_FLIPS = 4,
 };
 
 /* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
@@ -68,8 +72,17 @@ void capture_take(struct capture *c, size_t i);
 bool capture_flips_lost(const struct capture *c);
 /* How many times since the capture was opened some call may have been missed. */
 unsigned long long capture_losses(const struct capture *c);
-/* How many calls that made or entered a mount namespace have been seen to succeed. */
-unsigned long long capture_ns_calls(const struct capture *c);
+/* How many calls that made a mount namespace (unshare(2), clone(2), clone3(2)) have been seen to
+ * succeed; how many that entered one (setns(2)). */
+unsigned long long capture_ns_made(const struct capture *c);
+unsigned long long capture_ns_entered(const struct capture *c);
+/*
+ * With CAPTURE_NS_FLIPS: a count that grows with each flip call that ended in the mount namespace
+ * ns (its inode number), each remount of a superblock anywhere (which may change mounts of ns
+ * without a signal there), and each time some call may have been missed; *open: whether such a
+ * call is under way. Read after capture_drain().
+ */
+unsigned long long capture_ns_flips(const struct capture *c, uint64_t ns, bool *open);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */
 bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);

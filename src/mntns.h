@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+struct capture;
+
 #define MNTNS_MAX	16	/* -N options in one run */
 
 /*
@@ -29,6 +31,9 @@ struct mntns {
 	 * NULL: unknown */
 	char *cgroup;
 	bool gone;		/* no process is left in it: every fd above is closed */
+	/* -N all: the capture of the calls made in every namespace (not ours to close); NULL:
+	 * none */
+	struct capture *cap;
 };
 
 /* The root of the process followed (ours, for a NULL ns): whether it changed (pivot_root(2)). */

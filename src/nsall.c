@@ -8,8 +8,9 @@
  *
  * Where the process capture loads (root, BPF; not with --no-bpf), the calls that make a mount
  * namespace (unshare(2), clone(2), clone3(2) with CLONE_NEWNS) or enter one (setns(2)) are
- * seen as they return, and the namespaces are listed again at once: the listing every
- * NSALL_PERIOD_MS stays, for what the capture may lose.
+ * seen as they return, and the namespaces are listed again at once (for setns(2), only while one
+ * waits for a process: see nsall_any_pidless()): the listing every NSALL_PERIOD_MS stays, for
+ * what the capture may lose.
  *
  * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
  * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
@@ -340,6 +341,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		nsall_unopened(a, f, err);
 		return;
 	}
+	e->ns.cap = a->cap;
 	/* The process may have moved on to a namespace watched already. */
 	if (e->ns.ino != f->ino && nsall_known(a, e->ns.ino, e->ns.id)) {
 		nsall_free(e);
@@ -465,7 +467,8 @@ nsall_open_capture(struct nsall *a)
 
 	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
 		return 0;
-	if ((a->cap = capture_open(CAPTURE_NS_CALLS, why, sizeof(why))) == NULL) {
+	if ((a->cap = capture_open(CAPTURE_NS_CALLS | CAPTURE_MOUNT_CALLS | CAPTURE_NS_FLIPS, why,
+	    sizeof(why))) == NULL) {
 		if (!a->cfg->quiet)
 			warnx("-N all: no process capture: %s; namespaces are listed every %d ms",
 			    why, NSALL_PERIOD_MS);
@@ -535,6 +538,22 @@ nsall_announce(struct nsall *a)
 	}
 }
 
+/*
+ * Whether a namespace waits for a process to enter it. The walk lists every namespace whatever
+ * holds it, so a setns(2) can only bring one of those: it has the namespaces listed again only
+ * then (a container runtime's exec, one each, costs no listing).
+ */
+static bool
+nsall_any_pidless(const struct nsall *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nidle; i++)
+		if (a->idle[i].pidless)
+			return true;
+	return false;
+}
+
 void
 nsall_tick(struct nsall *a)
 {
@@ -547,8 +566,10 @@ nsall_tick(struct nsall *a)
 	due = r > 0;
 	if (a->cap) {
 		capture_drain(a->cap);
-		due |= capture_ns_calls(a->cap) != a->ns_calls;
-		a->ns_calls = capture_ns_calls(a->cap);
+		due |= capture_ns_made(a->cap) != a->ns_made;
+		due |= capture_ns_entered(a->cap) != a->ns_entered && nsall_any_pidless(a);
+		a->ns_made = capture_ns_made(a->cap);
+		a->ns_entered = capture_ns_entered(a->cap);
 	}
 	if (!due)
 		return;

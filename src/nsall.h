@@ -44,7 +44,8 @@ struct nsall {
 	int timerfd;		/* time to list again */
 	/* The process capture of the calls that make or enter a mount namespace; NULL: none */
 	struct capture *cap;
-	unsigned long long ns_calls;	/* the capture's count, as of the last listing */
+	/* The capture's counts of calls that made or entered a namespace, as last looked at */
+	unsigned long long ns_made, ns_entered;
 	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a listing cut short was said */

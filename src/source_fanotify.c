@@ -83,6 +83,13 @@ struct fan {
 	 */
 	bool unsure;
 	unsigned long long losses;	/* the capture's, as of the last re-scan */
+	/*
+	 * -N all with its capture (ns_cap, not ours): its count of calls that may change a mount of
+	 * this namespace without a record, as of the last re-read (fan_ns_sure()).
+	 */
+	struct capture *ns_cap;
+	uint64_t ns_ino;
+	unsigned long long ns_flips;
 	unsigned long long flips_read;	/* flip calls whose mounts were read again */
 	bool tab_owed;			/* the first read of the table is owed (a state wait) */
 	/*
@@ -601,9 +608,15 @@ fan_count_watched(const struct source *src)
 static void
 fan_sure_from_now(struct fan *f)
 {
+	bool open;
+
 	f->unsure = false;
 	if (f->cap)
 		f->losses = capture_losses(f->cap);
+	if (f->ns_cap) {
+		capture_drain(f->ns_cap);
+		f->ns_flips = capture_ns_flips(f->ns_cap, f->ns_ino, &open);
+	}
 }
 
 /*
@@ -614,6 +627,24 @@ static bool
 fan_sure(const struct fan *f)
 {
 	return f->cap && !f->unsure && capture_losses(f->cap) == f->losses;
+}
+
+/*
+ * -N all, with the capture of the calls of every namespace: whether the records account for every
+ * change since the last re-read, as fan_sure() says for ours. The signal stays polled (a remount
+ * there raises it alone), but one that comes with records is theirs: no call that changes a mount
+ * without a record of its own (a flip call made in the namespace, a remount of a superblock
+ * anywhere) has ended since the last re-read or is under way, and the capture has missed none.
+ */
+static bool
+fan_ns_sure(struct fan *f)
+{
+	bool open;
+
+	if (f->ns_cap == NULL)
+		return false;
+	capture_drain(f->ns_cap);
+	return capture_ns_flips(f->ns_cap, f->ns_ino, &open) == f->ns_flips && !open;
 }
 
 /*
@@ -845,6 +876,13 @@ fan_record_soon(struct source *src)
 	return p.revents & POLLIN;
 }
 
+/* Whether the re-scan owed is paid once quiet (fan_owe()). */
+static bool
+fan_net_at_quiet(const struct fan *f)
+{
+	return !f->lazy || f->ns_cap == NULL;
+}
+
 /*
  * Owe a re-scan. A lazy one is a safety net where the records and the capture account for every
  * change (fan_sure()): paid once quiet, or as RATIO allows, never at OWED_MAX_NS. Another one (or
@@ -861,6 +899,12 @@ fan_owe(struct source *src, bool lazy)
 		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
 	f->owed = true;
 	f->lazy = lazy;
+	/*
+	 * -N all: a namespace's safety net is paid as RATIO allows, not once it is quiet, which with
+	 * events spread over many namespaces would re-read one at nearly each of its events.
+	 */
+	if (!fan_net_at_quiet(f))
+		return;
 	fan_arm_timer(src, fan_owed_left(f));
 }
 
@@ -898,7 +942,7 @@ fan_on_wake(struct source *src, size_t i)
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	/* While the capture is sure, the records and calls that woke us stand for the signal. */
-	sure = fan_sure(f);
+	sure = fan_sure(f) || (signal && explained && fan_ns_sure(f));
 	signal |= sure && explained && f->want_attrs;
 	if (signal || f->owed) {
 		small = fan_small(f);
@@ -921,7 +965,7 @@ fan_on_timer(struct source *src)
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
-	if (!f->owed)
+	if (!f->owed || !fan_net_at_quiet(f))
 		return;
 	if ((left = fan_owed_left(f)) <= 0)
 		fan_rescan_now(src);
@@ -1154,6 +1198,12 @@ fan_open(struct source *src)
 	/* Remounts and attribute changes show only on the signal: open it before the first read. */
 	if (fan_open_signal(src) < 0)
 		return -1;
+	/* Where the capture of -N all says what it saw, from before the table is read. */
+	if (src->ns && src->ns->cap) {
+		f->ns_cap = src->ns->cap;
+		f->ns_ino = src->ns->ino;
+		fan_sure_from_now(f);
+	}
 	/*
 	 * The mark is in place: whatever changes from here on is queued. A wait for mount
 	 * points asks statx(2) of its paths first: the table, read only when statx cannot

@@ -13,6 +13,7 @@ setup_file() {
 	export CG=${CG:--}
 	export NSBURST=$BATS_FILE_TMPDIR/nsburst
 	cc -O2 -o "$NSBURST" "$BATS_TEST_DIRNAME/nsburst.c"
+	build_burst
 }
 
 teardown() {
@@ -467,6 +468,68 @@ cloned() {
 	start_watchq --no-bpf -N all mounts "$T/c"
 	run ! grep -q "new ones seen at their calls" "$T/err"
 	[ "$(ls -l "/proc/$WQ_PID/fd" | grep -c 'anon_inode:bpf')" -eq 0 ]
+	stop_watchq
+}
+
+# capture_or_skip: the running watchq -N all loaded the capture, or the test is skipped (why).
+capture_or_skip() {
+	grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err" && return
+	grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; return 1; }
+	skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
+}
+
+# statmounts: how many statmount(2) calls $T/strace holds (strace 6.1 does not name it: 457).
+statmounts() {
+	grep -c 'syscall_0x1c9(' "$T/strace" || true
+}
+
+# flips_ns: a namespace of its own ($NS, $INO) with a tmpfs on $T/f there, $T/f/a (a tmpfs),
+# $T/f/b and $T/f/churn to mount on, and 300 more tmpfs mounts below $T/f.
+flips_ns() {
+	mkdir -p "$T/f"
+	new_ns flips
+	nsenter -t "$NS" -m sh -c 'mount -t tmpfs f "$1" && mkdir "$1/a" "$1/b" "$1/churn" &&
+	    mount -t tmpfs a "$1/a" && "$2" populate "$1" 300' - "$T/f" "$BURST"
+}
+
+@test "-N all with the capture: mounts made in a namespace without a pause cost no re-read of its mounts" {
+	need_root
+	need_walk
+	command -v strace >/dev/null || skip "strace not installed"
+	flips_ns
+	: >"$T/err"
+	strace -f -qq -o "$T/strace" "$WATCHQ" -N all --format '%e %p %N' mounts "$T/f" \
+	    >"$T/out" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until ready_or_dead
+	capture_or_skip
+	before=$(statmounts)
+	# 2 s of a mount and an unmount every 10 ms there. Each signal that comes with their
+	# records owed a re-read of the ~300 watched mounts before, paid within a second.
+	nsenter -t "$NS" -m "$BURST" every "$T/f/churn" 10 2 >/dev/null
+	nsenter -t "$NS" -m mount -t tmpfs sentinel "$T/f/churn"
+	wait_until grep -qx "mount $T/f/churn $INO" "$T/out"
+	n=$(( $(statmounts) - before ))
+	kill -TERM "$(pgrep -P "$WQ_PID")"
+	wait "$WQ_PID" || true
+	WQ_PID=
+	# One per mount made (at most 201): no re-read of the 300.
+	echo "statmount calls: $n"
+	[ "$n" -lt 300 ]
+}
+
+@test "-N all with the capture: a remount whose signal came with the records of mounts is read" {
+	need_root
+	need_walk
+	flips_ns
+	start_watchq -N all --format '%e %p %N' mounts "$T/f"
+	capture_or_skip
+	# Stopped, watchq reads the mount's record and the remount's signal at one wake-up.
+	kill -STOP "$WQ_PID"
+	nsenter -t "$NS" -m sh -c 'mount -t tmpfs b "$1/b" && mount -o remount,ro "$1/a"' - "$T/f"
+	kill -CONT "$WQ_PID"
+	wait_until grep -qx "mount $T/f/b $INO" "$T/out"
+	wait_until grep -qx "readonly $T/f/a $INO" "$T/out"
 	stop_watchq
 }
 
