@@ -413,11 +413,6 @@ text_flip() {
 	stop_watchq
 }
 
-# statmounts: how many statmount(2) calls $T/strace holds (strace 6.1 does not name it: 457).
-statmounts() {
-	grep -c 'syscall_0x1c9(' "$T/strace" || true
-}
-
 @test "capture: above 500 watched mounts, mounts that change without a pause (and remounts elsewhere) cost no re-scan" {
 	need_capture
 	command -v strace >/dev/null || skip "strace not installed"

@@ -180,6 +180,11 @@ jq_event() {
 		{ echo "jq_event $1: $2 does not hold in:"; cat "$T/out"; return 1; }
 }
 
+# statmounts: how many statmount(2) calls $T/strace holds (strace 6.1 does not name it: 457).
+statmounts() {
+	grep -c 'syscall_0x1c9(' "$T/strace" || true
+}
+
 # build_burst: tests/burst.c, the C driver of mount changes, built once for the
 # file as $BURST (from setup_file).
 build_burst() {

@@ -478,11 +478,6 @@ capture_or_skip() {
 	skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
 }
 
-# statmounts: how many statmount(2) calls $T/strace holds (strace 6.1 does not name it: 457).
-statmounts() {
-	grep -c 'syscall_0x1c9(' "$T/strace" || true
-}
-
 # flips_ns: a namespace of its own ($NS, $INO) with a tmpfs on $T/f there, $T/f/a (a tmpfs),
 # $T/f/b and $T/f/churn to mount on, and 300 more tmpfs mounts below $T/f.
 flips_ns() {
@@ -524,12 +519,16 @@ flips_ns() {
 	flips_ns
 	start_watchq -N all --format '%e %p %N' mounts "$T/f"
 	capture_or_skip
-	# Stopped, watchq reads the mount's record and the remount's signal at one wake-up.
-	kill -STOP "$WQ_PID"
-	nsenter -t "$NS" -m sh -c 'mount -t tmpfs b "$1/b" && mount -o remount,ro "$1/a"' - "$T/f"
-	kill -CONT "$WQ_PID"
-	wait_until grep -qx "mount $T/f/b $INO" "$T/out"
-	wait_until grep -qx "readonly $T/f/a $INO" "$T/out"
+	# Stopped, watchq reads the mount's record and the remount's signal at one wake-up. A
+	# remount of the mount alone (bind), then of its superblock (counted for every namespace).
+	for how in remount,bind,ro:readonly remount,rw:writable; do
+		kill -STOP "$WQ_PID"
+		nsenter -t "$NS" -m sh -c 'mkdir -p "$1/$3" && mount -t tmpfs x "$1/$3" &&
+		    mount -o "$2" "$1/a"' - "$T/f" "${how%:*}" "b-${how%:*}"
+		kill -CONT "$WQ_PID"
+		wait_until grep -qx "mount $T/f/b-${how%:*} $INO" "$T/out"
+		wait_until grep -qx "${how#*:} $T/f/a $INO" "$T/out"
+	done
 	stop_watchq
 }
 
