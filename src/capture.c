@@ -83,13 +83,15 @@ struct capture {
 	struct capture_call flips[FLIPS_MAX];
 	size_t nflips;
 	/* CAPTURE_NS_FLIPS: flip calls ended, by the caller's namespace; remounts of a superblock;
-	 * times the table was full and started again (each one counts for every namespace) */
+	 * what the table held each time it was full and started again, and one more (it counts
+	 * for every namespace) */
 	struct capture_nsflips {
 		uint64_t ns;
 		unsigned long long n;
 	} nsflips[NSFLIPS_MAX];
 	size_t nnsflips;
 	unsigned long long sb_flips, nsflips_resets;
+	unsigned long long nsflips_begun;	/* flip calls begun */
 };
 
 static int
@@ -345,6 +347,7 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	if (!flip_decode(c, e, f))
 		return;
 	f->mnt_ns = e->mnt_ns;
+	c->nsflips_begun++;
 	f->gtid = e->h.gtid;
 	f->tgid = (int32_t)e->h.tgid;
 	f->uid = e->uid;
@@ -430,6 +433,9 @@ nsflips_count(struct capture *c)
 			for (k = 0; k < c->nnsflips && c->nsflips[k].ns != f->mnt_ns; k++)
 				;
 			if (k == NSFLIPS_MAX) {
+				/* Every namespace's count still grows: by more than it loses. */
+				for (k = 0; k < c->nnsflips; k++)
+					c->nsflips_resets += c->nsflips[k].n;
 				c->nsflips_resets++;
 				c->nnsflips = k = 0;
 			}
@@ -453,6 +459,18 @@ capture_ns_flips(const struct capture *c, uint64_t ns, bool *open)
 	for (i = 0; i < c->nnsflips; i++)
 		if (c->nsflips[i].ns == ns)
 			n += c->nsflips[i].n;
+	return n;
+}
+
+unsigned long long
+capture_ns_flips_all(const struct capture *c)
+{
+	/* Each flip call counts once as it begins and once as it ends (in a namespace or not). */
+	unsigned long long n = c->losses + c->sb_flips + c->nsflips_resets + c->nsflips_begun;
+	size_t i;
+
+	for (i = 0; i < c->nnsflips; i++)
+		n += c->nsflips[i].n;
 	return n;
 }
 

@@ -83,6 +83,9 @@ unsigned long long capture_ns_entered(const struct capture *c);
  * call is under way. Read after capture_drain().
  */
 unsigned long long capture_ns_flips(const struct capture *c, uint64_t ns, bool *open);
+/* With CAPTURE_NS_FLIPS: a count that grows whenever capture_ns_flips() of some namespace may have
+ * changed (a flip call began or ended, or some call may have been missed). */
+unsigned long long capture_ns_flips_all(const struct capture *c);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */
 bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);

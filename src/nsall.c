@@ -9,8 +9,8 @@
  * Where the process capture loads (root, BPF; not with --no-bpf), the calls that make a mount
  * namespace (unshare(2), clone(2), clone3(2) with CLONE_NEWNS) or enter one (setns(2)) are
  * seen as they return, and the namespaces are listed again at once (for setns(2), only while one
- * waits for a process: see nsall_any_pidless()): the listing every NSALL_PERIOD_MS stays, for
- * what the capture may lose.
+ * waits for a process: see nsall_any_pidless()), and when it may have lost a call; a listing every
+ * NSALL_NET_MS stays, as a safety net (nsall_arm()).
  *
  * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
  * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
@@ -481,11 +481,47 @@ nsall_open_capture(struct nsall *a)
 	return 0;
 }
 
+/*
+ * Whether a namespace waits for a process to enter it. The walk lists every namespace whatever
+ * holds it, so a setns(2) can only bring one of those: it has the namespaces listed again only
+ * then (a container runtime's exec, one each, costs no listing).
+ */
+static bool
+nsall_any_pidless(const struct nsall *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nidle; i++)
+		if (a->idle[i].pidless)
+			return true;
+	return false;
+}
+
+/*
+ * How often to list the namespaces: every NSALL_PERIOD_MS; where the capture sees each call that
+ * makes a namespace (and has them listed at once where it may have lost one), every NSALL_NET_MS
+ * as a safety net, unless a namespace waits for a process (one that stays so is said after two
+ * listings). -1 with errno set.
+ */
+static int
+nsall_arm(struct nsall *a)
+{
+	int ms = a->cap && !nsall_any_pidless(a) ? NSALL_NET_MS : NSALL_PERIOD_MS;
+	struct itimerspec its;
+
+	if (ms == a->period_ms)
+		return 0;
+	its.it_interval = (struct timespec){ ms / 1000, (ms % 1000) * 1000000L };
+	its.it_value = its.it_interval;
+	if (timerfd_settime(a->timerfd, 0, &its, NULL) < 0)
+		return -1;
+	a->period_ms = ms;
+	return 0;
+}
+
 int
 nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 {
-	struct itimerspec period = { { 0, NSALL_PERIOD_MS * 1000000L },
-	    { 0, NSALL_PERIOD_MS * 1000000L } };
 	struct rlimit lim;
 
 	memset(a, 0, sizeof(*a));
@@ -498,13 +534,15 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 		(void)setrlimit(RLIMIT_NOFILE, &lim);
 	}
 	a->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (a->timerfd < 0 || timerfd_settime(a->timerfd, 0, &period, NULL) < 0)
+	if (a->timerfd < 0)
 		return -1;
 	a->fd = a->timerfd;
 	if (nsall_open_capture(a) < 0)
 		return -1;
+	if (a->cap)
+		a->losses = capture_losses(a->cap);
 	nsall_discover(a);
-	return 0;
+	return nsall_arm(a);
 }
 
 /* Emit a meta record of subtype for each watch of e. */
@@ -539,19 +577,21 @@ nsall_announce(struct nsall *a)
 }
 
 /*
- * Whether a namespace waits for a process to enter it. The walk lists every namespace whatever
- * holds it, so a setns(2) can only bring one of those: it has the namespaces listed again only
- * then (a container runtime's exec, one each, costs no listing).
+ * Where the capture saw a flip call begin or end, or may have missed a call, each source looks
+ * whether it is one that may have changed its namespace's mounts (fan_poke()): the signal of a
+ * namespace whose records account for every change is not polled.
  */
-static bool
-nsall_any_pidless(const struct nsall *a)
+static void
+nsall_poke(struct nsall *a)
 {
+	unsigned long long flips = capture_ns_flips_all(a->cap);
 	size_t i;
 
-	for (i = 0; i < a->nidle; i++)
-		if (a->idle[i].pidless)
-			return true;
-	return false;
+	if (flips == a->flips)
+		return;
+	a->flips = flips;
+	for (i = 0; i < a->n; i++)
+		source_poke(&a->ns[i]->src);
 }
 
 void
@@ -568,8 +608,12 @@ nsall_tick(struct nsall *a)
 		capture_drain(a->cap);
 		due |= capture_ns_made(a->cap) != a->ns_made;
 		due |= capture_ns_entered(a->cap) != a->ns_entered && nsall_any_pidless(a);
+		/* A call lost may have made a namespace. */
+		due |= capture_losses(a->cap) != a->losses;
 		a->ns_made = capture_ns_made(a->cap);
 		a->ns_entered = capture_ns_entered(a->cap);
+		a->losses = capture_losses(a->cap);
+		nsall_poke(a);
 	}
 	if (!due)
 		return;
@@ -580,6 +624,8 @@ nsall_tick(struct nsall *a)
 	nsall_reap(a);
 	nsall_discover(a);
 	nsall_announce(a);
+	/* The timer keeps its period if it cannot be set: it is there. */
+	(void)nsall_arm(a);
 }
 
 void

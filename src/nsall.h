@@ -12,6 +12,8 @@
 #include "source.h"
 
 #define NSALL_PERIOD_MS	500	/* how often the namespaces are listed again */
+/* With the capture (it lost nothing, no namespace waits for a process): a safety net only */
+#define NSALL_NET_MS	5000
 
 /* A mount namespace -N all watches: a process in it, the TARGETs found there and their source. */
 struct nsall_ns {
@@ -46,6 +48,9 @@ struct nsall {
 	struct capture *cap;
 	/* The capture's counts of calls that made or entered a namespace, as last looked at */
 	unsigned long long ns_made, ns_entered;
+	unsigned long long flips;	/* capture_ns_flips_all(), as the sources were last poked */
+	unsigned long long losses;	/* capture_losses(), as of the last listing */
+	int period_ms;		/* the timer's period now */
 	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a listing cut short was said */
@@ -62,8 +67,9 @@ int nsall_walk_probe(void);
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
 /* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
 void nsall_announce(struct nsall *a);
-/* The timer fired, or the capture saw a namespace made or entered: list the namespaces again, open
- * and announce the new ones. */
+/* The timer fired, or the capture saw a namespace made or entered (list the namespaces again, open
+ * and announce the new ones), or a call that may change mounts without a record (poke each
+ * namespace's source). */
 void nsall_tick(struct nsall *a);
 /* Emit ns_gone for each namespace no process is left in, and release it. */
 void nsall_reap(struct nsall *a);

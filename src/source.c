@@ -228,6 +228,13 @@ source_present(struct source *src)
 		src->backend->ops->present(src);
 }
 
+void
+source_poke(struct source *src)
+{
+	if (src->backend && src->backend->ops->poke)
+		src->backend->ops->poke(src);
+}
+
 int
 source_check(struct source *src, const struct cond *c)
 {

@@ -41,6 +41,11 @@ struct source_ops {
 	 * (source_gone); NULL if its watches have no path.
 	 */
 	void (*removals)(struct source *src);
+	/*
+	 * A capture shared by several sources (-N all's) saw a call that may have changed what this
+	 * source watches without a record of its own: look again. NULL if no source needs it.
+	 */
+	void (*poke)(struct source *src);
 	/* Release everything. */
 	void (*close)(struct source *src);
 };
@@ -112,6 +117,8 @@ void source_close(struct source *src);
 int source_drain(struct source *src, size_t i);
 /* Emit present records for the current state (--initial), if the backend has any. */
 void source_present(struct source *src);
+/* See source_ops.poke; nothing for a source without it. */
+void source_poke(struct source *src);
 /* Where condition c stands as src sees it (an enum wait_state); WAIT_PENDING if it judges none. */
 int source_check(struct source *src, const struct cond *c);
 /* Emit as a present record what meets condition c now, as src sees it; whether there was one. */

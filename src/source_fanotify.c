@@ -631,10 +631,11 @@ fan_sure(const struct fan *f)
 
 /*
  * -N all, with the capture of the calls of every namespace: whether the records account for every
- * change since the last re-read, as fan_sure() says for ours. The signal stays polled (a remount
- * there raises it alone), but one that comes with records is theirs: no call that changes a mount
- * without a record of its own (a flip call made in the namespace, a remount of a superblock
- * anywhere) has ended since the last re-read or is under way, and the capture has missed none.
+ * change since the last re-read, as fan_sure() says for ours: no call that changes a mount without
+ * a record of its own (a flip call made in the namespace, a remount of a superblock anywhere) has
+ * ended since the last re-read or is under way, and the capture has missed none. The signal is
+ * not polled meanwhile: records wake us for their changes, and -N all pokes the source when the
+ * capture sees such a call (fan_poke()), which cannot tell which mounts it changed here.
  */
 static bool
 fan_ns_sure(struct fan *f)
@@ -743,13 +744,14 @@ fan_rescan(struct source *src)
 /*
  * Poll the signal only where it may tell something new: not while a re-scan is owed above
  * PROMPT_MAX (each change would wake watchq for nothing), nor while the capture is sure of every
- * change (fan_sure(): the records and the calls wake watchq for each, and stand for its signal).
+ * change (fan_sure(), fan_ns_sure(): the records and the calls wake watchq for each, and stand for
+ * its signal).
  */
 static void
 fan_poll_signal(struct source *src)
 {
 	struct fan *f = src->priv;
-	bool idle = (f->owed && !f->lazy && !fan_small(f)) || fan_sure(f);
+	bool idle = (f->owed && !f->lazy && !fan_small(f)) || fan_sure(f) || fan_ns_sure(f);
 
 	src->pfd[FD_MOUNTINFO].fd = idle ? -1 : f->signal_fd;
 }
@@ -942,7 +944,12 @@ fan_on_wake(struct source *src, size_t i)
 	if (explained)
 		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
 	/* While the capture is sure, the records and calls that woke us stand for the signal. */
-	sure = fan_sure(f) || (signal && explained && fan_ns_sure(f));
+	sure = fan_sure(f);
+	if (!sure && explained && f->ns_cap && f->want_attrs) {
+		sure = fan_ns_sure(f);
+		/* A call the records do not account for: as a signal that came with them. */
+		signal |= !sure;
+	}
 	signal |= sure && explained && f->want_attrs;
 	if (signal || f->owed) {
 		small = fan_small(f);
@@ -1220,6 +1227,26 @@ fan_open(struct source *src)
 	return 0;
 }
 
+/*
+ * -N all's capture saw a call that may have changed mounts of this namespace without a record
+ * (fan_ns_sure()): read them again as for a signal that came alone, unless the records read since
+ * the last re-read accounted for it.
+ */
+static void
+fan_poke(struct source *src)
+{
+	struct fan *f = src->priv;
+
+	if (f == NULL || f->ns_cap == NULL || !f->want_attrs || f->signal_fd < 0 || f->tab_owed ||
+	    fan_ns_sure(f))
+		return;
+	if (fan_small(f))
+		fan_rescan_now(src);
+	else
+		fan_owe(src, false);
+	fan_poll_signal(src);
+}
+
 static void
 fan_present(struct source *src)
 {
@@ -1281,5 +1308,6 @@ const struct source_ops source_fanotify_ops = {
 	.check = fan_check,
 	.show = fan_show,
 	.removals = mount_events_removals,
+	.poke = fan_poke,
 	.close = fan_close,
 };

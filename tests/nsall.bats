@@ -513,7 +513,7 @@ flips_ns() {
 	[ "$n" -lt 300 ]
 }
 
-@test "-N all with the capture: a remount whose signal came with the records of mounts is read" {
+@test "-N all with the capture: a remount is read, alone or with the records of mounts" {
 	need_root
 	need_walk
 	flips_ns
@@ -529,7 +529,18 @@ flips_ns() {
 		wait_until grep -qx "mount $T/f/b-${how%:*} $INO" "$T/out"
 		wait_until grep -qx "${how#*:} $T/f/a $INO" "$T/out"
 	done
+	# Alone, each while watchq waits: the signal is not polled while the records account for
+	# every change; the capture's count of the namespace's calls has its mounts read.
+	for how in remount,bind,ro:readonly remount,rw:writable; do
+		nsenter -t "$NS" -m mount -o "${how%:*}" "$T/f/a"
+		wait_until occurs 2 "${how#*:} $T/f/a $INO"
+	done
 	stop_watchq
+}
+
+# occurs N LINE: LINE is in $T/out N times.
+occurs() {
+	[ "$(grep -cx -- "$2" "$T/out")" -eq "$1" ]
 }
 
 @test "-N all where the kernel has no nsfs walk: listed from /proc, each mount in its namespace" {
