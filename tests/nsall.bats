@@ -405,9 +405,14 @@ kept_ns() {
 	touch "$T/nsfile"
 	# A namespace file is bound only on a private mount: an earlier test may have made / shared.
 	mount --make-private "$T"
-	local err
-	err=$(unshare --mount="$T/nsfile" --propagation private true 2>&1) ||
-		skip "cannot bind-mount a mount namespace file here: $err"
+	# The kernel binds a namespace's file only into an older namespace, by their ids; on 6.18
+	# ids come in per-CPU batches, so a namespace made on another CPU than ours may have the
+	# lower id (EINVAL). One made on the CPU ours was made on has a higher one: try each.
+	local err cpu
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		err=$(taskset -c "$cpu" unshare --mount="$T/nsfile" --propagation private true 2>&1) &&
+			break
+	done || skip "cannot bind-mount a mount namespace file here: $err"
 	kept=$(stat -L -c %i "$T/nsfile")
 }
 
