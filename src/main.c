@@ -173,6 +173,8 @@ run_after(void *p)
 		}
 	}
 	if (cfg->ns_all) {
+		/* A source's read of the shared capture may have taken the flip that woke it. */
+		nsall_poke(&r->all);
 		nsall_reap(&r->all);
 		run_take_sources(r);
 		return -1;

@@ -576,18 +576,13 @@ nsall_announce(struct nsall *a)
 	}
 }
 
-/*
- * Where the capture saw a flip call begin or end, or may have missed a call, each source looks
- * whether it is one that may have changed its namespace's mounts (fan_poke()): the signal of a
- * namespace whose records account for every change is not polled.
- */
-static void
+void
 nsall_poke(struct nsall *a)
 {
-	unsigned long long flips = capture_ns_flips_all(a->cap);
+	unsigned long long flips;
 	size_t i;
 
-	if (flips == a->flips)
+	if (a->cap == NULL || (flips = capture_ns_flips_all(a->cap)) == a->flips)
 		return;
 	a->flips = flips;
 	for (i = 0; i < a->n; i++)

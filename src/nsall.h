@@ -71,6 +71,13 @@ void nsall_announce(struct nsall *a);
  * and announce the new ones), or a call that may change mounts without a record (poke each
  * namespace's source). */
 void nsall_tick(struct nsall *a);
+/*
+ * Where the capture saw a flip call begin or end since the last look, or may have missed a call
+ * (whoever read its ring: nsall_tick() or a source), have each source look whether the call may
+ * have changed its namespace's mounts (fan_poke()): the signal of a namespace whose records
+ * account for every change is not polled.
+ */
+void nsall_poke(struct nsall *a);
 /* Emit ns_gone for each namespace no process is left in, and release it. */
 void nsall_reap(struct nsall *a);
 /* Whether sources came or went since it was last asked. */
