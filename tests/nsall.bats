@@ -548,6 +548,37 @@ occurs() {
 	[ "$(grep -cx -- "$2" "$T/out")" -eq "$1" ]
 }
 
+@test "-N all with the capture: entering a namespace (setns) lists the namespaces only while one waits for a process" {
+	need_root
+	need_walk
+	command -v strace >/dev/null || skip "strace not installed"
+	mkdir -p "$T/s"
+	new_ns entered
+	: >"$T/err"
+	strace -f -qq -e trace=ioctl -o "$T/strace" "$WATCHQ" -N all --format '%e %p %N' mounts "$T/s" \
+	    >"$T/out" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until ready_or_dead
+	capture_or_skip
+	before=$(grep -c 'ioctl(' "$T/strace" || true)
+	# 20 setns(2) into a namespace watched already. Each listed every namespace before (an
+	# ioctl per namespace and more); the listing every five seconds may come once or twice.
+	for i in $(seq 20); do nsenter -t "$NS" -m true; done
+	nsenter -t "$NS" -m mount -t tmpfs sentinel "$T/s"
+	wait_until grep -qx "mount $T/s $INO" "$T/out"
+	n=$(( $(grep -c 'ioctl(' "$T/strace" || true) - before ))
+	kill -TERM "$(pgrep -P "$WQ_PID")"
+	wait "$WQ_PID" || true
+	WQ_PID=
+	nns=$(lsns -n -t mnt | wc -l)
+	echo "ioctl calls: $n, mount namespaces: $nns"
+	# A namespace kept without a process (another run's nsfs file) has each setns list them.
+	if grep -q 'no process in it' "$T/err"; then
+		skip "$(grep 'no process in it' "$T/err" | head -n 1)"
+	fi
+	[ "$n" -lt $(( 3 * (nns + 2) )) ]
+}
+
 @test "-N all where the kernel has no nsfs walk: listed from /proc, each mount in its namespace" {
 	need_root
 	if kernel_at_least 6 12; then skip "this kernel has the nsfs walk (Linux 6.12): tested in the VM kernel"; fi
