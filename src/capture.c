@@ -447,10 +447,17 @@ nsflips_count(struct capture *c)
 	}
 }
 
+/* CAPTURE_NS_FLIPS: what counts for every namespace (capture_ns_flips()). */
+static unsigned long long
+nsflips_everywhere(const struct capture *c)
+{
+	return c->losses + c->sb_flips + c->nsflips_resets;
+}
+
 unsigned long long
 capture_ns_flips(const struct capture *c, uint64_t ns, bool *open)
 {
-	unsigned long long n = c->losses + c->sb_flips + c->nsflips_resets;
+	unsigned long long n = nsflips_everywhere(c);
 	size_t i;
 
 	*open = false;
@@ -466,7 +473,7 @@ unsigned long long
 capture_ns_flips_all(const struct capture *c)
 {
 	/* Each flip call counts once as it begins and once as it ends (in a namespace or not). */
-	unsigned long long n = c->losses + c->sb_flips + c->nsflips_resets + c->nsflips_begun;
+	unsigned long long n = nsflips_everywhere(c) + c->nsflips_begun;
 	size_t i;
 
 	for (i = 0; i < c->nnsflips; i++)

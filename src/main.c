@@ -173,7 +173,7 @@ run_after(void *p)
 		}
 	}
 	if (cfg->ns_all) {
-		/* A source's read of the shared capture may have taken the flip that woke it. */
+		/* Here, not at the ring's wake-up: a source's read may have taken the flip. */
 		nsall_poke(&r->all);
 		nsall_reap(&r->all);
 		run_take_sources(r);

@@ -608,7 +608,6 @@ nsall_tick(struct nsall *a)
 		a->ns_made = capture_ns_made(a->cap);
 		a->ns_entered = capture_ns_entered(a->cap);
 		a->losses = capture_losses(a->cap);
-		nsall_poke(a);
 	}
 	if (!due)
 		return;

@@ -12,7 +12,7 @@
 #include "source.h"
 
 #define NSALL_PERIOD_MS	500	/* how often the namespaces are listed again */
-/* With the capture (it lost nothing, no namespace waits for a process): a safety net only */
+/* With the capture, while no namespace waits for a process: a safety net only */
 #define NSALL_NET_MS	5000
 
 /* A mount namespace -N all watches: a process in it, the TARGETs found there and their source. */
@@ -44,12 +44,13 @@ struct nsall {
 	struct nsall_idle *idle;
 	size_t nidle;
 	int timerfd;		/* time to list again */
-	/* The process capture of the calls that make or enter a mount namespace; NULL: none */
+	/* The process capture of the calls that make or enter a mount namespace, and of the flip
+	 * calls of each (CAPTURE_NS_FLIPS); NULL: none */
 	struct capture *cap;
 	/* The capture's counts of calls that made or entered a namespace, as last looked at */
 	unsigned long long ns_made, ns_entered;
 	unsigned long long flips;	/* capture_ns_flips_all(), as the sources were last poked */
-	unsigned long long losses;	/* capture_losses(), as of the last listing */
+	unsigned long long losses;	/* capture_losses(), as last looked at */
 	int period_ms;		/* the timer's period now */
 	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
@@ -67,15 +68,14 @@ int nsall_walk_probe(void);
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
 /* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
 void nsall_announce(struct nsall *a);
-/* The timer fired, or the capture saw a namespace made or entered (list the namespaces again, open
- * and announce the new ones), or a call that may change mounts without a record (poke each
- * namespace's source). */
+/* The timer fired, or the capture saw a namespace made or entered, or lost a call: list the
+ * namespaces again, open and announce the new ones. */
 void nsall_tick(struct nsall *a);
 /*
  * Where the capture saw a flip call begin or end since the last look, or may have missed a call
  * (whoever read its ring: nsall_tick() or a source), have each source look whether the call may
  * have changed its namespace's mounts (fan_poke()): the signal of a namespace whose records
- * account for every change is not polled.
+ * account for every change is not polled. Once after each wake-up of the run.
  */
 void nsall_poke(struct nsall *a);
 /* Emit ns_gone for each namespace no process is left in, and release it. */
