@@ -418,10 +418,7 @@ text_flip() {
 	command -v strace >/dev/null || skip "strace not installed"
 	mkdir -p "$T/w/churn"
 	"$BURST" populate "$T/w" 600
-	: >"$T/err"
-	strace -f -qq -o "$T/strace" "$WATCHQ" --format '%e %p' mounts "$T/w" >"$T/out" 2>"$T/err" &
-	WQ_PID=$!
-	wait_until ready_or_dead
+	start_traced -- --format '%e %p' mounts "$T/w"
 	grep -q 'fanotify+bpf' "$T/err" || { cat "$T/err"; false; }
 	# 4 s of a mount and an unmount every 10 ms: without the capture, one re-scan a second.
 	# Meanwhile remounts in another namespace, which change no mount of ours.
@@ -435,9 +432,7 @@ text_flip() {
 	mount -t tmpfs sentinel "$T/w/churn"
 	wait_until grep -qx "mount $T/w/churn" "$T/out"
 	n=$(statmounts)
-	kill -TERM "$(pgrep -P "$WQ_PID")"
-	wait "$WQ_PID" || true
-	WQ_PID=
+	stop_traced
 	# The first read (the namespace's ~630 mounts), one per mount made (at most 400), and at
 	# most a re-scan and a half more (one a second would be 2,400).
 	echo "statmount calls: $n"

@@ -185,6 +185,28 @@ statmounts() {
 	grep -c 'syscall_0x1c9(' "$T/strace" || true
 }
 
+# start_traced STRACE_OPTION... -- ARG...: watchq ARGs under strace -f -qq, its trace in
+# $T/strace, its output in $T/out and $T/err, once ready; $WQ_PID is strace's.
+start_traced() {
+	local opts=()
+	while [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	: >"$T/err"
+	strace -f -qq "${opts[@]}" -o "$T/strace" "$WATCHQ" "$@" >"$T/out" 2>"$T/err" &
+	WQ_PID=$!
+	wait_until ready_or_dead
+}
+
+# stop_traced: end the watchq start_traced started (its strace ends with it).
+stop_traced() {
+	kill -TERM "$(pgrep -P "$WQ_PID")"
+	wait "$WQ_PID" || true
+	WQ_PID=
+}
+
 # build_burst: tests/burst.c, the C driver of mount changes, built once for the
 # file as $BURST (from setup_file).
 build_burst() {

@@ -436,6 +436,13 @@ kept_ns() {
 	stop_watchq
 }
 
+# capture_or_skip: the running watchq -N all loaded the capture, or the test is skipped (why).
+capture_or_skip() {
+	grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err" && return
+	grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; return 1; }
+	skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
+}
+
 # cloned MODE: a process made by nsburst MODE (clone or clone3) in a namespace of its own, with
 # a tmpfs on $T/c there; its pid in $NS (and NS_PIDS), its namespace's inode in $INO.
 cloned() {
@@ -453,10 +460,7 @@ cloned() {
 	mkdir "$T/c"
 	kept_ns
 	start_watchq -N all mounts "$T/c"
-	if ! grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err"; then
-		grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; false; }
-		skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
-	fi
+	capture_or_skip
 	new_ns unshared
 	wait_until announced_at "$T/c" "$INO"
 	for how in clone clone3; do
@@ -476,13 +480,6 @@ cloned() {
 	stop_watchq
 }
 
-# capture_or_skip: the running watchq -N all loaded the capture, or the test is skipped (why).
-capture_or_skip() {
-	grep -q "every mount namespace ([0-9]* now, new ones seen at their calls)" "$T/err" && return
-	grep -q '^watchq: -N all: no process capture: ' "$T/err" || { cat "$T/err"; return 1; }
-	skip "$(grep '^watchq: -N all: no process capture: ' "$T/err")"
-}
-
 # flips_ns: a namespace of its own ($NS, $INO) with a tmpfs on $T/f there, $T/f/a (a tmpfs),
 # $T/f/b and $T/f/churn to mount on, and 300 more tmpfs mounts below $T/f.
 flips_ns() {
@@ -497,11 +494,7 @@ flips_ns() {
 	need_walk
 	command -v strace >/dev/null || skip "strace not installed"
 	flips_ns
-	: >"$T/err"
-	strace -f -qq -o "$T/strace" "$WATCHQ" -N all --format '%e %p %N' mounts "$T/f" \
-	    >"$T/out" 2>"$T/err" &
-	WQ_PID=$!
-	wait_until ready_or_dead
+	start_traced -- -N all --format '%e %p %N' mounts "$T/f"
 	capture_or_skip
 	before=$(statmounts)
 	# 2 s of a mount and an unmount every 10 ms there. Each signal that comes with their
@@ -510,9 +503,7 @@ flips_ns() {
 	nsenter -t "$NS" -m mount -t tmpfs sentinel "$T/f/churn"
 	wait_until grep -qx "mount $T/f/churn $INO" "$T/out"
 	n=$(( $(statmounts) - before ))
-	kill -TERM "$(pgrep -P "$WQ_PID")"
-	wait "$WQ_PID" || true
-	WQ_PID=
+	stop_traced
 	# One per mount made (at most 201): no re-read of the 300.
 	echo "statmount calls: $n"
 	[ "$n" -lt 300 ]
@@ -554,11 +545,7 @@ occurs() {
 	command -v strace >/dev/null || skip "strace not installed"
 	mkdir -p "$T/s"
 	new_ns entered
-	: >"$T/err"
-	strace -f -qq -e trace=ioctl -o "$T/strace" "$WATCHQ" -N all --format '%e %p %N' mounts "$T/s" \
-	    >"$T/out" 2>"$T/err" &
-	WQ_PID=$!
-	wait_until ready_or_dead
+	start_traced -e trace=ioctl -- -N all --format '%e %p %N' mounts "$T/s"
 	capture_or_skip
 	before=$(grep -c 'ioctl(' "$T/strace" || true)
 	# 20 setns(2) into a namespace watched already. Each listed every namespace before (an
@@ -567,9 +554,7 @@ occurs() {
 	nsenter -t "$NS" -m mount -t tmpfs sentinel "$T/s"
 	wait_until grep -qx "mount $T/s $INO" "$T/out"
 	n=$(( $(grep -c 'ioctl(' "$T/strace" || true) - before ))
-	kill -TERM "$(pgrep -P "$WQ_PID")"
-	wait "$WQ_PID" || true
-	WQ_PID=
+	stop_traced
 	nns=$(lsns -n -t mnt | wc -l)
 	echo "ioctl calls: $n, mount namespaces: $nns"
 	# A namespace kept without a process (another run's nsfs file) has each setns list them.
