@@ -21,6 +21,9 @@ struct fan_rec {
 	bool has_error;
 };
 
+#define FAN_PIDFD_BATCH		128	/* records with a pidfd read at once: fds held at once */
+#define FAN_PIDFD_RECORD	48	/* bytes of such a record: metadata, pidfd and mount info */
+
 typedef void fan_rec_fn(void *ctx, const struct fan_rec *r);
 
 /* Decode every event of a read(2) buffer in order, calling fn for each; -1 with errno EPROTO at

@@ -173,6 +173,10 @@ run_after(void *p)
 		}
 	}
 	if (cfg->ns_all) {
+		if (nsall_pump(&r->all) < 0) {
+			warn("fanotify");
+			return EXIT_ERROR;
+		}
 		/* Here, not at the ring's wake-up: a source's read may have taken the flip. */
 		nsall_poke(&r->all);
 		nsall_reap(&r->all);

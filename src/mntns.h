@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 struct capture;
+struct fangroup;
 
 #define MNTNS_MAX	16	/* -N options in one run */
 
@@ -34,6 +35,8 @@ struct mntns {
 	/* -N all: the capture of the calls made in every namespace (not ours to close); NULL:
 	 * none */
 	struct capture *cap;
+	/* -N all: the one fanotify group of every namespace (not ours to close); NULL: none */
+	struct fangroup *group;
 };
 
 /* The root of the process followed (ours, for a NULL ns): whether it changed (pivot_root(2)). */

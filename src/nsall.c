@@ -299,9 +299,11 @@ nsall_unopened(struct nsall *a, const struct nsall_found *f, int e)
 }
 
 /*
- * Open e's source. A fanotify group per namespace counts against fs.fanotify.max_user_groups (128
- * by default): without a --backend, a namespace that cannot have one (EMFILE) is watched on
- * mountinfo, said once. -1 with errno set and *why as source_open_watches() says.
+ * Open e's source. Its mark on the one group counts against fs.fanotify.max_user_marks, and
+ * without that group (the kernel has no mount records) a group of its own would count against
+ * fs.fanotify.max_user_groups: without a --backend, a namespace that cannot have one (ENOSPC,
+ * EMFILE) is watched on mountinfo, said once. -1 with errno set and *why as source_open_watches()
+ * says.
  */
 static int
 nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
@@ -311,7 +313,7 @@ nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
 	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
 	    why) == 0)
 		return 0;
-	if (errno != EMFILE || a->cfg->backend != NULL)
+	if ((errno != EMFILE && errno != ENOSPC) || a->cfg->backend != NULL)
 		return -1;
 	if (a->mi_cfg == NULL) {
 		a->mi_cfg = xmalloc(sizeof(*a->mi_cfg));
@@ -319,7 +321,7 @@ nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
 		a->mi_cfg->backend = mi;
 		if (!a->cfg->quiet)
 			warnx("-N all: mnt:[%llu]: %s: %s; namespaces that cannot have one are "
-			    "watched on %s", (unsigned long long)e->ns.ino, *why, strerror(EMFILE),
+			    "watched on %s", (unsigned long long)e->ns.ino, *why, strerror(errno),
 			    mi->name);
 	}
 	return source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->mi_cfg, a->sink,
@@ -342,6 +344,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		return;
 	}
 	e->ns.cap = a->cap;
+	e->ns.group = a->group;
 	/* The process may have moved on to a namespace watched already. */
 	if (e->ns.ino != f->ino && nsall_known(a, e->ns.ino, e->ns.id)) {
 		nsall_free(e);
@@ -455,28 +458,77 @@ nsall_discover(struct nsall *a)
 
 /*
  * Load the capture of the namespace calls where -N all lists namespaces by the walk (Linux 6.12
- * and CAP_SYS_ADMIN, as root has the capture's privileges): the loop then polls an epoll of the
- * timer and its ring. Where it cannot load, one line says why (not under -q); -1 with errno set
- * only for epoll.
+ * and CAP_SYS_ADMIN, as root has the capture's privileges). Where it cannot load, one line says
+ * why (not under -q).
  */
-static int
+static void
 nsall_open_capture(struct nsall *a)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
 	char why[256];
 
 	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
-		return 0;
+		return;
 	if ((a->cap = capture_open(CAPTURE_NS_CALLS | CAPTURE_MOUNT_CALLS | CAPTURE_NS_FLIPS, why,
-	    sizeof(why))) == NULL) {
-		if (!a->cfg->quiet)
-			warnx("-N all: no process capture: %s; namespaces are listed every %d ms",
-			    why, NSALL_PERIOD_MS);
-		return 0;
+	    sizeof(why))) == NULL && !a->cfg->quiet)
+		warnx("-N all: no process capture: %s; namespaces are listed every %d ms", why,
+		    NSALL_PERIOD_MS);
+}
+
+/*
+ * Mounts gone before they could be read, in a namespace the one group cannot tell (fangroup.c):
+ * a transient record for each TARGET, of no namespace.
+ */
+static void
+nsall_unplaced(void *p, const uint64_t *ids, size_t n)
+{
+	struct nsall *a = p;
+	const struct watch *w;
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < a->cfg->nwatches; i++) {
+		w = &a->cfg->watches[i];
+		if (w->type != EV_MOUNT || w->internal)
+			continue;
+		source_event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w);
+		ev.u.mount.ids = ids;
+		ev.u.mount.count = n;
+		a->sink->emit(a->sink, &ev);
 	}
+}
+
+/*
+ * Open the one fanotify group, unless another backend is asked for; where the kernel has none
+ * (no mount records before Linux 6.15), each namespace's source finds its own backend.
+ */
+static void
+nsall_open_group(struct nsall *a)
+{
+	const struct backend *b = a->cfg->backend;
+
+	if (b != NULL && b != source_backend_find("fanotify"))
+		return;
+	a->group = xmalloc(sizeof(*a->group));
+	if (fangroup_open(a->group, a->cfg->show_who, nsall_unplaced, a) < 0) {
+		free(a->group);
+		a->group = NULL;
+	}
+}
+
+/* What the loop polls: the timer alone, or an epoll of it, the capture's ring and the group's fd;
+ * -1 with errno set. */
+static int
+nsall_open_fd(struct nsall *a)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	a->fd = a->timerfd;
+	if (a->cap == NULL && a->group == NULL)
+		return 0;
 	if ((a->fd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
 	    epoll_ctl(a->fd, EPOLL_CTL_ADD, a->timerfd, &ev) < 0 ||
-	    epoll_ctl(a->fd, EPOLL_CTL_ADD, capture_fd(a->cap), &ev) < 0)
+	    (a->cap && epoll_ctl(a->fd, EPOLL_CTL_ADD, capture_fd(a->cap), &ev) < 0) ||
+	    (a->group && epoll_ctl(a->fd, EPOLL_CTL_ADD, a->group->fd, &ev) < 0))
 		return -1;
 	return 0;
 }
@@ -536,8 +588,9 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	a->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (a->timerfd < 0)
 		return -1;
-	a->fd = a->timerfd;
-	if (nsall_open_capture(a) < 0)
+	nsall_open_capture(a);
+	nsall_open_group(a);
+	if (nsall_open_fd(a) < 0)
 		return -1;
 	if (a->cap)
 		a->losses = capture_losses(a->cap);
@@ -596,6 +649,9 @@ nsall_tick(struct nsall *a)
 	ssize_t r;
 	bool due;
 
+	/* A failed read is said by nsall_pump(). */
+	if (a->group)
+		(void)fangroup_read(a->group);
 	while ((r = read(a->timerfd, &n, sizeof(n))) < 0 && errno == EINTR)
 		;
 	due = r > 0;
@@ -620,6 +676,12 @@ nsall_tick(struct nsall *a)
 	nsall_announce(a);
 	/* The timer keeps its period if it cannot be set: it is there. */
 	(void)nsall_arm(a);
+}
+
+int
+nsall_pump(struct nsall *a)
+{
+	return a->group ? fangroup_pump(a->group) : 0;
 }
 
 void
@@ -657,8 +719,14 @@ nsall_close(struct nsall *a)
 {
 	size_t i;
 
+	/* The sources leave it without reading what is queued. */
+	if (a->group)
+		fangroup_shut(a->group);
 	for (i = 0; i < a->n; i++)
 		nsall_free(a->ns[i]);
+	if (a->group)
+		fangroup_free(a->group);
+	free(a->group);
 	free(a->ns);
 	free(a->idle);
 	free(a->mi_cfg);

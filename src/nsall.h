@@ -8,6 +8,7 @@
 #include "capture.h"
 #include "config.h"
 #include "event.h"
+#include "fangroup.h"
 #include "mntns.h"
 #include "source.h"
 
@@ -52,7 +53,9 @@ struct nsall {
 	unsigned long long flips;	/* capture_ns_flips_all(), as the sources were last poked */
 	unsigned long long losses;	/* capture_losses(), as last looked at */
 	int period_ms;		/* the timer's period now */
-	int fd;			/* polled by the loop: the timer, or an epoll of it and cap */
+	/* The one fanotify group of every namespace watched on fanotify; NULL: none here */
+	struct fangroup *group;
+	int fd;			/* polled by the loop: the timer, or an epoll of it, cap and group */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a listing cut short was said */
 	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
@@ -68,9 +71,12 @@ int nsall_walk_probe(void);
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
 /* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
 void nsall_announce(struct nsall *a);
-/* The timer fired, or the capture saw a namespace made or entered, or lost a call: list the
- * namespaces again, open and announce the new ones. */
+/* The group has records, or the timer fired, or the capture saw a namespace made or entered, or
+ * lost a call: route the records; list the namespaces again, open and announce the new ones. */
 void nsall_tick(struct nsall *a);
+/* Have each namespace whose records were routed to it act on them (fangroup_pump()); once after
+ * each wake-up of the run; -1 with errno set. */
+int nsall_pump(struct nsall *a);
 /*
  * Where the capture saw a flip call begin or end since the last look, or may have missed a call
  * (whoever read its ring: nsall_tick() or a source), have each source look whether the call may

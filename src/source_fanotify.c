@@ -24,6 +24,7 @@
 #include "capture.h"
 #include "compat.h"
 #include "fan_decode.h"
+#include "fangroup.h"
 #include "mntns.h"
 #include "mount_events.h"
 #include "mount_wait.h"
@@ -55,9 +56,6 @@
 #define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
 #define OWED_MAX_NS	1000000000L	/* longest a re-scan is owed; least gap of large ones */
 #define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
-#define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
-#define PIDFD_BATCH	128		/* records with a pidfd read at once: fds held at once */
-#define PIDFD_RECORD	48		/* bytes of such a record: metadata, pidfd and mount info */
 #define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
 #define RECORD_WAIT_NS	200000L		/* how long a signal alone awaits its record */
 
@@ -109,6 +107,12 @@ struct fan {
 	struct timespec last_scan;	/* when the last re-scan began */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
+	/* -N all: the one group of every namespace (its records routed to this member); NULL: our
+	 * own group, FD_FAN */
+	struct fangroup *group;
+	struct fangroup_member member;
+	unsigned long long records;	/* records acted on */
+	unsigned long long records_woke;	/* as of the end of the last fan_on_wake() */
 	struct capture *cap;		/* the process capture; NULL: none */
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
@@ -360,14 +364,17 @@ fan_reread_below(struct source *src, uint64_t top)
 	free(ids.v);
 }
 
+/* An attach of id; new: the mount as read already, or NULL to read it here. */
 static void
-fan_on_attach(struct fan_credit *cr, uint64_t id)
+fan_on_attach(struct fan_credit *cr, uint64_t id, struct mounttab_entry *new)
 {
 	struct fan *f = cr->src->priv;
-	struct mounttab_entry *new = statmount_one(&f->sm, id), *old, *up;
+	struct mounttab_entry *old, *up;
 	struct mounttab_change ch;
 	bool unseen, spread;
 
+	if (new == NULL)
+		new = statmount_one(&f->sm, id);
 	if (new == NULL) {
 		/*
 		 * Gone before we could look; its detach record follows. A known
@@ -436,10 +443,10 @@ fan_record_kind(const struct fan_rec *r)
 	return r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
 }
 
+/* Act on r; new: for an attach, the mount as read already, or NULL. */
 static void
-fan_on_record(void *p, const struct fan_rec *r)
+fan_act(struct source *src, const struct fan_rec *r, struct mounttab_entry *new)
 {
-	struct source *src = p;
 	struct fan *f = src->priv;
 	struct who who;
 	struct fan_credit cr = { src, &who, fan_record_kind(r), false, false };
@@ -451,12 +458,21 @@ fan_on_record(void *p, const struct fan_rec *r)
 	/* After an overflow the resync will tell. */
 	if (r->has_id && !f->overflow && !f->root_moved) {
 		f->since_scan++;
+		f->records++;
 		if (r->mask & FAN_MNT_ATTACH)
-			fan_on_attach(&cr, r->mnt_id);
+			fan_on_attach(&cr, r->mnt_id, new);
 		else if (r->mask & FAN_MNT_DETACH)
 			fan_on_detach(&cr, r->mnt_id);
+	} else {
+		mounttab_entry_free(new);
 	}
 	who_done(&who);
+}
+
+static void
+fan_on_record(void *p, const struct fan_rec *r)
+{
+	fan_act(p, r, NULL);
 }
 
 /*
@@ -827,12 +843,17 @@ fan_read_queue(struct source *src)
 	struct fan *f = src->priv;
 	int r;
 
+	if (f->group) {
+		r = fangroup_read(f->group);
+		f->member.pending = false;
+		return r;
+	}
 	if (f->cap) {
 		capture_drain(f->cap);
 		capture_reading(f->cap);
 	}
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, PIDFD_RECORD,
+	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, FAN_PIDFD_RECORD,
 	    fan_decode_records, src);
 	if (f->cap && r >= 0)
 		capture_settle(f->cap);
@@ -870,7 +891,8 @@ fan_take_changes(struct source *src)
 static bool
 fan_record_soon(struct source *src)
 {
-	struct pollfd p = { src->pfd[FD_FAN].fd, POLLIN, 0 };
+	struct fan *f = src->priv;
+	struct pollfd p = { f->group ? f->group->fd : src->pfd[FD_FAN].fd, POLLIN, 0 };
 	const struct timespec wait = { 0, RECORD_WAIT_NS };
 
 	while (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
@@ -926,17 +948,18 @@ fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 	bool signal = fan_signal_for_attrs(src, i), explained, small, sure;
-	unsigned long long before = f->since_scan, flips = f->flips_read;
+	/* Records may have been routed here since (fangroup.c): they count as this wake's. */
+	unsigned long long before = f->records_woke, flips = f->flips_read;
 
 	if (fan_take_changes(src) < 0)
 		return -1;
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	src->pfd[FD_CAP].revents = 0;
-	explained = f->since_scan != before || f->flips_read != flips || fan_flips_open(f);
+	explained = f->records != before || f->flips_read != flips || fan_flips_open(f);
 	if (signal && !explained && fan_small(f) && !fan_sure(f) && fan_record_soon(src)) {
 		if (fan_take_changes(src) < 0)
 			return -1;
-		explained = f->since_scan != before || f->flips_read != flips;
+		explained = f->records != before || f->flips_read != flips;
 	}
 	/* The signal of a record just read may have come after ours was consumed: it is theirs. */
 	if (explained && fan_signal_for_attrs(src, FD_FAN))
@@ -960,6 +983,7 @@ fan_on_wake(struct source *src, size_t i)
 			fan_owe(src, sure);
 	}
 	fan_poll_signal(src);
+	f->records_woke = f->records;
 	return 0;
 }
 
@@ -987,6 +1011,9 @@ fan_ns_gone(struct source *src)
 	struct fan *f = src->priv;
 	size_t i;
 
+	if (f->group)
+		fangroup_leave(f->group, &f->member);
+	f->group = NULL;
 	for (i = 0; i < src->nfds; i++)
 		if (i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP && src->pfd[i].fd >= 0)
 			close(src->pfd[i].fd);
@@ -1035,6 +1062,61 @@ fan_drain(struct source *src, size_t i)
 	return 0;
 }
 
+/* The member of -N all's one group (fangroup.c): each record routed to it, and its wake. */
+static bool
+fan_member_holds(void *p, uint64_t id)
+{
+	struct source *src = p;
+	struct fan *f = src->priv;
+
+	return mounttab_find(&f->tab, id) != NULL;
+}
+
+static bool
+fan_member_take(void *p, const struct fan_rec *r)
+{
+	struct source *src = p;
+	struct fan *f = src->priv;
+	struct mounttab_entry *new = NULL;
+
+	/* A failed read is the next drain's error. */
+	(void)fan_read_owed(f);
+	/* The mount is in this namespace if statmount(2) finds it here: read it once. */
+	if (r->has_id && (r->mask & FAN_MNT_ATTACH) && !(r->mask & FAN_MNT_DETACH) &&
+	    mounttab_find(&f->tab, r->mnt_id) == NULL &&
+	    (new = statmount_one(&f->sm, r->mnt_id)) == NULL)
+		return false;
+	if (f->member.leaving) {
+		mounttab_entry_free(new);
+		if (r->pidfd >= 0)
+			close(r->pidfd);
+		return true;
+	}
+	fan_act(src, r, new);
+	return true;
+}
+
+static void
+fan_member_transient(void *p, uint64_t id)
+{
+	struct source *src = p;
+
+	fan_add_transient(src->priv, id);
+}
+
+static int
+fan_member_wake(void *p)
+{
+	return fan_drain(p, FD_FAN);
+}
+
+static const struct fangroup_ops fan_member_ops = {
+	.holds = fan_member_holds,
+	.take = fan_member_take,
+	.transient = fan_member_transient,
+	.wake = fan_member_wake,
+};
+
 static bool
 wants_attrs(const struct config *cfg)
 {
@@ -1078,23 +1160,27 @@ static int
 fan_open_group(struct source *src)
 {
 	struct fan *f = src->priv;
-	bool who = src->cfg->show_who;
-	int fd = -1;
+	int fd;
 
-	f->read_size = PIDFD_BATCH * PIDFD_RECORD;
-	if (who)
-		fd = fanotify_init(GROUP_FLAGS | FAN_REPORT_PIDFD, O_RDONLY);
-	if (fd >= 0) {
-		who_proc_open(&f->proc);
-	} else if (!who || errno == EINVAL || errno == EPERM) {
-		fd = fanotify_init(GROUP_FLAGS, O_RDONLY);
-		f->read_size = sizeof(f->buf);
+	if (src->ns && src->ns->group) {
+		/* -N all: a member of the one group, which -N all polls (FD_FAN stays empty). */
+		f->member = (struct fangroup_member){ &fan_member_ops, src, src->ns->ino, -1,
+		    false, false };
+		if (fangroup_join(src->ns->group, &f->member, src->ns->nsfd) < 0)
+			return -1;
+		f->group = src->ns->group;
+		if (f->group->pidfd)
+			who_proc_open(&f->proc);
+		return 0;
 	}
+	fd = fangroup_init_fd(src->cfg->show_who, &f->read_size, sizeof(f->buf));
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
 		return -1;
-	return fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_MNTNS, FAN_MNT_ATTACH | FAN_MNT_DETACH,
-	    src->ns ? src->ns->nsfd : AT_FDCWD, src->ns ? NULL : "/proc/self/ns/mnt");
+	if (f->read_size < sizeof(f->buf))
+		who_proc_open(&f->proc);
+	return fangroup_mark(fd, true, src->ns ? src->ns->nsfd : AT_FDCWD,
+	    src->ns ? NULL : "/proc/self/ns/mnt");
 }
 
 /* Whether a condition waits for a read-only flip, which only the mountinfo signal shows. */
@@ -1261,6 +1347,8 @@ fan_close(struct source *src)
 	struct fan *f = src->priv;
 	size_t i;
 
+	if (f && f->group)
+		fangroup_leave(f->group, &f->member);
 	for (i = 0; i < src->nfds; i++)
 		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP)
 			close(src->pfd[i].fd);

@@ -371,7 +371,8 @@ ns_pairs() {
 	wait_until announced_at "$T/a" "$self"
 	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
 	# Room for a namespace on mountinfo (its nsfs file, root, pidfd, table), not on fanotify
-	# (a group, a timer and the table's signal too), nor for a second one.
+	# (our own nsfs fd for the group's mark, a timer and the table's signal too), nor for a
+	# second one.
 	prlimit --pid "$WQ_PID" --nofile=$((fd0 + 5)):$((fd0 + 5))
 	inos=()
 	for i in 1 2 3 4; do

@@ -1,0 +1,352 @@
+/*
+ * -N all's one fanotify group. The kernel takes a mount-namespace mark of every namespace on one
+ * group, so one queue and one fd serve them all (and fs.fanotify.max_user_groups, 128 by default,
+ * does not bound how many namespaces are watched). The price: a record carries the mount's id and
+ * the process behind it, not the namespace, so each is routed here:
+ *
+ * - a detach or a move names a mount some member's cache holds (the member the last record went
+ *   to is asked first);
+ * - an attach names a mount no cache holds yet, that statmount(2) finds only given its namespace.
+ *   A call attaches in its caller's namespace, so the namespace of the record's process is tried
+ *   first; then every other member, for a copy that propagation put in another namespace, or a
+ *   process that has exited or moved on (or that our pid namespace does not show);
+ * - an attach whose detach the same read holds is gone: no member could read it. It is
+ *   transient, in the namespace of the only member if there is one; else in a namespace that
+ *   cannot be told (the process's namespace is no proof: it may be a propagated copy, or the
+ *   process may have entered another namespace since), handed to the group's unplaced callback.
+ *   So is an attach no member finds.
+ * - a detach of a mount no cache holds is of a mount counted as transient already (or of one gone
+ *   before its namespace's table was first read): nothing is said of it;
+ * - an overflow, or a record that cannot be decoded, is a loss in every namespace.
+ *
+ * A member leaves by removing its mark, then reading the queue to its end: what was queued for it
+ * before is dropped there, while the member can still be told from the others.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "fangroup.h"
+#include "source.h"
+#include "xalloc.h"
+
+#define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
+#define MARK_MASK	(FAN_MNT_ATTACH | FAN_MNT_DETACH)
+
+int
+fangroup_init_fd(bool pidfd, size_t *read_size, size_t size)
+{
+	int fd = -1;
+
+	*read_size = FAN_PIDFD_BATCH * FAN_PIDFD_RECORD;
+	if (pidfd && (fd = fanotify_init(GROUP_FLAGS | FAN_REPORT_PIDFD, O_RDONLY)) >= 0)
+		return fd;
+	if (pidfd && errno != EINVAL && errno != EPERM)
+		return -1;
+	*read_size = size;
+	return fanotify_init(GROUP_FLAGS, O_RDONLY);
+}
+
+int
+fangroup_mark(int fd, bool add, int dirfd, const char *path)
+{
+	return fanotify_mark(fd, (add ? FAN_MARK_ADD : FAN_MARK_REMOVE) | FAN_MARK_MNTNS,
+	    MARK_MASK, dirfd, path);
+}
+
+int
+fangroup_open(struct fangroup *g, bool pidfd, fangroup_unplaced_fn *unplaced, void *ctx)
+{
+	memset(g, 0, sizeof(*g));
+	g->unplaced = unplaced;
+	g->ctx = ctx;
+	g->fd = fangroup_init_fd(pidfd, &g->read_size, sizeof(g->buf));
+	g->pidfd = g->read_size < sizeof(g->buf);
+	return g->fd < 0 ? -1 : 0;
+}
+
+int
+fangroup_join(struct fangroup *g, struct fangroup_member *m, int nsfd)
+{
+	m->pending = m->leaving = false;
+	if ((m->nsfd = fcntl(nsfd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -1;
+	if (fangroup_mark(g->fd, true, m->nsfd, NULL) < 0) {
+		close(m->nsfd);
+		m->nsfd = -1;
+		return -1;
+	}
+	g->m = xreallocarray(g->m, g->n + 1, sizeof(*g->m));
+	g->m[g->n++] = m;
+	return 0;
+}
+
+void
+fangroup_leave(struct fangroup *g, struct fangroup_member *m)
+{
+	int e = errno;	/* a source that failed to open leaves: its errno says why */
+	size_t i;
+
+	if (g->fd >= 0 && m->nsfd >= 0) {
+		/* Gone with its namespace already (ENOENT): nothing more is queued for it then. */
+		(void)fangroup_mark(g->fd, false, m->nsfd, NULL);
+		m->leaving = true;
+		(void)fangroup_read(g);
+	}
+	for (i = 0; i < g->n; i++)
+		if (g->m[i] == m)
+			g->m[i] = g->m[--g->n];
+	g->last = 0;
+	if (m->nsfd >= 0)
+		close(m->nsfd);
+	m->nsfd = -1;	errno = e;
+}
+
+static void
+ids_push(struct fangroup_ids *s, uint64_t id)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = id;
+}
+
+static int
+ids_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool
+ids_has(const struct fangroup_ids *s, uint64_t id)
+{
+	return bsearch(&id, s->v, s->n, sizeof(*s->v), ids_cmp) != NULL;
+}
+
+static bool
+fangroup_is_attach(const struct fan_rec *r)
+{
+	return (r->mask & FAN_MNT_ATTACH) && !(r->mask & FAN_MNT_DETACH);
+}
+
+static bool
+fangroup_give(struct fangroup_member *m, const struct fan_rec *r)
+{
+	if (!m->ops->take(m->ctx, r))
+		return false;
+	m->pending = true;
+	return true;
+}
+
+/* The member whose cache holds the mount, or NULL; the last one routed to is asked first. */
+static struct fangroup_member *
+fangroup_holder(struct fangroup *g, uint64_t id)
+{
+	size_t k, i;
+
+	for (k = 0; k < g->n; k++) {
+		i = (g->last + k) % g->n;
+		if (g->m[i]->ops->holds(g->m[i]->ctx, id)) {
+			g->last = i;
+			return g->m[i];
+		}
+	}
+	return NULL;
+}
+
+/* The member of the namespace pid is in now, or NULL. */
+static struct fangroup_member *
+fangroup_of_pid(struct fangroup *g, int32_t pid)
+{
+	char path[64];
+	struct stat st;
+	size_t i;
+
+	if (pid <= 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (stat(path, &st) < 0)
+		return NULL;
+	for (i = 0; i < g->n; i++)
+		if (g->m[i]->ino == st.st_ino)
+			return g->m[i];
+	return NULL;
+}
+
+/* Route an attach to the member whose namespace has the mount; false if none does. */
+static bool
+fangroup_place(struct fangroup *g, const struct fan_rec *r)
+{
+	struct fangroup_member *first = fangroup_of_pid(g, r->pid);
+	size_t k, i;
+
+	if (first && fangroup_give(first, r))
+		return true;
+	for (k = 0; k < g->n; k++) {
+		i = (g->last + k) % g->n;
+		if (g->m[i] != first && fangroup_give(g->m[i], r)) {
+			g->last = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A mount attached and gone before a member could read it. */
+static void
+fangroup_transient(struct fangroup *g, uint64_t id)
+{
+	if (g->n == 1 && !g->m[0]->leaving) {
+		g->m[0]->ops->transient(g->m[0]->ctx, id);
+		g->m[0]->pending = true;
+	} else {
+		ids_push(&g->lost, id);
+	}
+}
+
+/* Every member loses what the queue held. */
+static void
+fangroup_overflow(struct fangroup *g)
+{
+	struct fan_rec r = { .mask = FAN_Q_OVERFLOW, .pidfd = -1 };
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		(void)fangroup_give(g->m[i], &r);
+}
+
+static void
+fangroup_route(struct fangroup *g, const struct fan_rec *r)
+{
+	struct fangroup_member *m;
+	bool taken = false;
+
+	if (r->mask & FAN_Q_OVERFLOW) {
+		fangroup_overflow(g);
+	} else if (r->has_id && fangroup_is_attach(r) && ids_has(&g->gone, r->mnt_id)) {
+		/* Detached already: only a cache that had it can take it. */
+		if (!(taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r)))
+			fangroup_transient(g, r->mnt_id);
+	} else if (r->has_id && fangroup_is_attach(r)) {
+		if (!(taken = fangroup_place(g, r)))
+			fangroup_transient(g, r->mnt_id);
+	} else if (r->has_id) {
+		taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r);
+		/* A move of a mount no cache holds: placed as an attach. */
+		if (!taken && (r->mask & FAN_MNT_ATTACH))
+			taken = fangroup_place(g, r);
+	}
+	if (!taken && r->pidfd >= 0)
+		close(r->pidfd);
+}
+
+static void
+fangroup_collect(void *p, const struct fan_rec *r)
+{
+	struct fangroup *g = p;
+
+	if (g->nrec == g->rec_cap) {
+		g->rec_cap = g->rec_cap ? g->rec_cap * 2 : 128;
+		g->rec = xreallocarray(g->rec, g->rec_cap, sizeof(*g->rec));
+	}
+	g->rec[g->nrec++] = *r;
+}
+
+/* One read(2)'s records: the mounts it says are detached first, then each record in order. */
+static int
+fangroup_decode(void *ctx, const void *buf, size_t n)
+{
+	struct fangroup *g = ctx;
+	size_t i;
+	int r;
+
+	g->nrec = 0;
+	g->gone.n = 0;
+	r = fan_decode(buf, n, fangroup_collect, g);
+	for (i = 0; i < g->nrec; i++)
+		if (g->rec[i].has_id && (g->rec[i].mask & MARK_MASK) == FAN_MNT_DETACH)
+			ids_push(&g->gone, g->rec[i].mnt_id);
+	qsort(g->gone.v, g->gone.n, sizeof(*g->gone.v), ids_cmp);
+	for (i = 0; i < g->nrec; i++)
+		fangroup_route(g, &g->rec[i]);
+	if (r < 0)
+		fangroup_overflow(g);
+	return 0;
+}
+
+int
+fangroup_read(struct fangroup *g)
+{
+	size_t i, n = 0;
+
+	if (g->fd < 0 || g->pumping)
+		return 0;
+	g->lost.n = 0;
+	if (source_read_ready(g->fd, g->buf, g->read_size, FAN_PIDFD_RECORD, fangroup_decode,
+	    g) < 0) {
+		g->error = errno;
+		return -1;
+	}
+	if (g->lost.n == 0)
+		return 0;
+	/* Each once: its attach and its detach may both have named it. */
+	qsort(g->lost.v, g->lost.n, sizeof(*g->lost.v), ids_cmp);
+	for (i = 0; i < g->lost.n; i++)
+		if (n == 0 || g->lost.v[n - 1] != g->lost.v[i])
+			g->lost.v[n++] = g->lost.v[i];
+	g->unplaced(g->ctx, g->lost.v, n);
+	return 0;
+}
+
+int
+fangroup_pump(struct fangroup *g)
+{
+	size_t i;
+	int r = 0;
+
+	if (g->error) {
+		errno = g->error;
+		return -1;
+	}
+	/* Under churn, a wake that read the queue would make others pending without end. */
+	g->pumping = true;
+	for (i = 0; i < g->n && r == 0; i++) {
+		if (!g->m[i]->pending)
+			continue;
+		g->m[i]->pending = false;
+		r = g->m[i]->ops->wake(g->m[i]->ctx);
+	}
+	g->pumping = false;
+	return r;
+}
+
+void
+fangroup_shut(struct fangroup *g)
+{
+	if (g->fd >= 0)
+		close(g->fd);
+	g->fd = -1;
+}
+
+void
+fangroup_free(struct fangroup *g)
+{
+	fangroup_shut(g);
+	free(g->m);
+	free(g->rec);
+	free(g->gone.v);
+	free(g->lost.v);
+	g->m = NULL;
+	g->rec = NULL;
+	g->gone.v = g->lost.v = NULL;
+	g->n = g->nrec = 0;
+}

@@ -1,0 +1,91 @@
+#ifndef WATCHQ_FANGROUP_H
+#define WATCHQ_FANGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fan_decode.h"
+
+/*
+ * -N all's one fanotify group: a mount-namespace mark on every namespace watched, each namespace's
+ * source a member. A record names a mount by its id and the process behind it, never its
+ * namespace: fangroup_read() routes each record to the member whose namespace holds the mount.
+ */
+
+/* What a member does with what is routed to it. */
+struct fangroup_ops {
+	/* Whether its cache has the mount. */
+	bool (*holds)(void *ctx, uint64_t id);
+	/*
+	 * Take r: an attach only if the mount is in its namespace (false: it is not, and nothing
+	 * was done); a detach or move of a mount it holds; an overflow. The pidfd of a record taken
+	 * is the member's to close.
+	 */
+	bool (*take)(void *ctx, const struct fan_rec *r);
+	/* A mount of its namespace attached and gone before it could be read. */
+	void (*transient)(void *ctx, uint64_t id);
+	/* Act on what was routed to it since it last did; -1 with errno set. */
+	int (*wake)(void *ctx);
+};
+
+struct fangroup_member {
+	const struct fangroup_ops *ops;
+	void *ctx;
+	uint64_t ino;		/* its namespace's inode number */
+	int nsfd;		/* our own fd of its nsfs file: the mark is removed through it */
+	bool pending;		/* something was routed to it since it last woke */
+	bool leaving;		/* its mark is gone: what is still queued for it is dropped */
+};
+
+/* Mount ids, gathered. */
+struct fangroup_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* Transient mounts whose namespace cannot be told: handed to this, with its ctx. */
+typedef void fangroup_unplaced_fn(void *ctx, const uint64_t *ids, size_t n);
+
+struct fangroup {
+	int fd;
+	bool pidfd;		/* records carry a pidfd (FAN_REPORT_PIDFD) */
+	size_t read_size;	/* bytes one read(2) may fill */
+	struct fangroup_member **m;
+	size_t n;
+	size_t last;		/* the member the last record was routed to */
+	int error;		/* a read failed with this errno; 0: none */
+	bool pumping;		/* fangroup_pump() runs: a member's wake reads nothing */
+	fangroup_unplaced_fn *unplaced;
+	void *ctx;
+	/* The records of one read, the ids that read says are detached, its unplaced mounts */
+	struct fan_rec *rec;
+	size_t nrec, rec_cap;
+	struct fangroup_ids gone, lost;
+	unsigned char buf[65536] __attribute__((aligned(8)));
+};
+
+/* A mount-namespace fanotify group, with a pidfd per record if pidfd and allowed; *read_size: the
+ * bytes one read(2) may fill (size without pidfds); -1 with errno set. */
+int fangroup_init_fd(bool pidfd, size_t *read_size, size_t size);
+/* Add (or remove) the mark of the namespace of dirfd and path on the group fd; -1 with errno set. */
+int fangroup_mark(int fd, bool add, int dirfd, const char *path);
+/* Open the group, with a pidfd per record if pidfd and allowed; -1 with errno set (EINVAL,
+ * EPERM: no mount records here, or not ours). */
+int fangroup_open(struct fangroup *g, bool pidfd, fangroup_unplaced_fn *unplaced, void *ctx);
+/* Mark the namespace of nsfd for m (its ops, ctx and ino set); -1 with errno set. */
+int fangroup_join(struct fangroup *g, struct fangroup_member *m, int nsfd);
+/* Remove m's mark, drop what is still queued for it, and forget it. */
+void fangroup_leave(struct fangroup *g, struct fangroup_member *m);
+/* Read every record queued and route each to its member; -1 with errno set (also kept in
+ * g->error). */
+int fangroup_read(struct fangroup *g);
+/* Wake each member something was routed to, once, reading nothing meanwhile (what comes is read at
+ * the next wake-up); -1 with errno set. */
+int fangroup_pump(struct fangroup *g);
+/* Close the group's fd: the members leave without another read. */
+void fangroup_shut(struct fangroup *g);
+/* Free what the group holds (its members have left). */
+void fangroup_free(struct fangroup *g);
+
+#endif
