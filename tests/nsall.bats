@@ -565,6 +565,129 @@ occurs() {
 	[ "$n" -lt $(( 3 * (nns + 2) )) ]
 }
 
+# group_or_skip: watchq (started) watches on fanotify, where -N all has its one group.
+group_or_skip() {
+	[ "$(backend_used)" = fanotify ] || skip "on $(backend_used): no fanotify group"
+}
+
+# fanotify_fds: how many fanotify groups watchq holds.
+fanotify_fds() {
+	ls -l "/proc/$WQ_PID/fd" | grep -c 'anon_inode:\[fanotify\]' || true
+}
+
+# marked INO: watchq's fanotify group has a mark on mount namespace INO.
+marked() {
+	cat "/proc/$WQ_PID/fdinfo/"* 2>/dev/null | grep -q "^fanotify mnt_ns:$1 "
+}
+
+@test "-N all on fanotify: one group for every namespace, a mark on each; one gone takes its mark" {
+	need_root
+	local i pids=() inos=()
+	start_watchq -N all mounts "$T"
+	group_or_skip
+	for i in 1 2 3 4 5; do
+		new_ns "g$i"
+		pids+=("$NS") inos+=("$INO")
+		wait_until announced "$INO" "$NSCG"
+	done
+	[ "$(fanotify_fds)" -eq 1 ]
+	for i in 0 1 2 3 4; do
+		marked "${inos[$i]}"
+	done
+	marked "$(stat -L -c %i /proc/self/ns/mnt)"
+	kill -KILL "${pids[0]}"
+	wait_until grep -q "^meta ns_gone mounts $T pid=[0-9]* ns=${inos[0]} " "$T/out"
+	wait_until eval "! marked ${inos[0]}"
+	marked "${inos[1]}"
+	[ "$(fanotify_fds)" -eq 1 ]
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
+@test "-N all on fanotify: a mount propagated into other namespaces is reported in each, and its unmount" {
+	need_root
+	local i ino inos=()
+	mkdir "$T/p"
+	mount -t tmpfs shared "$T/p"
+	mount --make-shared "$T/p"
+	start_watchq -N all mounts "$T/p"
+	group_or_skip
+	# Namespaces copied from ours as it is: their copies of $T/p are its peers.
+	for i in 1 2; do
+		unshare -m --propagation unchanged sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+		NS_PIDS="${NS_PIDS:-} $!"
+		wait_until in_new_ns "$!"
+		inos+=("$(stat -L -c %i "/proc/$!/ns/mnt")")
+		wait_until announced_at "$T/p" "${inos[-1]}"
+	done
+	inos+=("$(stat -L -c %i /proc/self/ns/mnt)")
+	mkdir "$T/p/x"
+	mount -t tmpfs spread "$T/p/x"
+	for ino in "${inos[@]}"; do
+		wait_until unmarked_has "mount mount $T/p/x tmpfs spread ns=$ino cgroup=$CG"
+	done
+	umount "$T/p/x"
+	for ino in "${inos[@]}"; do
+		wait_until unmarked_has "mount unmount $T/p/x tmpfs spread ns=$ino cgroup=$CG"
+	done
+	stop_watchq
+	# Each once, in its own namespace, and nothing transient.
+	[ "$(grep -c "^mount mount $T/p/x " "$T/out")" -eq 3 ] || { cat "$T/out"; false; }
+	[ "$(grep -c "^mount unmount $T/p/x " "$T/out")" -eq 3 ] || { cat "$T/out"; false; }
+	run ! grep -q '^mount transient' "$T/out"
+}
+
+@test "-N all on fanotify: a mount whose process is gone before watchq reads it is in its namespace" {
+	need_root
+	mkdir "$T/a"
+	new_ns late1
+	a=$NS a_ino=$INO a_cg=$NSCG
+	new_ns late2
+	b=$NS b_ino=$INO b_cg=$NSCG
+	start_watchq -N all mounts "$T"
+	group_or_skip
+	wait_until announced "$a_ino" "$a_cg"
+	wait_until announced "$b_ino" "$b_cg"
+	# mount(8) and nsenter have exited when watchq reads the records.
+	kill -STOP "$WQ_PID"
+	nsenter -t "$a" -m mount -t tmpfs late1 "$T/a"
+	nsenter -t "$b" -m mount -t tmpfs late2 "$T/a"
+	kill -CONT "$WQ_PID"
+	wait_until unmarked_has "mount mount $T/a tmpfs late1 ns=$a_ino cgroup=$a_cg"
+	wait_until unmarked_has "mount mount $T/a tmpfs late2 ns=$b_ino cgroup=$b_cg"
+	stop_watchq
+	[ "$(grep -c "^mount mount $T/a " "$T/out")" -eq 2 ] || { cat "$T/out"; false; }
+}
+
+# transients_at_least N: the transient records in $T/out count at least N mounts.
+transients_at_least() {
+	[ "$(jq -s '[.[] | select(.event == "transient") | .count] | add // 0' "$T/out")" -ge "$1" ]
+}
+
+@test "-N all on fanotify: a mount gone before any namespace could read it is transient, of no namespace" {
+	need_root
+	mkdir "$T/a"
+	new_ns brief1
+	a=$NS a_ino=$INO
+	new_ns brief2
+	b=$NS b_ino=$INO
+	start_watchq -N all --json mounts "$T"
+	group_or_skip
+	for ino in "$a_ino" "$b_ino"; do
+		wait_until grep -q "\"event\":\"ns_new\".*\"mnt_ns\":$ino[,}]" "$T/out"
+	done
+	# Mounted and unmounted while watchq reads nothing: the records name no namespace, and no
+	# namespace has the mounts any more.
+	kill -STOP "$WQ_PID"
+	nsenter -t "$a" -m sh -c "mount -t tmpfs brief $T/a && umount $T/a"
+	nsenter -t "$b" -m sh -c "mount -t tmpfs brief $T/a && umount $T/a"
+	kill -CONT "$WQ_PID"
+	wait_until transients_at_least 2
+	stop_watchq
+	jq_event transient '.mnt_ns == null and .cgroup == null and .path == null'
+	run ! grep -q '"device":"brief"' "$T/out"
+}
+
 @test "-N all where the kernel has no nsfs walk: listed from /proc, each mount in its namespace" {
 	need_root
 	if kernel_at_least 6 12; then skip "this kernel has the nsfs walk (Linux 6.12): tested in the VM kernel"; fi
