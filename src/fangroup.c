@@ -163,8 +163,8 @@ fangroup_holder(struct fangroup *g, uint64_t id)
 	return NULL;
 }
 
-/* The member of the namespace pid is in now, or NULL. */
-static struct fangroup_member *
+/* The index of the member of the namespace pid is in now, or g->n. */
+static size_t
 fangroup_of_pid(struct fangroup *g, int32_t pid)
 {
 	char path[64];
@@ -172,28 +172,43 @@ fangroup_of_pid(struct fangroup *g, int32_t pid)
 	size_t i;
 
 	if (pid <= 0)
-		return NULL;
+		return g->n;
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
 	if (stat(path, &st) < 0)
-		return NULL;
+		return g->n;
 	for (i = 0; i < g->n; i++)
 		if (g->m[i]->ino == st.st_ino)
-			return g->m[i];
-	return NULL;
+			break;
+	return i;
 }
 
-/* Route an attach to the member whose namespace has the mount; false if none does. */
+static void fangroup_more(struct fangroup *g);
+
+/*
+ * Route an attach to the member whose namespace has the mount: true if one took it; false if none
+ * did, or if the mount is found gone meanwhile.
+ */
 static bool
 fangroup_place(struct fangroup *g, const struct fan_rec *r)
 {
-	struct fangroup_member *first = fangroup_of_pid(g, r->pid);
-	size_t k, i;
+	size_t first = fangroup_of_pid(g, r->pid), k, i;
 
-	if (first && fangroup_give(first, r))
+	if (first < g->n && fangroup_give(g->m[first], r)) {
+		g->last = first;
 		return true;
+	}
+	/*
+	 * Most often it went after the read that brought its attach (a mount and its unmount made
+	 * in a row): its detach is queued by now, and is no reason to look in every namespace.
+	 */
+	if (first < g->n) {
+		fangroup_more(g);
+		if (ids_has(&g->gone, r->mnt_id))
+			return false;
+	}
 	for (k = 0; k < g->n; k++) {
 		i = (g->last + k) % g->n;
-		if (g->m[i] != first && fangroup_give(g->m[i], r)) {
+		if (i != first && fangroup_give(g->m[i], r)) {
 			g->last = i;
 			return true;
 		}
@@ -261,24 +276,56 @@ fangroup_collect(void *p, const struct fan_rec *r)
 	g->rec[g->nrec++] = *r;
 }
 
+/* Decode the n bytes of buf after the records in hand; the detached mounts among them, noted. */
+static void
+fangroup_take_in(struct fangroup *g, const void *buf, size_t n)
+{
+	size_t i = g->nrec;
+
+	if (fan_decode(buf, n, fangroup_collect, g) < 0)
+		g->bad = true;
+	for (; i < g->nrec; i++)
+		if (g->rec[i].has_id && (g->rec[i].mask & MARK_MASK) == FAN_MNT_DETACH)
+			ids_push(&g->gone, g->rec[i].mnt_id);
+	qsort(g->gone.v, g->gone.n, sizeof(*g->gone.v), ids_cmp);
+}
+
+/*
+ * Read what was queued since, once per read of the loop, after the records in hand: the buffer is
+ * free again (they are decoded). With pidfds, at most FAN_PIDFD_BATCH more fds are held.
+ */
+static void
+fangroup_more(struct fangroup *g)
+{
+	ssize_t n;
+
+	if (g->more)
+		return;
+	g->more = true;
+	while ((n = read(g->fd, g->buf, g->read_size)) < 0 && errno == EINTR)
+		;
+	if (n > 0)
+		fangroup_take_in(g, g->buf, (size_t)n);
+}
+
 /* One read(2)'s records: the mounts it says are detached first, then each record in order. */
 static int
 fangroup_decode(void *ctx, const void *buf, size_t n)
 {
 	struct fangroup *g = ctx;
+	struct fan_rec r;
 	size_t i;
-	int r;
 
 	g->nrec = 0;
 	g->gone.n = 0;
-	r = fan_decode(buf, n, fangroup_collect, g);
-	for (i = 0; i < g->nrec; i++)
-		if (g->rec[i].has_id && (g->rec[i].mask & MARK_MASK) == FAN_MNT_DETACH)
-			ids_push(&g->gone, g->rec[i].mnt_id);
-	qsort(g->gone.v, g->gone.n, sizeof(*g->gone.v), ids_cmp);
-	for (i = 0; i < g->nrec; i++)
-		fangroup_route(g, &g->rec[i]);
-	if (r < 0)
+	g->bad = g->more = false;
+	fangroup_take_in(g, buf, n);
+	/* By index, on a copy: fangroup_more() may add records. */
+	for (i = 0; i < g->nrec; i++) {
+		r = g->rec[i];
+		fangroup_route(g, &r);
+	}
+	if (g->bad)
 		fangroup_overflow(g);
 	return 0;
 }

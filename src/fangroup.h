@@ -61,6 +61,8 @@ struct fangroup {
 	/* The records of one read, the ids that read says are detached, its unplaced mounts */
 	struct fan_rec *rec;
 	size_t nrec, rec_cap;
+	bool more;		/* fangroup_more() has read after them */
+	bool bad;		/* a record could not be decoded: a loss everywhere */
 	struct fangroup_ids gone, lost;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };

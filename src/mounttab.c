@@ -328,6 +328,8 @@ mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 	}
 	t->slot[i] = e;
 	entry_count(t, e, 1);
+	if (e->id > t->top_id)
+		t->top_id = e->id;
 }
 
 struct mounttab_entry *

@@ -43,6 +43,7 @@ struct mounttab {
 	size_t cap, count;
 	struct mounttab_counts twins;	/* per parent_id and a 64-bit hash of the target */
 	struct mounttab_counts groups;	/* per peer group an entry is in or a slave of */
+	uint64_t top_id;		/* the highest id inserted: none above it is here */
 };
 
 enum mounttab_change_kind {

@@ -1069,7 +1069,8 @@ fan_member_holds(void *p, uint64_t id)
 	struct source *src = p;
 	struct fan *f = src->priv;
 
-	return mounttab_find(&f->tab, id) != NULL;
+	/* Ids only grow: one above any this cache ever had (a mount just made) is not here. */
+	return id <= f->tab.top_id && mounttab_find(&f->tab, id) != NULL;
 }
 
 static bool
