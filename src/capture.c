@@ -52,6 +52,10 @@ struct capture_id {
 	uint32_t uid;
 	unsigned open;			/* calls entered and not yet ended */
 	uint64_t end_epoch;		/* the drain that saw the last of them end */
+	uint64_t ns;			/* the mount namespace of its latest call */
+	/* The drain that saw its latest call in another namespace end; 0: none; UINT64_MAX: one
+	 * may be under way */
+	uint64_t other_end;
 	char comm[CAPTURE_COMM_LEN];
 };
 
@@ -65,6 +69,7 @@ struct capture {
 	size_t ring_size, cons_len, prod_len;
 	uint64_t epoch;			/* drains so far */
 	uint64_t read_epoch;		/* the last fanotify read began after this drain */
+	uint64_t settled_epoch;		/* the last read that found the queue empty, as read_epoch */
 	bool stalled;			/* the last drain stopped at a record being written */
 	bool unsure;			/* the table forgot a process: until unsure_epoch is read */
 	uint64_t unsure_epoch;
@@ -501,14 +506,20 @@ id_enter(struct capture *c, const struct capture_enter *e)
 	if (self_enter(c, e))
 		return;
 	flip_enter(c, e);
-	if (e->h.tgid == 0 || (c->what & CAPTURE_NS_FLIPS))
-		return;		/* not in our pid namespace: fanotify gives no pid either */
+	/* Not in our pid namespace: fanotify gives no pid either. */
+	if (e->h.tgid == 0 || ((c->what & CAPTURE_NS_FLIPS) && !(c->what & CAPTURE_NS_PROCS)))
+		return;
 	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
 		if ((id = id_add(c)) == NULL)
 			return;
 		memset(id, 0, sizeof(*id));
 		id->tgid = e->h.tgid;
 		id->start = e->start;
+		id->ns = e->mnt_ns;
+	}
+	if (id->ns != e->mnt_ns) {
+		id->other_end = id->open > 0 ? UINT64_MAX : id->end_epoch;
+		id->ns = e->mnt_ns;
 	}
 	/* The process's name and uid at its latest call. */
 	id->uid = e->uid;
@@ -615,6 +626,7 @@ capture_settle(struct capture *c)
 {
 	size_t i = 0;
 
+	c->settled_epoch = c->read_epoch;
 	while (i < c->nids) {
 		if (c->ids[i].open == 0 && c->ids[i].end_epoch <= c->read_epoch)
 			c->ids[i] = c->ids[--c->nids];
@@ -637,21 +649,43 @@ dropped(const struct capture *c, uint32_t tgid)
 	    bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.dropped), &tgid, &v) == 0;
 }
 
-bool
-capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size)
+/* The one process numbered tgid the capture knows, with every call it made since it was noted;
+ * NULL if there is none, or more than one, or its calls may be missing. */
+static const struct capture_id *
+id_one(const struct capture *c, int32_t tgid)
 {
 	const struct capture_id *one = NULL;
 	size_t i;
 
 	if (tgid <= 0 || c->stalled || c->unsure || c->blind || dropped(c, (uint32_t)tgid))
-		return false;
+		return NULL;
 	for (i = 0; i < c->nids; i++) {
 		if (c->ids[i].tgid != (uint32_t)tgid)
 			continue;
 		if (one && one->start != c->ids[i].start)
-			return false;
+			return NULL;
 		one = &c->ids[i];
 	}
+	return one;
+}
+
+/*
+ * A call that ended before the last read that found the queue empty began had its records read
+ * there: only those of its calls since may be behind a record read now.
+ */
+uint64_t
+capture_ns_of(const struct capture *c, int32_t tgid)
+{
+	const struct capture_id *one = id_one(c, tgid);
+
+	return one && one->other_end <= c->settled_epoch ? one->ns : 0;
+}
+
+bool
+capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size)
+{
+	const struct capture_id *one = id_one(c, tgid);
+
 	if (one == NULL || size < sizeof(one->comm))
 		return false;
 	*uid = one->uid;

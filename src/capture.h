@@ -46,6 +46,9 @@ enum capture_what {
 	/* With CAPTURE_MOUNT_CALLS: flip calls only counted by namespace (capture_ns_flips()), not
 	 * kept for capture_flip(), and no process noted for capture_who() */
 	CAPTURE_NS_FLIPS = 4,
+	/* With CAPTURE_NS_FLIPS: processes noted all the same, for capture_ns_of() (whoever reads
+	 * the fanotify records calls capture_reading() and capture_settle() around them) */
+	CAPTURE_NS_PROCS = 8,
 };
 
 /* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
@@ -89,5 +92,9 @@ unsigned long long capture_ns_flips_all(const struct capture *c);
 /* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
  * name (comm, of size at least 16); else false. */
 bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);
+/* If the capture knows exactly one process numbered tgid, and each of its mount calls that may be
+ * behind a fanotify record read now (not read by the last read that emptied the queue) was made
+ * in one mount namespace: that namespace's inode number; else 0. */
+uint64_t capture_ns_of(const struct capture *c, int32_t tgid);
 
 #endif

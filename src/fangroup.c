@@ -10,11 +10,13 @@
  *   A call attaches in its caller's namespace, so the namespace of the record's process is tried
  *   first; then every other member, for a copy that propagation put in another namespace, or a
  *   process that has exited or moved on (or that our pid namespace does not show);
- * - an attach whose detach the same read holds is gone: no member could read it. It is
- *   transient, in the namespace of the only member if there is one; else in a namespace that
- *   cannot be told (the process's namespace is no proof: it may be a propagated copy, or the
- *   process may have entered another namespace since), handed to the group's unplaced callback.
- *   So is an attach no member finds.
+ * - an attach whose detach the same read holds is gone: no member could read it. So is one no
+ *   member finds. It is transient, in the namespace of the only member if there is one, or where
+ *   the capture saw every mount call of its process made in one namespace that has no shared
+ *   mount (the call attached there, and nothing propagates from there); else in a namespace that
+ *   cannot be told, handed to the group's unplaced callback. The process's namespace now is no
+ *   proof: the process may have entered another since, and the mount may be a copy propagation
+ *   made elsewhere.
  * - a detach of a mount no cache holds is of a mount counted as transient already (or of one gone
  *   before its namespace's table was first read): nothing is said of it;
  * - an overflow, or a record that cannot be decoded, is a loss in every namespace.
@@ -163,23 +165,60 @@ fangroup_holder(struct fangroup *g, uint64_t id)
 	return NULL;
 }
 
-/* The index of the member of the namespace pid is in now, or g->n. */
+/* The index of the member of namespace ino, or g->n. */
 static size_t
-fangroup_of_pid(struct fangroup *g, int32_t pid)
+fangroup_of_ns(const struct fangroup *g, uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < g->n && g->m[i]->ino != ino; i++)
+		;
+	return i;
+}
+
+/*
+ * The index of the member r's process made its mount calls in, where the capture saw them all in
+ * one namespace; else of the member of the namespace the process is in now; else g->n. *sure: the
+ * capture said so.
+ */
+static size_t
+fangroup_of_pid(struct fangroup *g, const struct fan_rec *r, bool *sure)
 {
 	char path[64];
 	struct stat st;
-	size_t i;
+	uint64_t ns;
 
-	if (pid <= 0)
+	*sure = false;
+	if (r->pid <= 0)
 		return g->n;
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (g->cap && (ns = capture_ns_of(g->cap, r->pid)) != 0) {
+		*sure = true;
+		return fangroup_of_ns(g, ns);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)r->pid);
 	if (stat(path, &st) < 0)
 		return g->n;
-	for (i = 0; i < g->n; i++)
-		if (g->m[i]->ino == st.st_ino)
-			break;
-	return i;
+	return fangroup_of_ns(g, st.st_ino);
+}
+
+/*
+ * The member whose namespace a mount of r's, gone before it could be read, was in; NULL if that
+ * cannot be told. The only member's; else, where the capture saw each mount call of r's process
+ * (kept since the read before) made in one namespace, that one's, unless a mount there is
+ * shared: the mount may be a copy propagation made elsewhere.
+ */
+static struct fangroup_member *
+fangroup_owner(struct fangroup *g, const struct fan_rec *r)
+{
+	bool sure;
+	size_t i;
+
+	if (g->n == 1)
+		return g->m[0];
+	i = fangroup_of_pid(g, r, &sure);
+	if (!sure || i == g->n || g->m[i]->ops->spreads(g->m[i]->ctx))
+		return NULL;
+	return g->m[i];
 }
 
 static void fangroup_more(struct fangroup *g);
@@ -191,21 +230,23 @@ static void fangroup_more(struct fangroup *g);
 static bool
 fangroup_place(struct fangroup *g, const struct fan_rec *r)
 {
-	size_t first = fangroup_of_pid(g, r->pid), k, i;
+	bool sure;
+	size_t first = fangroup_of_pid(g, r, &sure), k, i;
 
 	if (first < g->n && fangroup_give(g->m[first], r)) {
 		g->last = first;
 		return true;
 	}
+	/* Made there, and nothing propagates from there: gone. */
+	if (fangroup_owner(g, r) != NULL)
+		return false;
 	/*
 	 * Most often it went after the read that brought its attach (a mount and its unmount made
 	 * in a row): its detach is queued by now, and is no reason to look in every namespace.
 	 */
-	if (first < g->n) {
-		fangroup_more(g);
-		if (ids_has(&g->gone, r->mnt_id))
-			return false;
-	}
+	fangroup_more(g);
+	if (ids_has(&g->gone, r->mnt_id))
+		return false;
 	for (k = 0; k < g->n; k++) {
 		i = (g->last + k) % g->n;
 		if (i != first && fangroup_give(g->m[i], r)) {
@@ -218,14 +259,18 @@ fangroup_place(struct fangroup *g, const struct fan_rec *r)
 
 /* A mount attached and gone before a member could read it. */
 static void
-fangroup_transient(struct fangroup *g, uint64_t id)
+fangroup_transient(struct fangroup *g, const struct fan_rec *r)
 {
-	if (g->n == 1 && !g->m[0]->leaving) {
-		g->m[0]->ops->transient(g->m[0]->ctx, id);
-		g->m[0]->pending = true;
-	} else {
-		ids_push(&g->lost, id);
+	struct fangroup_member *m = fangroup_owner(g, r);
+
+	if (m && m->leaving)
+		return;
+	if (m == NULL) {
+		ids_push(&g->lost, r->mnt_id);
+		return;
 	}
+	m->ops->transient(m->ctx, r->mnt_id);
+	m->pending = true;
 }
 
 /* Every member loses what the queue held. */
@@ -250,10 +295,10 @@ fangroup_route(struct fangroup *g, const struct fan_rec *r)
 	} else if (r->has_id && fangroup_is_attach(r) && ids_has(&g->gone, r->mnt_id)) {
 		/* Detached already: only a cache that had it can take it. */
 		if (!(taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r)))
-			fangroup_transient(g, r->mnt_id);
+			fangroup_transient(g, r);
 	} else if (r->has_id && fangroup_is_attach(r)) {
 		if (!(taken = fangroup_place(g, r)))
-			fangroup_transient(g, r->mnt_id);
+			fangroup_transient(g, r);
 	} else if (r->has_id) {
 		taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r);
 		/* A move of a mount no cache holds: placed as an attach. */
@@ -274,6 +319,19 @@ fangroup_collect(void *p, const struct fan_rec *r)
 		g->rec = xreallocarray(g->rec, g->rec_cap, sizeof(*g->rec));
 	}
 	g->rec[g->nrec++] = *r;
+}
+
+/*
+ * Records just read: the capture is read again before they are, so that the entry record of each
+ * call behind one is in hand (fangroup_owner()).
+ */
+static void
+fangroup_capture(struct fangroup *g)
+{
+	if (g->cap) {
+		capture_reading(g->cap);
+		capture_drain(g->cap);
+	}
 }
 
 /* Decode the n bytes of buf after the records in hand; the detached mounts among them, noted. */
@@ -304,8 +362,10 @@ fangroup_more(struct fangroup *g)
 	g->more = true;
 	while ((n = read(g->fd, g->buf, g->read_size)) < 0 && errno == EINTR)
 		;
-	if (n > 0)
-		fangroup_take_in(g, g->buf, (size_t)n);
+	if (n <= 0)
+		return;
+	fangroup_capture(g);
+	fangroup_take_in(g, g->buf, (size_t)n);
 }
 
 /* One read(2)'s records: the mounts it says are detached first, then each record in order. */
@@ -319,6 +379,7 @@ fangroup_decode(void *ctx, const void *buf, size_t n)
 	g->nrec = 0;
 	g->gone.n = 0;
 	g->bad = g->more = false;
+	fangroup_capture(g);
 	fangroup_take_in(g, buf, n);
 	/* By index, on a copy: fangroup_more() may add records. */
 	for (i = 0; i < g->nrec; i++) {
@@ -338,11 +399,18 @@ fangroup_read(struct fangroup *g)
 	if (g->fd < 0 || g->pumping)
 		return 0;
 	g->lost.n = 0;
+	if (g->cap) {
+		capture_drain(g->cap);
+		capture_reading(g->cap);
+	}
 	if (source_read_ready(g->fd, g->buf, g->read_size, FAN_PIDFD_RECORD, fangroup_decode,
 	    g) < 0) {
 		g->error = errno;
 		return -1;
 	}
+	/* The processes whose calls have all ended before this read: their records are read. */
+	if (g->cap)
+		capture_settle(g->cap);
 	if (g->lost.n == 0)
 		return 0;
 	/* Each once: its attach and its detach may both have named it. */

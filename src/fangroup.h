@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "fan_decode.h"
 
 /*
@@ -25,6 +26,9 @@ struct fangroup_ops {
 	bool (*take)(void *ctx, const struct fan_rec *r);
 	/* A mount of its namespace attached and gone before it could be read. */
 	void (*transient)(void *ctx, uint64_t id);
+	/* Whether a mount attached in its namespace may have copies in others: it has a mount in
+	 * a peer group (shared). */
+	bool (*spreads)(void *ctx);
 	/* Act on what was routed to it since it last did; -1 with errno set. */
 	int (*wake)(void *ctx);
 };
@@ -55,6 +59,9 @@ struct fangroup {
 	size_t n;
 	size_t last;		/* the member the last record was routed to */
 	int error;		/* a read failed with this errno; 0: none */
+	/* The capture of every namespace's mount calls (CAPTURE_NS_PROCS), set by the group's
+	 * owner, not ours to close; NULL: none */
+	struct capture *cap;
 	bool pumping;		/* fangroup_pump() runs: a member's wake reads nothing */
 	fangroup_unplaced_fn *unplaced;
 	void *ctx;

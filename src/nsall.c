@@ -12,6 +12,10 @@
  * waits for a process: see nsall_any_pidless()), and when it may have lost a call; a listing every
  * NSALL_NET_MS stays, as a safety net (nsall_arm()).
  *
+ * On fanotify, every namespace's source is a member of one group (fangroup.c), which the loop
+ * polls through nsall's fd; the capture, where it loads, also tells the group where a mount gone
+ * unread was made.
+ *
  * A namespace is watched as -N PID watches it, through its lowest-numbered process that /proc
  * lets us look into, whose cgroup names it; its ids are not in creation order (per-CPU batches
  * on 6.18), so each listing starts from the whole set again. A namespace in which no such
@@ -468,10 +472,13 @@ nsall_open_capture(struct nsall *a)
 
 	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
 		return;
-	if ((a->cap = capture_open(CAPTURE_NS_CALLS | CAPTURE_MOUNT_CALLS | CAPTURE_NS_FLIPS, why,
-	    sizeof(why))) == NULL && !a->cfg->quiet)
+	/* With the group, the processes too: it tells where a mount gone unread was made. */
+	if ((a->cap = capture_open(CAPTURE_NS_CALLS | CAPTURE_MOUNT_CALLS | CAPTURE_NS_FLIPS |
+	    (a->group ? CAPTURE_NS_PROCS : 0), why, sizeof(why))) == NULL && !a->cfg->quiet)
 		warnx("-N all: no process capture: %s; namespaces are listed every %d ms", why,
 		    NSALL_PERIOD_MS);
+	if (a->group)
+		a->group->cap = a->cap;
 }
 
 /*
@@ -588,8 +595,8 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	a->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (a->timerfd < 0)
 		return -1;
-	nsall_open_capture(a);
 	nsall_open_group(a);
+	nsall_open_capture(a);
 	if (nsall_open_fd(a) < 0)
 		return -1;
 	if (a->cap)

@@ -1101,8 +1101,21 @@ static void
 fan_member_transient(void *p, uint64_t id)
 {
 	struct source *src = p;
+	struct fan *f = src->priv;
 
-	fan_add_transient(src->priv, id);
+	/* A record of this namespace, as for a group of its own: its signal is explained. */
+	f->since_scan++;
+	f->records++;
+	fan_add_transient(f, id);
+}
+
+static bool
+fan_member_spreads(void *p)
+{
+	struct source *src = p;
+	struct fan *f = src->priv;
+
+	return f->tab.shared > 0;
 }
 
 static int
@@ -1115,6 +1128,7 @@ static const struct fangroup_ops fan_member_ops = {
 	.holds = fan_member_holds,
 	.take = fan_member_take,
 	.transient = fan_member_transient,
+	.spreads = fan_member_spreads,
 	.wake = fan_member_wake,
 };
 
