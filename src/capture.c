@@ -93,6 +93,7 @@ struct capture {
 	struct capture_nsflips {
 		uint64_t ns;
 		unsigned long long n;
+		unsigned long long props;	/* of those, the ones that may change propagation */
 	} nsflips[NSFLIPS_MAX];
 	size_t nnsflips;
 	unsigned long long sb_flips, nsflips_resets;
@@ -445,8 +446,9 @@ nsflips_count(struct capture *c)
 				c->nnsflips = k = 0;
 			}
 			if (k == c->nnsflips)
-				c->nsflips[c->nnsflips++] = (struct capture_nsflips){ f->mnt_ns, 0 };
+				c->nsflips[c->nnsflips++] = (struct capture_nsflips){ f->mnt_ns, 0, 0 };
 			c->nsflips[k].n++;
+			c->nsflips[k].props += f->props;
 		}
 		capture_take(c, i);
 	}
@@ -471,6 +473,21 @@ capture_ns_flips(const struct capture *c, uint64_t ns, bool *open)
 	for (i = 0; i < c->nnsflips; i++)
 		if (c->nsflips[i].ns == ns)
 			n += c->nsflips[i].n;
+	return n;
+}
+
+unsigned long long
+capture_ns_props(const struct capture *c, uint64_t ns, bool *open)
+{
+	unsigned long long n = c->losses + c->nsflips_resets;
+	size_t i;
+
+	*open = false;
+	for (i = 0; i < c->nflips; i++)
+		*open |= c->flips[i].mnt_ns == ns && c->flips[i].props;
+	for (i = 0; i < c->nnsflips; i++)
+		if (c->nsflips[i].ns == ns)
+			n += c->nsflips[i].props;
 	return n;
 }
 
@@ -550,6 +567,24 @@ id_exit(struct capture *c, const struct capture_exit *x)
 	flip_exit(c, x);
 }
 
+/*
+ * A call that made or entered a mount namespace: counted; the calls of its process before it are
+ * no longer proof of where its next mount lands (capture_ns_of()), until it is forgotten.
+ */
+static void
+id_ns_call(struct capture *c, const struct capture_head *h)
+{
+	size_t i;
+
+	if (h->nr == CAPTURE_NR_SETNS)
+		c->ns_entered++;
+	else
+		c->ns_made++;
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].tgid == h->tgid)
+			c->ids[i].other_end = UINT64_MAX;
+}
+
 static void
 on_record(struct capture *c, const void *p, size_t n)
 {
@@ -561,10 +596,8 @@ on_record(struct capture *c, const void *p, size_t n)
 		id_enter(c, p);
 	else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit))
 		id_exit(c, p);
-	else if (h->kind == CAPTURE_NS && h->nr == CAPTURE_NR_SETNS)
-		c->ns_entered++;
 	else if (h->kind == CAPTURE_NS)
-		c->ns_made++;
+		id_ns_call(c, p);
 }
 
 /* The header of the record at pos, once the kernel has written it; false if it is still busy. */

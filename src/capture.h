@@ -86,6 +86,9 @@ unsigned long long capture_ns_entered(const struct capture *c);
  * call is under way. Read after capture_drain().
  */
 unsigned long long capture_ns_flips(const struct capture *c, uint64_t ns, bool *open);
+/* With CAPTURE_NS_FLIPS: as capture_ns_flips(), of the calls that may change a mount's propagation
+ * (not remounts of a superblock). */
+unsigned long long capture_ns_props(const struct capture *c, uint64_t ns, bool *open);
 /* With CAPTURE_NS_FLIPS: a count that grows whenever capture_ns_flips() of some namespace may have
  * changed (a flip call began or ended, or some call may have been missed). */
 unsigned long long capture_ns_flips_all(const struct capture *c);

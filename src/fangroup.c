@@ -5,24 +5,30 @@
  * the process behind it, not the namespace, so each is routed here:
  *
  * - a detach or a move names a mount some member's cache holds (the member the last record went
- *   to is asked first);
- * - an attach names a mount no cache holds yet, that statmount(2) finds only given its namespace.
- *   A call attaches in its caller's namespace, so the namespace of the record's process is tried
- *   first; then every other member, for a copy that propagation put in another namespace, or a
- *   process that has exited or moved on (or that our pid namespace does not show);
- * - an attach whose detach the same read holds is gone: no member could read it. So is one no
- *   member finds. It is transient, in the namespace of the only member if there is one, or where
- *   the capture saw every mount call of its process made in one namespace that has no shared
- *   mount (the call attached there, and nothing propagates from there); else in a namespace that
- *   cannot be told, handed to the group's unplaced callback. The process's namespace now is no
- *   proof: the process may have entered another since, and the mount may be a copy propagation
- *   made elsewhere.
+ *   to is asked first; ids only grow, so a cache whose highest id is below it is not asked);
+ * - an attach (or a move of a mount no cache holds) names a mount that statmount(2) finds only
+ *   given its namespace. A call attaches in its caller's namespace, so the namespace the capture
+ *   saw the process's mount calls made in, else the one the process is in now, is tried first;
+ *   then every other member, for a copy that propagation put in another namespace, or a process
+ *   that has exited or moved on (or that our pid namespace does not show). Where the first one
+ *   was the capture's and nothing propagates from there, a mount it does not find is gone; else
+ *   the queue is read again first: a mount unmounted just after its attach was read (the common
+ *   case) has its detach there by then;
+ * - an attach gone before a member could read it (its detach in the same read, or no member finds
+ *   it) is transient: in the namespace of the only member if there is one (and none ever left,
+ *   whose record may have been on its way as it did), or where the capture saw every mount call
+ *   of its process made in one namespace from which nothing propagates (the call attached there,
+ *   and made no copy elsewhere); else in a namespace that cannot be told, handed to the group's
+ *   unplaced callback. The process's namespace now is no proof: the process may have entered
+ *   another since, and the mount may be a copy propagation made elsewhere. A move of such a mount
+ *   says nothing: its attach was counted;
  * - a detach of a mount no cache holds is of a mount counted as transient already (or of one gone
  *   before its namespace's table was first read): nothing is said of it;
  * - an overflow, or a record that cannot be decoded, is a loss in every namespace.
  *
- * A member leaves by removing its mark, then reading the queue to its end: what was queued for it
- * before is dropped there, while the member can still be told from the others.
+ * A member leaves by removing its mark, then reading the queue to its end while it can still be
+ * told from the others: the records it takes there are dropped (a mount of its namespace gone
+ * unread is transient as above), and those of the others go to them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -105,6 +111,7 @@ fangroup_leave(struct fangroup *g, struct fangroup_member *m)
 		if (g->m[i] == m)
 			g->m[i] = g->m[--g->n];
 	g->last = 0;
+	g->left = true;
 	if (m->nsfd >= 0)
 		close(m->nsfd);
 	m->nsfd = -1;	errno = e;
@@ -131,7 +138,14 @@ ids_cmp(const void *a, const void *b)
 static bool
 ids_has(const struct fangroup_ids *s, uint64_t id)
 {
-	return bsearch(&id, s->v, s->n, sizeof(*s->v), ids_cmp) != NULL;
+	return s->n > 0 && bsearch(&id, s->v, s->n, sizeof(*s->v), ids_cmp) != NULL;
+}
+
+static void
+ids_sort(struct fangroup_ids *s)
+{
+	if (s->n > 0)
+		qsort(s->v, s->n, sizeof(*s->v), ids_cmp);
 }
 
 static bool
@@ -163,6 +177,15 @@ fangroup_holder(struct fangroup *g, uint64_t id)
 		}
 	}
 	return NULL;
+}
+
+/* Give r to the member whose cache holds its mount, gone now (a table read saw it); false if none. */
+static bool
+fangroup_give_held(struct fangroup *g, const struct fan_rec *r)
+{
+	struct fangroup_member *m = fangroup_holder(g, r->mnt_id);
+
+	return m != NULL && fangroup_give(m, r);
 }
 
 /* The index of the member of namespace ino, or g->n. */
@@ -213,7 +236,8 @@ fangroup_owner(struct fangroup *g, const struct fan_rec *r)
 	bool sure;
 	size_t i;
 
-	if (g->n == 1)
+	/* Unless one left: a record of its namespace may have been on its way as it did. */
+	if (g->n == 1 && !g->left)
 		return g->m[0];
 	i = fangroup_of_pid(g, r, &sure);
 	if (!sure || i == g->n || g->m[i]->ops->spreads(g->m[i]->ctx))
@@ -237,16 +261,16 @@ fangroup_place(struct fangroup *g, const struct fan_rec *r)
 		g->last = first;
 		return true;
 	}
-	/* Made there, and nothing propagates from there: gone. */
-	if (fangroup_owner(g, r) != NULL)
-		return false;
+	/* Made where it was just looked for, and nothing propagates from there: gone. */
+	if (first < g->n && fangroup_owner(g, r) == g->m[first])
+		return fangroup_give_held(g, r);
 	/*
 	 * Most often it went after the read that brought its attach (a mount and its unmount made
 	 * in a row): its detach is queued by now, and is no reason to look in every namespace.
 	 */
 	fangroup_more(g);
 	if (ids_has(&g->gone, r->mnt_id))
-		return false;
+		return fangroup_give_held(g, r);
 	for (k = 0; k < g->n; k++) {
 		i = (g->last + k) % g->n;
 		if (i != first && fangroup_give(g->m[i], r)) {
@@ -294,7 +318,7 @@ fangroup_route(struct fangroup *g, const struct fan_rec *r)
 		fangroup_overflow(g);
 	} else if (r->has_id && fangroup_is_attach(r) && ids_has(&g->gone, r->mnt_id)) {
 		/* Detached already: only a cache that had it can take it. */
-		if (!(taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r)))
+		if (!(taken = fangroup_give_held(g, r)))
 			fangroup_transient(g, r);
 	} else if (r->has_id && fangroup_is_attach(r)) {
 		if (!(taken = fangroup_place(g, r)))
@@ -345,7 +369,7 @@ fangroup_take_in(struct fangroup *g, const void *buf, size_t n)
 	for (; i < g->nrec; i++)
 		if (g->rec[i].has_id && (g->rec[i].mask & MARK_MASK) == FAN_MNT_DETACH)
 			ids_push(&g->gone, g->rec[i].mnt_id);
-	qsort(g->gone.v, g->gone.n, sizeof(*g->gone.v), ids_cmp);
+	ids_sort(&g->gone);
 }
 
 /*
@@ -364,7 +388,9 @@ fangroup_more(struct fangroup *g)
 		;
 	if (n <= 0)
 		return;
-	fangroup_capture(g);
+	/* Their calls' entries in hand; the capture's read stays the one before (settle). */
+	if (g->cap)
+		capture_drain(g->cap);
 	fangroup_take_in(g, g->buf, (size_t)n);
 }
 
@@ -414,7 +440,7 @@ fangroup_read(struct fangroup *g)
 	if (g->lost.n == 0)
 		return 0;
 	/* Each once: its attach and its detach may both have named it. */
-	qsort(g->lost.v, g->lost.n, sizeof(*g->lost.v), ids_cmp);
+	ids_sort(&g->lost);
 	for (i = 0; i < g->lost.n; i++)
 		if (n == 0 || g->lost.v[n - 1] != g->lost.v[i])
 			g->lost.v[n++] = g->lost.v[i];

@@ -19,15 +19,15 @@ struct fangroup_ops {
 	/* Whether its cache has the mount. */
 	bool (*holds)(void *ctx, uint64_t id);
 	/*
-	 * Take r: an attach only if the mount is in its namespace (false: it is not, and nothing
-	 * was done); a detach or move of a mount it holds; an overflow. The pidfd of a record taken
-	 * is the member's to close.
+	 * Take r: a detach, or a move or attach of a mount it holds; a move or attach of another
+	 * mount only if statmount(2) finds it in its namespace (false: it does not, and nothing was
+	 * done); an overflow. The pidfd of a record taken is the member's to close.
 	 */
 	bool (*take)(void *ctx, const struct fan_rec *r);
 	/* A mount of its namespace attached and gone before it could be read. */
 	void (*transient)(void *ctx, uint64_t id);
 	/* Whether a mount attached in its namespace may have copies in others: it has a mount in
-	 * a peer group (shared). */
+	 * a peer group (shared), or one may have become so since its table was read. */
 	bool (*spreads)(void *ctx);
 	/* Act on what was routed to it since it last did; -1 with errno set. */
 	int (*wake)(void *ctx);
@@ -59,6 +59,7 @@ struct fangroup {
 	size_t n;
 	size_t last;		/* the member the last record was routed to */
 	int error;		/* a read failed with this errno; 0: none */
+	bool left;		/* a member has left */
 	/* The capture of every namespace's mount calls (CAPTURE_NS_PROCS), set by the group's
 	 * owner, not ours to close; NULL: none */
 	struct capture *cap;
@@ -84,7 +85,7 @@ int fangroup_mark(int fd, bool add, int dirfd, const char *path);
 int fangroup_open(struct fangroup *g, bool pidfd, fangroup_unplaced_fn *unplaced, void *ctx);
 /* Mark the namespace of nsfd for m (its ops, ctx and ino set); -1 with errno set. */
 int fangroup_join(struct fangroup *g, struct fangroup_member *m, int nsfd);
-/* Remove m's mark, drop what is still queued for it, and forget it. */
+/* Remove m's mark, read the queue to its end (what m takes there is dropped), and forget m. */
 void fangroup_leave(struct fangroup *g, struct fangroup_member *m);
 /* Read every record queued and route each to its member; -1 with errno set (also kept in
  * g->error). */

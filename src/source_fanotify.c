@@ -112,6 +112,10 @@ struct fan {
 	struct fangroup *group;
 	struct fangroup_member member;
 	unsigned long long records;	/* records acted on */
+	/* -N all's capture: its count of propagation calls of the namespace as of the last read of
+	 * every mount's propagation; props_unsure: one was under way then */
+	unsigned long long ns_props;
+	bool props_unsure;
 	unsigned long long records_woke;	/* as of the end of the last fan_on_wake() */
 	struct capture *cap;		/* the process capture; NULL: none */
 	unsigned char buf[65536] __attribute__((aligned(8)));
@@ -636,6 +640,19 @@ fan_sure_from_now(struct fan *f)
 }
 
 /*
+ * The propagation of every mount of the namespace is read from now on: a call that changes one
+ * after this makes the cache's tab.shared unsure (fan_member_spreads()).
+ */
+static void
+fan_props_from_now(struct fan *f)
+{
+	if (f->ns_cap == NULL)
+		return;
+	capture_drain(f->ns_cap);
+	f->ns_props = capture_ns_props(f->ns_cap, f->ns_ino, &f->props_unsure);
+}
+
+/*
  * Whether the records and the capture account for every change since the last re-read of the
  * table: the capture is loaded, has lost no call, and told the mounts of every flip call.
  */
@@ -686,6 +703,7 @@ fan_resync(struct source *src)
 	f->ntransient = 0;	/* the resync accounts for them */
 	f->nunseen = 0;
 	fan_sure_from_now(f);
+	fan_props_from_now(f);
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -733,6 +751,9 @@ fan_rescan(struct source *src)
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
 	fan_sure_from_now(f);
+	/* Every mount is watched (mounts /): this reads every one's propagation too. */
+	if (cnt == f->tab.count)
+		fan_props_from_now(f);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -886,18 +907,34 @@ fan_take_changes(struct source *src)
 
 /*
  * The kernel raises the signal of a mount, unmount or move just before it queues the record:
- * whether a record comes within RECORD_WAIT_NS of a signal that came alone.
+ * whether a record comes within RECORD_WAIT_NS of a signal that came alone. On -N all's one
+ * group, whether one of this namespace does (it is read and routed here: records of others may
+ * come first); none is read while the group's members are woken (fangroup_pump()).
  */
 static bool
 fan_record_soon(struct source *src)
 {
 	struct fan *f = src->priv;
 	struct pollfd p = { f->group ? f->group->fd : src->pfd[FD_FAN].fd, POLLIN, 0 };
-	const struct timespec wait = { 0, RECORD_WAIT_NS };
+	unsigned long long was = f->records;
+	struct timespec start, wait;
+	long long left;
 
-	while (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
-		;
-	return p.revents & POLLIN;
+	if (f->group && f->group->pumping)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while ((left = RECORD_WAIT_NS - nsec_since(&start)) > 0) {
+		wait = (struct timespec){ 0, left };
+		p.revents = 0;
+		if (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
+			continue;
+		if (!(p.revents & POLLIN))
+			return false;
+		/* A failed read is the next one's error. */
+		if (f->group == NULL || fangroup_read(f->group) < 0 || f->records != was)
+			return true;
+	}
+	return false;
 }
 
 /* Whether the re-scan owed is paid once quiet (fan_owe()). */
@@ -1031,6 +1068,7 @@ fan_read_owed(struct fan *f)
 {
 	if (!f->tab_owed)
 		return 0;
+	fan_props_from_now(f);
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
 	f->tab_owed = false;
@@ -1080,11 +1118,12 @@ fan_member_take(void *p, const struct fan_rec *r)
 	struct fan *f = src->priv;
 	struct mounttab_entry *new = NULL;
 
-	/* A failed read is the next drain's error. */
-	(void)fan_read_owed(f);
-	/* The mount is in this namespace if statmount(2) finds it here: read it once. */
-	if (r->has_id && (r->mask & FAN_MNT_ATTACH) && !(r->mask & FAN_MNT_DETACH) &&
-	    mounttab_find(&f->tab, r->mnt_id) == NULL &&
+	/* A failed read is the next drain's error; one leaving needs no table. */
+	if (!f->member.leaving)
+		(void)fan_read_owed(f);
+	/* A mount attached (or moved) is in this namespace if statmount(2) finds it here: read it
+	 * once. */
+	if (r->has_id && (r->mask & FAN_MNT_ATTACH) && mounttab_find(&f->tab, r->mnt_id) == NULL &&
 	    (new = statmount_one(&f->sm, r->mnt_id)) == NULL)
 		return false;
 	if (f->member.leaving) {
@@ -1114,8 +1153,11 @@ fan_member_spreads(void *p)
 {
 	struct source *src = p;
 	struct fan *f = src->priv;
+	bool open;
 
-	return f->tab.shared > 0;
+	if (f->tab.shared > 0 || f->ns_cap == NULL || f->props_unsure)
+		return true;
+	return capture_ns_props(f->ns_cap, f->ns_ino, &open) != f->ns_props || open;
 }
 
 static int

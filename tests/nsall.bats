@@ -659,6 +659,62 @@ marked() {
 	[ "$(grep -c "^mount mount $T/a " "$T/out")" -eq 2 ] || { cat "$T/out"; false; }
 }
 
+@test "-N all on fanotify, one namespace watched, no capture: a mount whose process is gone is a mount there" {
+	need_root
+	mkdir "$T/x"
+	new_ns solo
+	a=$NS a_ino=$INO a_cg=$NSCG
+	# A directory only that namespace has: the only one watched.
+	nsenter -t "$a" -m sh -c "mount -t tmpfs solo $T/x && mkdir -p $T/x/only/m"
+	start_watchq --no-bpf -N all mounts "$T/x/only"
+	group_or_skip
+	wait_until announced_at "$T/x/only" "$a_ino"
+	[ "$(grep -c '^meta ns_new ' "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
+	kill -STOP "$WQ_PID"
+	nsenter -t "$a" -m mount -t tmpfs solo-m "$T/x/only/m"
+	kill -CONT "$WQ_PID"
+	wait_until unmarked_has "mount mount $T/x/only/m tmpfs solo-m ns=$a_ino cgroup=$a_cg"
+	stop_watchq
+	run ! grep -q '^mount transient' "$T/out"
+}
+
+@test "-N all on fanotify: a namespace made shared after its mounts were read, its mounts' copies elsewhere are theirs" {
+	need_root
+	mkdir "$T/p"
+	new_ns origin
+	x=$NS x_ino=$INO
+	# No remount events: nothing reads the namespace's mounts again after the first time.
+	# (Transient ones are asked for: they are what is checked last.)
+	start_watchq -N all -e mount,unmount,transient mounts "$T"
+	group_or_skip
+	wait_until announced "$x_ino" "$NSCG"
+	nsenter -t "$x" -m mount -t tmpfs p "$T/p"
+	wait_until grep -q "^mount mount $T/p tmpfs p .* ns=$x_ino " "$T/out"
+	# Shared now; a namespace copied from it has a peer of it.
+	nsenter -t "$x" -m sh -c "mount --make-shared $T/p && mkdir $T/p/m"
+	nsenter -t "$x" -m unshare -m --propagation unchanged sleep 1000 </dev/null >/dev/null 2>&1 3>&- &
+	NS_PIDS="$NS_PIDS $!"
+	wait_until in_ns_of_its_own "$!" "$x"
+	z_ino=$(stat -L -c %i "/proc/$!/ns/mnt")
+	wait_until announced "$z_ino" "$NSCG"
+	nsenter -t "$x" -m mount -t tmpfs spread "$T/p/m"
+	wait_until grep -q "^mount mount $T/p/m tmpfs spread .* ns=$x_ino " "$T/out"
+	wait_until grep -q "^mount mount $T/p/m tmpfs spread .* ns=$z_ino " "$T/out"
+	# Gone before watchq reads them, a mount and its copy: at most the first is said to be
+	# x's (the capture saw the call made there), never both.
+	nsenter -t "$x" -m sh -c "mkdir $T/p/n && umount $T/p/m"
+	wait_until grep -q "^mount unmount $T/p/m tmpfs spread .* ns=$z_ino " "$T/out"
+	kill -STOP "$WQ_PID"
+	nsenter -t "$x" -m sh -c "mount -t tmpfs brief $T/p/n && umount $T/p/n"
+	kill -CONT "$WQ_PID"
+	nsenter -t "$x" -m mount -t tmpfs sentinel "$T/p/m"
+	wait_until grep -q "^mount mount $T/p/m tmpfs sentinel .* ns=$z_ino " "$T/out"
+	stop_watchq
+	[ "$(sed -n "s/^mount transient - - - count=\([0-9]*\) ns=$x_ino .*/\1/p" "$T/out" | awk '{ n += $1 } END { print n + 0 }')" -le 1 ] ||
+		{ cat "$T/out"; false; }
+	run ! grep -q 'tmpfs brief' "$T/out"
+}
+
 # transients_at_least N: the transient records in $T/out count at least N mounts.
 transients_at_least() {
 	[ "$(jq -s '[.[] | select(.event == "transient") | .count] | add // 0' "$T/out")" -ge "$1" ]
