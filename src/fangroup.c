@@ -171,6 +171,9 @@ fangroup_holder(struct fangroup *g, uint64_t id)
 
 	for (k = 0; k < g->n; k++) {
 		i = (g->last + k) % g->n;
+		/* Most often a mount just made: above every id a cache ever had. */
+		if (g->m[i]->top_id && *g->m[i]->top_id < id)
+			continue;
 		if (g->m[i]->ops->holds(g->m[i]->ctx, id)) {
 			g->last = i;
 			return g->m[i];

@@ -37,6 +37,9 @@ struct fangroup_member {
 	const struct fangroup_ops *ops;
 	void *ctx;
 	uint64_t ino;		/* its namespace's inode number */
+	/* The highest mount id its cache ever had (ids only grow: none above it is held); NULL:
+	 * unknown */
+	const uint64_t *top_id;
 	int nsfd;		/* our own fd of its nsfs file: the mark is removed through it */
 	bool pending;		/* something was routed to it since it last woke */
 	bool leaving;		/* its mark is gone: what is still queued for it is dropped */

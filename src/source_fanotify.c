@@ -1107,8 +1107,7 @@ fan_member_holds(void *p, uint64_t id)
 	struct source *src = p;
 	struct fan *f = src->priv;
 
-	/* Ids only grow: one above any this cache ever had (a mount just made) is not here. */
-	return id <= f->tab.top_id && mounttab_find(&f->tab, id) != NULL;
+	return mounttab_find(&f->tab, id) != NULL;
 }
 
 static bool
@@ -1221,8 +1220,8 @@ fan_open_group(struct source *src)
 
 	if (src->ns && src->ns->group) {
 		/* -N all: a member of the one group, which -N all polls (FD_FAN stays empty). */
-		f->member = (struct fangroup_member){ &fan_member_ops, src, src->ns->ino, -1,
-		    false, false };
+		f->member = (struct fangroup_member){ &fan_member_ops, src, src->ns->ino,
+		    &f->tab.top_id, -1, false, false };
 		if (fangroup_join(src->ns->group, &f->member, src->ns->nsfd) < 0)
 			return -1;
 		f->group = src->ns->group;
