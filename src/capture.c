@@ -534,7 +534,8 @@ id_enter(struct capture *c, const struct capture_enter *e)
 		id->start = e->start;
 		id->ns = e->mnt_ns;
 	}
-	if (id->ns != e->mnt_ns) {
+	/* A call elsewhere, or before it one that made or entered a namespace (kept so). */
+	if (id->ns != e->mnt_ns && id->other_end != UINT64_MAX) {
 		id->other_end = id->open > 0 ? UINT64_MAX : id->end_epoch;
 		id->ns = e->mnt_ns;
 	}
@@ -568,8 +569,9 @@ id_exit(struct capture *c, const struct capture_exit *x)
 }
 
 /*
- * A call that made or entered a mount namespace: counted; the calls of its process before it are
- * no longer proof of where its next mount lands (capture_ns_of()), until it is forgotten.
+ * A call that made or entered a mount namespace: counted. Its process's calls are no proof of
+ * where its next mount lands any more (capture_ns_of()) until it is forgotten (capture_settle());
+ * after clone(2), which made one for a child and left the caller's, that is only caution.
  */
 static void
 id_ns_call(struct capture *c, const struct capture_head *h)

@@ -9,16 +9,18 @@
  * - an attach (or a move of a mount no cache holds) names a mount that statmount(2) finds only
  *   given its namespace. A call attaches in its caller's namespace, so the namespace the capture
  *   saw the process's mount calls made in, else the one the process is in now, is tried first;
- *   then every other member, for a copy that propagation put in another namespace, or a process
- *   that has exited or moved on (or that our pid namespace does not show). Where the first one
- *   was the capture's and nothing propagates from there, a mount it does not find is gone; else
- *   the queue is read again first: a mount unmounted just after its attach was read (the common
- *   case) has its detach there by then;
+ *   then, unless its detach shows in the queue read again (a mount unmounted just after its
+ *   attach was read, the common case; awaited a moment where the capture saw the call made in the
+ *   first namespace and nothing propagates from there), every other member: a copy that
+ *   propagation put in another namespace, an automount in another namespace than its walker's,
+ *   or a process that has exited or moved on (or that our pid namespace does not show);
  * - an attach gone before a member could read it (its detach in the same read, or no member finds
  *   it) is transient: in the namespace of the only member if there is one (and none ever left,
  *   whose record may have been on its way as it did), or where the capture saw every mount call
- *   of its process made in one namespace from which nothing propagates (the call attached there,
- *   and made no copy elsewhere); else in a namespace that cannot be told, handed to the group's
+ *   of its process made in one namespace from which nothing can have propagated since it was
+ *   marked (the call attached there, and made no copy elsewhere; an automount made in another
+ *   namespace and gone at once is the exception no record shows); else in a namespace that
+ *   cannot be told, handed to the group's
  *   unplaced callback. The process's namespace now is no proof: the process may have entered
  *   another since, and the mount may be a copy propagation made elsewhere. A move of such a mount
  *   says nothing: its attach was counted;
@@ -32,6 +34,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,8 @@
 
 #define GROUP_FLAGS	(FAN_CLASS_NOTIF | FAN_REPORT_MNT | FAN_CLOEXEC | FAN_NONBLOCK)
 #define MARK_MASK	(FAN_MNT_ATTACH | FAN_MNT_DETACH)
+#define MORE_READS	2		/* reads after the records in hand, per read */
+#define GONE_WAIT_NS	200000L		/* how long a detach that must be on its way is awaited */
 
 int
 fangroup_init_fd(bool pidfd, size_t *read_size, size_t size)
@@ -229,9 +234,10 @@ fangroup_of_pid(struct fangroup *g, const struct fan_rec *r, bool *sure)
 
 /*
  * The member whose namespace a mount of r's, gone before it could be read, was in; NULL if that
- * cannot be told. The only member's; else, where the capture saw each mount call of r's process
- * (kept since the read before) made in one namespace, that one's, unless a mount there is
- * shared: the mount may be a copy propagation made elsewhere.
+ * cannot be told. The only member's, unless one ever left; else, where the capture saw each
+ * mount call of r's process that may be behind it made in one namespace, that one's, unless a
+ * mount there may have been shared since it was marked (fangroup_ops.spreads): the mount may
+ * be a copy propagation made elsewhere.
  */
 static struct fangroup_member *
 fangroup_owner(struct fangroup *g, const struct fan_rec *r)
@@ -248,11 +254,12 @@ fangroup_owner(struct fangroup *g, const struct fan_rec *r)
 	return g->m[i];
 }
 
-static void fangroup_more(struct fangroup *g);
+static void fangroup_more(struct fangroup *g, bool wait);
 
 /*
- * Route an attach to the member whose namespace has the mount: true if one took it; false if none
- * did, or if the mount is found gone meanwhile.
+ * Route an attach (or a move of a mount no cache holds) to the member whose namespace has the
+ * mount: true if one took it; false if none did, or if it is found gone meanwhile and no cache
+ * holds it.
  */
 static bool
 fangroup_place(struct fangroup *g, const struct fan_rec *r)
@@ -264,16 +271,23 @@ fangroup_place(struct fangroup *g, const struct fan_rec *r)
 		g->last = first;
 		return true;
 	}
-	/* Made where it was just looked for, and nothing propagates from there: gone. */
-	if (first < g->n && fangroup_owner(g, r) == g->m[first])
-		return fangroup_give_held(g, r);
 	/*
 	 * Most often it went after the read that brought its attach (a mount and its unmount made
 	 * in a row): its detach is queued by now, and is no reason to look in every namespace.
 	 */
-	fangroup_more(g);
+	fangroup_more(g, false);
 	if (ids_has(&g->gone, r->mnt_id))
 		return fangroup_give_held(g, r);
+	/*
+	 * Made where it was just looked for, and nothing propagates from there: it went so late
+	 * that its detach was not queued yet (statmount(2) fails as the unmount sends it), or it is
+	 * an automount in another namespace than its walker's. Its detach is awaited a moment.
+	 */
+	if (first < g->n && fangroup_owner(g, r) == g->m[first]) {
+		fangroup_more(g, true);
+		if (ids_has(&g->gone, r->mnt_id))
+			return fangroup_give_held(g, r);
+	}
 	for (k = 0; k < g->n; k++) {
 		i = (g->last + k) % g->n;
 		if (i != first && fangroup_give(g->m[i], r)) {
@@ -376,17 +390,22 @@ fangroup_take_in(struct fangroup *g, const void *buf, size_t n)
 }
 
 /*
- * Read what was queued since, once per read of the loop, after the records in hand: the buffer is
- * free again (they are decoded). With pidfds, at most FAN_PIDFD_BATCH more fds are held.
+ * Read what was queued since, after the records in hand (decoded: the buffer is free again), at
+ * most MORE_READS times per read(2) of the loop; with wait, once something is queued or
+ * GONE_WAIT_NS have passed. With pidfds, each holds at most FAN_PIDFD_BATCH more fds at once.
  */
 static void
-fangroup_more(struct fangroup *g)
+fangroup_more(struct fangroup *g, bool wait)
 {
+	struct pollfd p = { g->fd, POLLIN, 0 };
+	const struct timespec gone_wait = { 0, GONE_WAIT_NS };
 	ssize_t n;
 
-	if (g->more)
+	if (g->more >= MORE_READS)
 		return;
-	g->more = true;
+	g->more++;
+	while (wait && ppoll(&p, 1, &gone_wait, NULL) < 0 && errno == EINTR)
+		;
 	while ((n = read(g->fd, g->buf, g->read_size)) < 0 && errno == EINTR)
 		;
 	if (n <= 0)
@@ -407,7 +426,8 @@ fangroup_decode(void *ctx, const void *buf, size_t n)
 
 	g->nrec = 0;
 	g->gone.n = 0;
-	g->bad = g->more = false;
+	g->bad = false;
+	g->more = 0;
 	fangroup_capture(g);
 	fangroup_take_in(g, buf, n);
 	/* By index, on a copy: fangroup_more() may add records. */

@@ -26,8 +26,8 @@ struct fangroup_ops {
 	bool (*take)(void *ctx, const struct fan_rec *r);
 	/* A mount of its namespace attached and gone before it could be read. */
 	void (*transient)(void *ctx, uint64_t id);
-	/* Whether a mount attached in its namespace may have copies in others: it has a mount in
-	 * a peer group (shared), or one may have become so since its table was read. */
+	/* Whether a mount attached in its namespace may have copies in others: it has had a mount
+	 * in a peer group (shared), or a call there may have made one so, since it was marked. */
 	bool (*spreads)(void *ctx);
 	/* Act on what was routed to it since it last did; -1 with errno set. */
 	int (*wake)(void *ctx);
@@ -37,8 +37,7 @@ struct fangroup_member {
 	const struct fangroup_ops *ops;
 	void *ctx;
 	uint64_t ino;		/* its namespace's inode number */
-	/* The highest mount id its cache ever had (ids only grow: none above it is held); NULL:
-	 * unknown */
+	/* No id its cache holds is above this one (the highest it has read); NULL: unknown */
 	const uint64_t *top_id;
 	int nsfd;		/* our own fd of its nsfs file: the mark is removed through it */
 	bool pending;		/* something was routed to it since it last woke */
@@ -72,7 +71,7 @@ struct fangroup {
 	/* The records of one read, the ids that read says are detached, its unplaced mounts */
 	struct fan_rec *rec;
 	size_t nrec, rec_cap;
-	bool more;		/* fangroup_more() has read after them */
+	unsigned more;		/* fangroup_more()'s reads after them */
 	bool bad;		/* a record could not be decoded: a loss everywhere */
 	struct fangroup_ids gone, lost;
 	unsigned char buf[65536] __attribute__((aligned(8)));

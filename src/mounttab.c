@@ -278,8 +278,8 @@ entry_count(struct mounttab *t, const struct mounttab_entry *e, int delta)
 {
 	count_add(&t->twins, e->parent_id, hash_target(e->target), delta);
 	each_group(e, group_count, &(struct group_delta){ &t->groups, delta });
-	if (mounttab_peer_group(e) != 0)
-		t->shared += delta;
+	if (delta > 0 && mounttab_peer_group(e) != 0)
+		t->had_shared = true;
 }
 
 static size_t

@@ -44,7 +44,7 @@ struct mounttab {
 	struct mounttab_counts twins;	/* per parent_id and a 64-bit hash of the target */
 	struct mounttab_counts groups;	/* per peer group an entry is in or a slave of */
 	uint64_t top_id;		/* the highest id inserted: none above it is here */
-	size_t shared;			/* entries in a peer group (shared:N) */
+	bool had_shared;		/* an entry in a peer group (shared:N) has been inserted */
 };
 
 enum mounttab_change_kind {

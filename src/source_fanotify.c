@@ -112,8 +112,8 @@ struct fan {
 	struct fangroup *group;
 	struct fangroup_member member;
 	unsigned long long records;	/* records acted on */
-	/* -N all's capture: its count of propagation calls of the namespace as of the last read of
-	 * every mount's propagation; props_unsure: one was under way then */
+	/* -N all's capture: its count of propagation calls of the namespace before the group's mark
+	 * was placed; props_unsure: one was under way then (fan_member_spreads()) */
 	unsigned long long ns_props;
 	bool props_unsure;
 	unsigned long long records_woke;	/* as of the end of the last fan_on_wake() */
@@ -640,19 +640,6 @@ fan_sure_from_now(struct fan *f)
 }
 
 /*
- * The propagation of every mount of the namespace is read from now on: a call that changes one
- * after this makes the cache's tab.shared unsure (fan_member_spreads()).
- */
-static void
-fan_props_from_now(struct fan *f)
-{
-	if (f->ns_cap == NULL)
-		return;
-	capture_drain(f->ns_cap);
-	f->ns_props = capture_ns_props(f->ns_cap, f->ns_ino, &f->props_unsure);
-}
-
-/*
  * Whether the records and the capture account for every change since the last re-read of the
  * table: the capture is loaded, has lost no call, and told the mounts of every flip call.
  */
@@ -703,12 +690,12 @@ fan_resync(struct source *src)
 	f->ntransient = 0;	/* the resync accounts for them */
 	f->nunseen = 0;
 	fan_sure_from_now(f);
-	fan_props_from_now(f);
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
 	mounttab_diff(&f->tab, &fresh, fan_on_change, &cr);
+	fresh.had_shared |= f->tab.had_shared;
 	mounttab_clear(&f->tab);
 	f->tab = fresh;
 	f->overflow = false;
@@ -751,9 +738,6 @@ fan_rescan(struct source *src)
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
 	fan_sure_from_now(f);
-	/* Every mount is watched (mounts /): this reads every one's propagation too. */
-	if (cnt == f->tab.count)
-		fan_props_from_now(f);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -1068,7 +1052,6 @@ fan_read_owed(struct fan *f)
 {
 	if (!f->tab_owed)
 		return 0;
-	fan_props_from_now(f);
 	if (statmount_read_table(&f->sm, &f->tab) < 0)
 		return -1;
 	f->tab_owed = false;
@@ -1154,7 +1137,11 @@ fan_member_spreads(void *p)
 	struct fan *f = src->priv;
 	bool open;
 
-	if (f->tab.shared > 0 || f->ns_cap == NULL || f->props_unsure)
+	/*
+	 * Once and for all, not as of the last re-read: a re-read may come after calls whose
+	 * records are still unread (a copy made under a mount made private since).
+	 */
+	if (f->tab.had_shared || f->ns_cap == NULL || f->props_unsure)
 		return true;
 	return capture_ns_props(f->ns_cap, f->ns_ino, &open) != f->ns_props || open;
 }
@@ -1331,6 +1318,11 @@ fan_open(struct source *src)
 	if (src->ns && src->ns->id == 0) {
 		errno = ENOSYS;
 		return fan_unavailable(src);
+	}
+	/* -N all: the propagation calls of the namespace are counted from before its mark. */
+	if (src->ns && src->ns->cap) {
+		capture_drain(src->ns->cap);
+		f->ns_props = capture_ns_props(src->ns->cap, src->ns->ino, &f->props_unsure);
 	}
 	if (fan_open_group(src) < 0)
 		return fan_unavailable(src);
