@@ -179,6 +179,7 @@ run_after(void *p)
 		}
 		/* Here, not at the ring's wake-up: a source's read may have taken the flip. */
 		nsall_poke(&r->all);
+		nsall_recheck(&r->all);
 		nsall_reap(&r->all);
 		run_take_sources(r);
 		return -1;

@@ -649,40 +649,61 @@ nsall_poke(struct nsall *a)
 		source_poke(&a->ns[i]->src);
 }
 
+/*
+ * List the namespaces again if due, or if the capture saw a namespace made or entered (one that
+ * matters) or lost a call since the last look; again while opening the new ones (which reads the
+ * ring) brings such a call, NSALL_RELISTS times at most in a row (the next wake-up looks again).
+ */
+static void
+nsall_list_if(struct nsall *a, bool due)
+{
+	int i;
+
+	for (i = 0; i < NSALL_RELISTS; i++) {
+		if (a->cap) {
+			capture_drain(a->cap);
+			due |= capture_ns_made(a->cap) != a->ns_made;
+			due |= capture_ns_entered(a->cap) != a->ns_entered &&
+			    nsall_any_pidless(a);
+			/* A call lost may have made a namespace. */
+			due |= capture_losses(a->cap) != a->losses;
+			a->ns_made = capture_ns_made(a->cap);
+			a->ns_entered = capture_ns_entered(a->cap);
+			a->losses = capture_losses(a->cap);
+		}
+		if (!due)
+			return;
+		/*
+		 * A namespace gone gives up its inode number, which a new one may take: its ns_gone
+		 * comes before that one's ns_new.
+		 */
+		nsall_reap(a);
+		nsall_discover(a);
+		nsall_announce(a);
+		/* The timer keeps its period if it cannot be set: it is there. */
+		(void)nsall_arm(a);
+		due = false;
+	}
+}
+
 void
 nsall_tick(struct nsall *a)
 {
 	uint64_t n;
 	ssize_t r;
-	bool due;
 
 	/* A failed read is said by nsall_pump(). */
 	if (a->group)
 		(void)fangroup_read(a->group);
 	while ((r = read(a->timerfd, &n, sizeof(n))) < 0 && errno == EINTR)
 		;
-	due = r > 0;
-	if (a->cap) {
-		capture_drain(a->cap);
-		due |= capture_ns_made(a->cap) != a->ns_made;
-		due |= capture_ns_entered(a->cap) != a->ns_entered && nsall_any_pidless(a);
-		/* A call lost may have made a namespace. */
-		due |= capture_losses(a->cap) != a->losses;
-		a->ns_made = capture_ns_made(a->cap);
-		a->ns_entered = capture_ns_entered(a->cap);
-		a->losses = capture_losses(a->cap);
-	}
-	if (!due)
-		return;
-	/*
-	 * A namespace gone gives up its inode number, which a new one may take: its ns_gone comes
-	 * before that one's ns_new.
-	 */
-	nsall_reap(a);
-	nsall_discover(a);
-	nsall_announce(a);
-	/* The timer keeps its period if it cannot be set: it is there. */
-	(void)nsall_arm(a);
+	nsall_list_if(a, r > 0);
+}
+
+void
+nsall_recheck(struct nsall *a)
+{
+	nsall_list_if(a, false);
 }
 
 int

@@ -15,6 +15,7 @@
 #define NSALL_PERIOD_MS	500	/* how often the namespaces are listed again */
 /* With the capture, while no namespace waits for a process: a safety net only */
 #define NSALL_NET_MS	5000
+#define NSALL_RELISTS	4	/* listings in a row while the capture brings new namespaces */
 
 /* A mount namespace -N all watches: a process in it, the TARGETs found there and their source. */
 struct nsall_ns {
@@ -74,6 +75,12 @@ void nsall_announce(struct nsall *a);
 /* The group has records, or the timer fired, or the capture saw a namespace made or entered, or
  * lost a call: route the records; list the namespaces again, open and announce the new ones. */
 void nsall_tick(struct nsall *a);
+/*
+ * Once after each wake-up of the run: whoever read the capture's ring (a source, the group, a
+ * namespace being opened) may have taken the record of a call that made or entered a namespace,
+ * and its fd is not readable for it any more: list the namespaces again if so.
+ */
+void nsall_recheck(struct nsall *a);
 /* Have each namespace whose records were routed to it act on them (fangroup_pump()); once after
  * each wake-up of the run; -1 with errno set. */
 int nsall_pump(struct nsall *a);
