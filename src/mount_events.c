@@ -161,21 +161,25 @@ mount_events_change(struct source *src, const struct mounttab_change *ch)
 }
 
 void
-mount_events_transient(struct source *src, const uint64_t *ids, size_t n)
+mount_events_transient_of(struct sink *sink, const struct watch *w, const uint64_t *ids,
+    size_t n)
 {
 	struct event ev;
+
+	source_event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w);
+	ev.u.mount.ids = ids;
+	ev.u.mount.count = n;
+	sink->emit(sink, &ev);
+}
+
+void
+mount_events_transient(struct source *src, const uint64_t *ids, size_t n)
+{
 	size_t i;
 
-	for (i = 0; i < src->nwatches; i++) {
-		const struct watch *w = src->watches[i].w;
-
-		if (!src->watches[i].alive || w->internal)
-			continue;
-		source_event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w);
-		ev.u.mount.ids = ids;
-		ev.u.mount.count = n;
-		src->sink->emit(src->sink, &ev);
-	}
+	for (i = 0; i < src->nwatches; i++)
+		if (src->watches[i].alive && !src->watches[i].w->internal)
+			mount_events_transient_of(src->sink, src->watches[i].w, ids, n);
 }
 
 static void

@@ -19,6 +19,9 @@ void mount_events_remount_by(struct source *src, const struct mounttab_change *c
 /* Report n mounts known only by their unique ids (gone before they could be read) to every live
  * watch of src: where they were is unknown, so no watch and no filter can rule them out. */
 void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
+/* Emit the transient record of those n mounts for watch w to sink. */
+void mount_events_transient_of(struct sink *sink, const struct watch *w, const uint64_t *ids,
+    size_t n);
 /* Emit present records for every mount of t that src's watches cover. */
 void mount_events_present(struct source *src, const struct mounttab *t);
 /* Emit the present record of mount e for watch w of src. */

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "mount_events.h"
 #include "nsall.h"
 #include "xalloc.h"
 
@@ -490,17 +491,12 @@ nsall_unplaced(void *p, const uint64_t *ids, size_t n)
 {
 	struct nsall *a = p;
 	const struct watch *w;
-	struct event ev;
 	size_t i;
 
 	for (i = 0; i < a->cfg->nwatches; i++) {
 		w = &a->cfg->watches[i];
-		if (w->type != EV_MOUNT || w->internal)
-			continue;
-		source_event_init(&ev, EV_MOUNT, MOUNT_TRANSIENT, w);
-		ev.u.mount.ids = ids;
-		ev.u.mount.count = n;
-		a->sink->emit(a->sink, &ev);
+		if (w->type == EV_MOUNT && !w->internal)
+			mount_events_transient_of(a->sink, w, ids, n);
 	}
 }
 
