@@ -44,6 +44,7 @@
 
 #include "compat.h"
 #include "fangroup.h"
+#include "mounttab.h"
 #include "source.h"
 #include "xalloc.h"
 
@@ -119,38 +120,15 @@ fangroup_leave(struct fangroup *g, struct fangroup_member *m)
 	g->left = true;
 	if (m->nsfd >= 0)
 		close(m->nsfd);
-	m->nsfd = -1;	errno = e;
+	m->nsfd = -1;
+	errno = e;
 }
 
-static void
-ids_push(struct fangroup_ids *s, uint64_t id)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
-	}
-	s->v[s->n++] = id;
-}
-
-static int
-ids_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/* Whether s, sorted (mounttab_ids_unique()), has id. */
 static bool
-ids_has(const struct fangroup_ids *s, uint64_t id)
+ids_has(const struct mounttab_ids *s, uint64_t id)
 {
-	return s->n > 0 && bsearch(&id, s->v, s->n, sizeof(*s->v), ids_cmp) != NULL;
-}
-
-static void
-ids_sort(struct fangroup_ids *s)
-{
-	if (s->n > 0)
-		qsort(s->v, s->n, sizeof(*s->v), ids_cmp);
+	return s->n > 0 && bsearch(&id, s->v, s->n, sizeof(*s->v), mounttab_cmp_id) != NULL;
 }
 
 static bool
@@ -187,7 +165,8 @@ fangroup_holder(struct fangroup *g, uint64_t id)
 	return NULL;
 }
 
-/* Give r to the member whose cache holds its mount, gone now (a table read saw it); false if none. */
+/* Give r to the member whose cache holds its mount (one gone now, that a table read saw, too);
+ * false if none does. */
 static bool
 fangroup_give_held(struct fangroup *g, const struct fan_rec *r)
 {
@@ -233,39 +212,34 @@ fangroup_of_pid(struct fangroup *g, const struct fan_rec *r, bool *sure)
 }
 
 /*
- * The member whose namespace a mount of r's, gone before it could be read, was in; NULL if that
- * cannot be told. The only member's, unless one ever left; else, where the capture saw each
- * mount call of r's process that may be behind it made in one namespace, that one's, unless a
- * mount there may have been shared since it was marked (fangroup_ops.spreads): the mount may
- * be a copy propagation made elsewhere.
+ * The member whose namespace a mount of a record's, gone before it could be read, was in; NULL if
+ * that cannot be told; first and sure: fangroup_of_pid() of the record. The only member's, unless
+ * one ever left; else, where the capture saw each mount call of the record's process that may be
+ * behind it made in one namespace, that one's, unless a mount there may have been shared since
+ * it was marked (fangroup_ops.spreads): the mount may be a copy propagation made elsewhere.
  */
 static struct fangroup_member *
-fangroup_owner(struct fangroup *g, const struct fan_rec *r)
+fangroup_owner(struct fangroup *g, size_t first, bool sure)
 {
-	bool sure;
-	size_t i;
-
 	/* Unless one left: a record of its namespace may have been on its way as it did. */
 	if (g->n == 1 && !g->left)
 		return g->m[0];
-	i = fangroup_of_pid(g, r, &sure);
-	if (!sure || i == g->n || g->m[i]->ops->spreads(g->m[i]->ctx))
+	if (!sure || first == g->n || g->m[first]->ops->spreads(g->m[first]->ctx))
 		return NULL;
-	return g->m[i];
+	return g->m[first];
 }
 
 static void fangroup_more(struct fangroup *g, bool wait);
 
 /*
  * Route an attach (or a move of a mount no cache holds) to the member whose namespace has the
- * mount: true if one took it; false if none did, or if it is found gone meanwhile and no cache
- * holds it.
+ * mount, first and sure as fangroup_of_pid() says: true if one took it; false if none did, or if
+ * it is found gone meanwhile and no cache holds it.
  */
 static bool
-fangroup_place(struct fangroup *g, const struct fan_rec *r)
+fangroup_place(struct fangroup *g, const struct fan_rec *r, size_t first, bool sure)
 {
-	bool sure;
-	size_t first = fangroup_of_pid(g, r, &sure), k, i;
+	size_t k, i;
 
 	if (first < g->n && fangroup_give(g->m[first], r)) {
 		g->last = first;
@@ -283,7 +257,7 @@ fangroup_place(struct fangroup *g, const struct fan_rec *r)
 	 * that its detach was not queued yet (statmount(2) fails as the unmount sends it), or it is
 	 * an automount in another namespace than its walker's. Its detach is awaited a moment.
 	 */
-	if (first < g->n && fangroup_owner(g, r) == g->m[first]) {
+	if (first < g->n && fangroup_owner(g, first, sure) == g->m[first]) {
 		fangroup_more(g, true);
 		if (ids_has(&g->gone, r->mnt_id))
 			return fangroup_give_held(g, r);
@@ -298,16 +272,16 @@ fangroup_place(struct fangroup *g, const struct fan_rec *r)
 	return false;
 }
 
-/* A mount attached and gone before a member could read it. */
+/* A mount attached and gone before a member could read it; first and sure as for its owner. */
 static void
-fangroup_transient(struct fangroup *g, const struct fan_rec *r)
+fangroup_transient(struct fangroup *g, const struct fan_rec *r, size_t first, bool sure)
 {
-	struct fangroup_member *m = fangroup_owner(g, r);
+	struct fangroup_member *m = fangroup_owner(g, first, sure);
 
 	if (m && m->leaving)
 		return;
 	if (m == NULL) {
-		ids_push(&g->lost, r->mnt_id);
+		mounttab_ids_push(&g->lost, r->mnt_id);
 		return;
 	}
 	m->ops->transient(m->ctx, r->mnt_id);
@@ -328,23 +302,27 @@ fangroup_overflow(struct fangroup *g)
 static void
 fangroup_route(struct fangroup *g, const struct fan_rec *r)
 {
-	struct fangroup_member *m;
-	bool taken = false;
+	size_t first;
+	bool taken = false, sure;
 
 	if (r->mask & FAN_Q_OVERFLOW) {
 		fangroup_overflow(g);
-	} else if (r->has_id && fangroup_is_attach(r) && ids_has(&g->gone, r->mnt_id)) {
-		/* Detached already: only a cache that had it can take it. */
-		if (!(taken = fangroup_give_held(g, r)))
-			fangroup_transient(g, r);
 	} else if (r->has_id && fangroup_is_attach(r)) {
-		if (!(taken = fangroup_place(g, r)))
-			fangroup_transient(g, r);
+		first = fangroup_of_pid(g, r, &sure);
+		/* Detached already: only a cache that had it can take it. */
+		if (ids_has(&g->gone, r->mnt_id))
+			taken = fangroup_give_held(g, r);
+		else
+			taken = fangroup_place(g, r, first, sure);
+		if (!taken)
+			fangroup_transient(g, r, first, sure);
 	} else if (r->has_id) {
-		taken = (m = fangroup_holder(g, r->mnt_id)) && fangroup_give(m, r);
+		taken = fangroup_give_held(g, r);
 		/* A move of a mount no cache holds: placed as an attach. */
-		if (!taken && (r->mask & FAN_MNT_ATTACH))
-			taken = fangroup_place(g, r);
+		if (!taken && (r->mask & FAN_MNT_ATTACH)) {
+			first = fangroup_of_pid(g, r, &sure);
+			taken = fangroup_place(g, r, first, sure);
+		}
 	}
 	if (!taken && r->pidfd >= 0)
 		close(r->pidfd);
@@ -385,8 +363,8 @@ fangroup_take_in(struct fangroup *g, const void *buf, size_t n)
 		g->bad = true;
 	for (; i < g->nrec; i++)
 		if (g->rec[i].has_id && (g->rec[i].mask & MARK_MASK) == FAN_MNT_DETACH)
-			ids_push(&g->gone, g->rec[i].mnt_id);
-	ids_sort(&g->gone);
+			mounttab_ids_push(&g->gone, g->rec[i].mnt_id);
+	mounttab_ids_unique(&g->gone);
 }
 
 /*
@@ -443,8 +421,6 @@ fangroup_decode(void *ctx, const void *buf, size_t n)
 int
 fangroup_read(struct fangroup *g)
 {
-	size_t i, n = 0;
-
 	if (g->fd < 0 || g->pumping)
 		return 0;
 	g->lost.n = 0;
@@ -463,11 +439,8 @@ fangroup_read(struct fangroup *g)
 	if (g->lost.n == 0)
 		return 0;
 	/* Each once: its attach and its detach may both have named it. */
-	ids_sort(&g->lost);
-	for (i = 0; i < g->lost.n; i++)
-		if (n == 0 || g->lost.v[n - 1] != g->lost.v[i])
-			g->lost.v[n++] = g->lost.v[i];
-	g->unplaced(g->ctx, g->lost.v, n);
+	mounttab_ids_unique(&g->lost);
+	g->unplaced(g->ctx, g->lost.v, g->lost.n);
 	return 0;
 }
 

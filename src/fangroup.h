@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "fan_decode.h"
+#include "mounttab.h"
 
 /*
  * -N all's one fanotify group: a mount-namespace mark on every namespace watched, each namespace's
@@ -44,12 +45,6 @@ struct fangroup_member {
 	bool leaving;		/* its mark is gone: what is still queued for it is dropped */
 };
 
-/* Mount ids, gathered. */
-struct fangroup_ids {
-	uint64_t *v;
-	size_t n, cap;
-};
-
 /* Transient mounts whose namespace cannot be told: handed to this, with its ctx. */
 typedef void fangroup_unplaced_fn(void *ctx, const uint64_t *ids, size_t n);
 
@@ -73,14 +68,15 @@ struct fangroup {
 	size_t nrec, rec_cap;
 	unsigned more;		/* fangroup_more()'s reads after them */
 	bool bad;		/* a record could not be decoded: a loss everywhere */
-	struct fangroup_ids gone, lost;
+	struct mounttab_ids gone, lost;
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
 /* A mount-namespace fanotify group, with a pidfd per record if pidfd and allowed; *read_size: the
  * bytes one read(2) may fill (size without pidfds); -1 with errno set. */
 int fangroup_init_fd(bool pidfd, size_t *read_size, size_t size);
-/* Add (or remove) the mark of the namespace of dirfd and path on the group fd; -1 with errno set. */
+/* Add (or remove) the mark of the namespace of dirfd and path on the group fd; -1 with errno
+ * set. */
 int fangroup_mark(int fd, bool add, int dirfd, const char *path);
 /* Open the group, with a pidfd per record if pidfd and allowed; -1 with errno set (EINVAL,
  * EPERM: no mount records here, or not ours). */

@@ -455,6 +455,30 @@ mounttab_cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void
+mounttab_ids_push(struct mounttab_ids *s, uint64_t id)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = id;
+}
+
+void
+mounttab_ids_unique(struct mounttab_ids *s)
+{
+	size_t i, n = 0;
+
+	if (s->n == 0)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), mounttab_cmp_id);
+	for (i = 0; i < s->n; i++)
+		if (n == 0 || s->v[n - 1] != s->v[i])
+			s->v[n++] = s->v[i];
+	s->n = n;
+}
+
 static size_t
 depth(const char *path)
 {

@@ -101,6 +101,15 @@ bool mounttab_has_target(const struct mounttab *t, const char *target);
 bool mounttab_below(const struct mounttab *t, const struct mounttab_entry *e, uint64_t top);
 /* qsort(3) comparison of two uint64_t mount ids, lowest first (unique ids: oldest first). */
 int mounttab_cmp_id(const void *a, const void *b);
+/* Mount ids, gathered (zeroed: empty). */
+struct mounttab_ids {
+	uint64_t *v;
+	size_t n, cap;
+};
+/* Append id to s. */
+void mounttab_ids_push(struct mounttab_ids *s, uint64_t id);
+/* Sort s by id and drop repeats. */
+void mounttab_ids_unique(struct mounttab_ids *s);
 /* Call fn for each entry, parents before children (by path depth, then id). */
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);

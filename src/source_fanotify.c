@@ -98,10 +98,8 @@ struct fan {
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	unsigned long long since_scan;	/* events since the last re-scan */
 	size_t scan_cost;		/* watched mounts the last re-scan looked at */
-	uint64_t *transient;		/* this drain's mounts gone before they could be read */
-	size_t ntransient, transient_cap;
-	uint64_t *unseen;		/* transient at their attach: their detach is no news */
-	size_t nunseen, unseen_cap;
+	struct mounttab_ids transient;	/* this drain's mounts gone before they could be read */
+	struct mounttab_ids unseen;	/* transient at their attach: their detach is no news */
 	struct timespec last_event;
 	struct timespec owed_since;
 	struct timespec last_scan;	/* when the last re-scan began */
@@ -207,19 +205,9 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 }
 
 static void
-push_id(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*v = xreallocarray(*v, *cap, sizeof(**v));
-	}
-	(*v)[(*n)++] = id;
-}
-
-static void
 fan_add_transient(struct fan *f, uint64_t id)
 {
-	push_id(&f->transient, &f->ntransient, &f->transient_cap, id);
+	mounttab_ids_push(&f->transient, id);
 }
 
 /* Whether id's attach was counted as transient; if so, forget it (its detach comes only once). */
@@ -228,9 +216,9 @@ fan_take_unseen(struct fan *f, uint64_t id)
 {
 	size_t i;
 
-	for (i = 0; i < f->nunseen; i++) {
-		if (f->unseen[i] == id) {
-			f->unseen[i] = f->unseen[--f->nunseen];
+	for (i = 0; i < f->unseen.n; i++) {
+		if (f->unseen.v[i] == id) {
+			f->unseen.v[i] = f->unseen.v[--f->unseen.n];
 			return true;
 		}
 	}
@@ -242,16 +230,12 @@ static void
 fan_flush_transient(struct source *src)
 {
 	struct fan *f = src->priv;
-	size_t i, n = 0;
 
-	if (f->ntransient == 0)
+	if (f->transient.n == 0)
 		return;
-	qsort(f->transient, f->ntransient, sizeof(*f->transient), mounttab_cmp_id);
-	for (i = 0; i < f->ntransient; i++)
-		if (n == 0 || f->transient[n - 1] != f->transient[i])
-			f->transient[n++] = f->transient[i];
-	mount_events_transient(src, f->transient, n);
-	f->ntransient = 0;
+	mounttab_ids_unique(&f->transient);
+	mount_events_transient(src, f->transient.v, f->transient.n);
+	f->transient.n = 0;
 }
 
 /* The context of fan_on_below(): the record's credit and the mount it attached. */
@@ -297,18 +281,10 @@ fan_covered(struct source *src, uint64_t id)
 	return e == NULL || mounttab_has_twin(&f->tab, e);
 }
 
-/* Mount ids, gathered. */
-struct fan_ids {
-	uint64_t *v;
-	size_t n, cap;
-};
-
 static void
 fan_add_id(void *p, uint64_t id)
 {
-	struct fan_ids *ids = p;
-
-	push_id(&ids->v, &ids->n, &ids->cap, id);
+	mounttab_ids_push(p, id);
 }
 
 /* Replace the cached mount new->id by new, reporting what differs; one that moved or went
@@ -356,7 +332,7 @@ static void
 fan_reread_below(struct source *src, uint64_t top)
 {
 	struct fan *f = src->priv;
-	struct fan_ids ids = { NULL, 0, 0 };
+	struct mounttab_ids ids = { NULL, 0, 0 };
 	size_t i;
 
 	for (i = 0; i < f->tab.cap; i++)
@@ -387,7 +363,7 @@ fan_on_attach(struct fan_credit *cr, uint64_t id, struct mounttab_entry *new)
 		 */
 		if (mounttab_find(&f->tab, id) == NULL) {
 			fan_add_transient(f, id);
-			push_id(&f->unseen, &f->nunseen, &f->unseen_cap, id);
+			mounttab_ids_push(&f->unseen, id);
 		}
 		return;
 	}
@@ -485,7 +461,7 @@ fan_on_record(void *p, const struct fan_rec *r)
  * reconfigure. None if the capture could not tell which.
  */
 static void
-fan_flip_targets(struct fan *f, const struct capture_call *call, struct fan_ids *ids)
+fan_flip_targets(struct fan *f, const struct capture_call *call, struct mounttab_ids *ids)
 {
 	struct mounttab_entry *e;
 	uint64_t id = 0;
@@ -528,7 +504,7 @@ static bool
 fan_flip(struct source *src, const struct capture_call *call)
 {
 	struct fan *f = src->priv;
-	struct fan_ids ids = { NULL, 0, 0 };
+	struct mounttab_ids ids = { NULL, 0, 0 };
 	struct mounttab_entry **news, *old;
 	struct fan_credit cr = { src, NULL, MOUNTTAB_REMOUNT, call->opts, call->props };
 	uint64_t *groups;
@@ -687,8 +663,8 @@ fan_resync(struct source *src)
 		f->sm.root = src->ns->root;
 	}
 	f->root_moved = false;
-	f->ntransient = 0;	/* the resync accounts for them */
-	f->nunseen = 0;
+	f->transient.n = 0;	/* the resync accounts for them */
+	f->unseen.n = 0;
 	fan_sure_from_now(f);
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
@@ -1408,8 +1384,8 @@ fan_close(struct source *src)
 		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
-		free(f->transient);
-		free(f->unseen);
+		free(f->transient.v);
+		free(f->unseen.v);
 		free(f);
 	}
 	src->priv = NULL;
