@@ -39,8 +39,13 @@ struct super_block {
 	unsigned int s_dev;
 } __attribute__((preserve_access_index));
 
+struct inode {
+	unsigned long i_ino;
+} __attribute__((preserve_access_index));
+
 struct dentry {
 	struct super_block *d_sb;
+	struct inode *d_inode;
 } __attribute__((preserve_access_index));
 
 struct vfsmount {
@@ -50,6 +55,21 @@ struct vfsmount {
 struct mount {
 	struct vfsmount mnt;
 	unsigned long long mnt_id_unique;
+} __attribute__((preserve_access_index));
+
+struct pid_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	unsigned int level;
+	unsigned long long ino;
+	struct upid numbers[1];
 } __attribute__((preserve_access_index));
 
 struct path {
@@ -81,6 +101,7 @@ struct fs_struct {
 
 struct task_struct {
 	unsigned long long start_time;
+	struct pid *thread_pid;
 	const struct cred *real_cred;
 	struct nsproxy *nsproxy;
 	struct task_struct *group_leader;
@@ -114,6 +135,9 @@ const volatile __u64 pidns_ino;
 /* Which calls are noted: the mount-changing ones, those that make or enter a mount namespace. */
 const volatile __u32 want_mounts;
 const volatile __u32 want_ns;
+
+/* The level of watchq's pid namespace, plus one, as its own first call showed it (0: not yet). */
+__u32 ns_level1;
 
 /* Records the ring had no room for; their processes' tgids are in dropped. */
 __u64 drops;
@@ -168,23 +192,57 @@ captured(long nr)
 	case CAPTURE_NR_FSCONFIG:
 	case CAPTURE_NR_FSMOUNT:
 	case CAPTURE_NR_MOUNT_SETATTR:
+	case CAPTURE_NR_PIVOT_ROOT:
 		return 1;
 	}
 	return 0;
 }
 
-/* The caller as watchq numbers it; 0s where it is not in watchq's pid namespace or below. */
+/*
+ * The number of p in watchq's pid namespace, at level L of the pid namespaces; 0 if it has none
+ * there. A pid has a number in its own namespace and in each above it (struct pid's numbers[],
+ * from level 0, the initial namespace, to p->level).
+ */
+static __always_inline unsigned int
+ns_nr(struct pid *p, __u32 level)
+{
+	struct pid_namespace *ns = NULL;
+	int nr = 0;
+
+	if (p == NULL || level > 32 || BPF_CORE_READ(p, level) < level)
+		return 0;
+	if (bpf_core_read(&ns, sizeof(ns), &p->numbers[level].ns) != 0 ||
+	    bpf_core_read(&nr, sizeof(nr), &p->numbers[level].nr) != 0)
+		return 0;
+	return BPF_CORE_READ(ns, ns.inum) == pidns_ino && nr > 0 ? (unsigned int)nr : 0;
+}
+
+/*
+ * The caller as watchq numbers it; 0s where it is not in watchq's pid namespace or below. The
+ * helper answers for a caller in watchq's own namespace alone, which shows that namespace's level:
+ * watchq's own first call (capture.c) is one. A caller in a namespace below (a container's) is
+ * numbered from its struct pid at that level.
+ */
 static __always_inline void
 head(struct capture_head *h, unsigned int kind, long nr)
 {
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct bpf_pidns_info ns = { 0, 0 };
+	__u32 level1 = ns_level1;
 
 	h->kind = kind;
 	h->nr = (unsigned int)nr;
 	h->gtid = (unsigned int)bpf_get_current_pid_tgid();
 	h->pad = 0;
-	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) != 0)
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) == 0) {
+		if (level1 == 0)
+			ns_level1 = BPF_CORE_READ(task, thread_pid, level) + 1;
+	} else if (level1 > 0) {
+		ns.pid = ns_nr(BPF_CORE_READ(task, thread_pid), level1 - 1);
+		ns.tgid = ns_nr(BPF_CORE_READ(task, group_leader, thread_pid), level1 - 1);
+	} else {
 		ns.pid = ns.tgid = 0;
+	}
 	h->tid = ns.pid;
 	h->tgid = ns.tgid;
 }
@@ -220,6 +278,7 @@ path_arg(long nr)
 	case CAPTURE_NR_MOUNT_SETATTR:
 		return 1;
 	case CAPTURE_NR_UMOUNT2:
+	case CAPTURE_NR_PIVOT_ROOT:
 		return 0;
 	case CAPTURE_NR_MOVE_MOUNT:
 		return 3;
@@ -297,6 +356,24 @@ args_read(struct capture_enter *e, long nr)
 		__builtin_memset(e->attr, 0, sizeof(e->attr));
 }
 
+/* The caller's root: its addresses, and its mount's unique id, device and inode. */
+static __always_inline void
+root_read(struct capture_enter *e, struct task_struct *task)
+{
+	struct vfsmount *vm = BPF_CORE_READ(task, fs, root.mnt);
+	struct dentry *d = BPF_CORE_READ(task, fs, root.dentry);
+
+	e->root_mnt = (unsigned long long)vm;
+	e->root_dentry = (unsigned long long)d;
+	e->root_mnt_id = 0;
+	if (bpf_core_field_exists(struct mount, mnt_id_unique))
+		e->root_mnt_id = BPF_CORE_READ((struct mount *)((char *)vm -
+		    bpf_core_field_offset(struct mount, mnt)), mnt_id_unique);
+	e->root_ino = BPF_CORE_READ(d, d_inode, i_ino);
+	e->root_dev = BPF_CORE_READ(d, d_sb, s_dev);
+	e->pad2 = 0;
+}
+
 static __always_inline int
 on_enter(long nr, const unsigned long *args)
 {
@@ -319,8 +396,9 @@ on_enter(long nr, const unsigned long *args)
 	BPF_CORE_READ_STR_INTO(&e->comm, leader, comm);
 	for (i = 0; i < 6; i++)
 		e->args[i] = args[i];
-	e->root_mnt = (unsigned long long)BPF_CORE_READ(task, fs, root.mnt);
-	e->root_dentry = (unsigned long long)BPF_CORE_READ(task, fs, root.dentry);
+	root_read(e, task);
+	e->pid_ino = bpf_core_field_exists(struct pid, ino) ?
+	    BPF_CORE_READ(leader, thread_pid, ino) : 0;
 	__builtin_memset(e->attr, 0, sizeof(e->attr));
 	args_read(e, nr);
 	fd_targets(e, task, nr);
@@ -465,6 +543,7 @@ TP_PAIR(tp_, move_mount, 5, on_enter, on_exit)
 TP_PAIR(tp_, fsconfig, 5, on_enter, on_exit)
 TP_PAIR(tp_, fsmount, 3, on_enter, on_exit)
 TP_PAIR(tp_, mount_setattr, 5, on_enter, on_exit)
+TP_PAIR(tp_, pivot_root, 2, on_enter, on_exit)
 
 /* The namespace calls' tracepoints, loaded only where they are wanted (want_ns). */
 TP_PAIR(tp_ns_, unshare, 1, on_ns_enter, on_ns_exit)

@@ -3,12 +3,13 @@
  * buffer, and keeps the identities of the processes whose mount calls may still have fanotify
  * records on the way.
  *
- * A process is its tgid and its start time: a pid reused is another start. An identity lives from
- * the entry of its first call until all its calls have ended and the fanotify queue has been read
- * empty after that: every record its calls caused was queued before they ended, so it has been
- * read. A record whose pid has exactly one live identity is that process's. Whatever the capture
- * may have missed (a full ring, a full table, a record not yet written) makes it name nobody
- * rather than someone else.
+ * A mount call is kept from its entry until it has ended and the fanotify queue has been read
+ * empty after that: every record it caused was queued before it ended, so it has been read. A
+ * record is named from the call behind it (capjoin.c), with the uid and name the process had at
+ * that call. A process is its tgid and its start time (a pid reused is another start): where its
+ * calls were made tells -N all the namespace of a mount gone unread. Whatever the capture may have
+ * missed (a full ring, a full table, a record not yet written) makes it name nobody rather than
+ * someone else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,12 +25,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "capjoin.h"
 #include "capture.skel.h"
 #include "capture.h"
 #include "capture_rec.h"
 #include "xalloc.h"
 
 #define IDS_MAX		4096		/* identities kept at once: more than half the ring holds */
+#define CALLS_MAX	4096		/* mount calls kept at once, as many */
 #define BUSY_SPINS	100000		/* yields waiting for a record being written */
 #define RB_BUSY		(1U << 31)	/* the ring record header's bits (linux/bpf.h) */
 #define RB_DISCARD	(1U << 30)
@@ -49,14 +52,12 @@
 struct capture_id {
 	uint32_t tgid;
 	uint64_t start;
-	uint32_t uid;
 	unsigned open;			/* calls entered and not yet ended */
 	uint64_t end_epoch;		/* the drain that saw the last of them end */
 	uint64_t ns;			/* the mount namespace of its latest call */
 	/* The drain that saw its latest call in another namespace end; 0: none; UINT64_MAX: one
 	 * may be under way */
 	uint64_t other_end;
-	char comm[CAPTURE_COMM_LEN];
 };
 
 struct capture {
@@ -76,6 +77,9 @@ struct capture {
 	bool blind;			/* the table forgot a live process: name nobody */
 	struct capture_id ids[IDS_MAX];
 	size_t nids;
+	/* The mount calls that may be behind records not read yet, oldest first */
+	struct capjoin_call *calls;
+	size_t ncalls;
 	/* watchq's own mount namespace and root, as its own call showed them; 0: not known */
 	unsigned int self_ns;
 	unsigned long long self_root_mnt, self_root_dentry;
@@ -193,6 +197,7 @@ capture_open(unsigned what, char *why, size_t size)
 	libbpf_set_print(quiet);
 	c->ring_fd = -1;
 	c->what = what;
+	c->calls = xcalloc(CALLS_MAX, sizeof(*c->calls));
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
 		snprintf(why, size, "the kernel has no BTF (/sys/kernel/btf/vmlinux): %s",
 		    strerror(errno));
@@ -235,6 +240,7 @@ capture_close(struct capture *c)
 	if (c->prod)
 		munmap((void *)c->prod, c->prod_len);
 	capture_bpf__destroy(c->skel);
+	free(c->calls);
 	free(c);
 }
 
@@ -515,6 +521,49 @@ self_enter(struct capture *c, const struct capture_enter *e)
 	return true;
 }
 
+/*
+ * Keep a mount call that may cause records. When the table is full, the oldest that has ended is
+ * forgotten, and no name is given until the queue has been read after that, as for identities.
+ */
+static void
+call_enter(struct capture *c, const struct capture_enter *e)
+{
+	struct capjoin_call call;
+	size_t i;
+
+	if (!capjoin_decode(e, &call))
+		return;
+	if (c->ncalls == CALLS_MAX) {
+		for (i = 0; i < c->ncalls && c->calls[i].open; i++)
+			;
+		if (i == c->ncalls) {
+			c->blind = true;
+			return;
+		}
+		memmove(&c->calls[i], &c->calls[i + 1], (c->ncalls - i - 1) * sizeof(call));
+		c->ncalls--;
+		c->unsure = true;
+		c->unsure_epoch = c->epoch;
+	}
+	c->calls[c->ncalls++] = call;
+}
+
+/* A thread makes one call at a time: its exit ends the call of that thread still open. */
+static void
+call_exit(struct capture *c, const struct capture_exit *x)
+{
+	size_t i;
+
+	for (i = c->ncalls; i-- > 0;) {
+		if (c->calls[i].gtid == x->h.gtid && c->calls[i].open) {
+			c->calls[i].open = false;
+			c->calls[i].ok = x->ret == 0;
+			c->calls[i].end_epoch = c->epoch;
+			return;
+		}
+	}
+}
+
 static void
 id_enter(struct capture *c, const struct capture_enter *e)
 {
@@ -523,9 +572,10 @@ id_enter(struct capture *c, const struct capture_enter *e)
 	if (self_enter(c, e))
 		return;
 	flip_enter(c, e);
-	/* Not in our pid namespace: fanotify gives no pid either. */
+	/* Not in our pid namespace or below: fanotify gives no pid either. */
 	if (e->h.tgid == 0 || ((c->what & CAPTURE_NS_FLIPS) && !(c->what & CAPTURE_NS_PROCS)))
 		return;
+	call_enter(c, e);
 	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
 		if ((id = id_add(c)) == NULL)
 			return;
@@ -539,10 +589,6 @@ id_enter(struct capture *c, const struct capture_enter *e)
 		id->other_end = id->open > 0 ? UINT64_MAX : id->end_epoch;
 		id->ns = e->mnt_ns;
 	}
-	/* The process's name and uid at its latest call. */
-	id->uid = e->uid;
-	memcpy(id->comm, e->comm, sizeof(id->comm));
-	id->comm[sizeof(id->comm) - 1] = '\0';
 	id->open++;
 }
 
@@ -565,6 +611,7 @@ id_exit(struct capture *c, const struct capture_exit *x)
 		id->open--;
 		id->end_epoch = c->epoch;
 	}
+	call_exit(c, x);
 	flip_exit(c, x);
 }
 
@@ -659,7 +706,7 @@ capture_reading(struct capture *c)
 void
 capture_settle(struct capture *c)
 {
-	size_t i = 0;
+	size_t i = 0, k;
 
 	c->settled_epoch = c->read_epoch;
 	while (i < c->nids) {
@@ -668,6 +715,10 @@ capture_settle(struct capture *c)
 		else
 			i++;
 	}
+	for (i = k = 0; i < c->ncalls; i++)
+		if (c->calls[i].open || c->calls[i].end_epoch > c->read_epoch)
+			c->calls[k++] = c->calls[i];
+	c->ncalls = k;
 	if (c->unsure && c->unsure_epoch <= c->read_epoch)
 		c->unsure = false;
 }
@@ -717,13 +768,17 @@ capture_ns_of(const struct capture *c, int32_t tgid)
 }
 
 bool
-capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size)
+capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid, char *comm,
+    size_t size)
 {
-	const struct capture_id *one = id_one(c, tgid);
+	const struct capjoin_call *call;
 
-	if (one == NULL || size < sizeof(one->comm))
+	if (ch->tgid <= 0 || c->stalled || c->unsure || c->blind ||
+	    dropped(c, (uint32_t)ch->tgid) || size < sizeof(call->comm))
 		return false;
-	*uid = one->uid;
-	memcpy(comm, one->comm, sizeof(one->comm));
+	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL)
+		return false;
+	*uid = call->uid;
+	memcpy(comm, call->comm, sizeof(call->comm));
 	return true;
 }

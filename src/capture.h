@@ -11,6 +11,7 @@
  * record of its change can still be named.
  */
 struct capture;
+struct capjoin_change;
 
 /* How a flip call names its target. */
 enum capture_target {
@@ -92,9 +93,10 @@ unsigned long long capture_ns_props(const struct capture *c, uint64_t ns, bool *
 /* With CAPTURE_NS_FLIPS: a count that grows whenever capture_ns_flips() of some namespace may have
  * changed (a flip call began or ended, or some call may have been missed). */
 unsigned long long capture_ns_flips_all(const struct capture *c);
-/* If the capture knows exactly one process numbered tgid (watchq's pid namespace), its real uid and
- * name (comm, of size at least 16); else false. */
-bool capture_who(const struct capture *c, int32_t tgid, uint32_t *uid, char *comm, size_t size);
+/* If the capture saw the mount call behind the record ch (capjoin_name()), with nothing missed
+ * since: the real uid and name (comm, of size at least 16) its process had at that call. */
+bool capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid,
+    char *comm, size_t size);
 /* If the capture knows exactly one process numbered tgid, and each of its mount calls that may be
  * behind a fanotify record read now (not read by the last read that emptied the queue) was made
  * in one mount namespace: that namespace's inode number; else 0. */

@@ -17,6 +17,7 @@
 #define CAPTURE_NR_FSCONFIG		431
 #define CAPTURE_NR_FSMOUNT		432
 #define CAPTURE_NR_MOUNT_SETATTR	442
+#define CAPTURE_NR_PIVOT_ROOT		155
 /* And those that make or enter a mount namespace, where asked for. */
 #define CAPTURE_NR_CLONE		56
 #define CAPTURE_NR_UNSHARE		272
@@ -33,7 +34,8 @@ enum capture_kind {
 struct capture_head {
 	unsigned int kind;		/* enum capture_kind */
 	unsigned int nr;		/* the system call */
-	unsigned int tid, tgid;		/* as watchq's pid namespace numbers them; 0: not there */
+	unsigned int tid, tgid;		/* as watchq's pid namespace numbers them (a process in a
+					 * namespace below it too); 0: not there */
 	unsigned int gtid;		/* the thread in the initial pid namespace: always there */
 	unsigned int pad;
 };
@@ -50,6 +52,14 @@ struct capture_enter {
 	unsigned long long attr[4];
 	/* The caller's root (mount and dentry addresses): the same as watchq's, or not */
 	unsigned long long root_mnt, root_dentry;
+	/* The same root as statx(2) names it: its mount's unique id (0: unknown), its device (the
+	 * kernel's encoding: major << 20 | minor) and inode */
+	unsigned long long root_mnt_id, root_ino;
+	unsigned int root_dev;
+	unsigned int pad2;
+	/* The process's struct pid as pidfs numbers it: the inode of every pidfd for it (Linux 6.9;
+	 * 0: unknown). Unlike a pid, never given to another process. */
+	unsigned long long pid_ino;
 	/* fd targets: mount_setattr's dfd (its mount's unique id) and fsconfig's fs_context fd (its
 	 * superblock's device, the kernel's encoding: major << 20 | minor); 0: none or unknown */
 	unsigned long long fd_mnt_id;

@@ -116,6 +116,7 @@ struct fan {
 	bool props_unsure;
 	unsigned long long records_woke;	/* as of the end of the last fan_on_wake() */
 	struct capture *cap;		/* the process capture; NULL: none */
+	bool cap_loss_said;		/* its first loss has been said on stderr */
 	unsigned char buf[65536] __attribute__((aligned(8)));
 };
 
@@ -182,6 +183,12 @@ fan_watched(const struct source *src, const char *path, enum fan_place place)
 	return false;
 }
 
+static enum who_kind
+fan_who_kind(enum mounttab_change_kind kind)
+{
+	return kind == MOUNTTAB_MOUNT ? WHO_ATTACH : kind == MOUNTTAB_UNMOUNT ? WHO_DETACH : WHO_MOVE;
+}
+
 static void
 fan_on_change(void *p, const struct mounttab_change *ch)
 {
@@ -191,6 +198,9 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
 	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
+	/* The change the record stands for: the capture's call behind it is joined by its path. */
+	if (cr->who && ch->kind == cr->kind && ch->kind != MOUNTTAB_REMOUNT)
+		who_at(cr->who, fan_who_kind(ch->kind), ch->new ? ch->new->target : ch->old->target);
 	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
 		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
 		    cr->props ? cr->who : NULL);
@@ -838,6 +848,13 @@ fan_read_queue(struct source *src)
 	    fan_decode_records, src);
 	if (f->cap && r >= 0)
 		capture_settle(f->cap);
+	/* Once: the changes of the calls it missed name nobody from now on, silently. */
+	if (f->cap && !f->cap_loss_said && capture_losses(f->cap) > 0) {
+		f->cap_loss_said = true;
+		if (!src->cfg->quiet)
+			warnx("the process capture missed calls (its ring or tables were full): "
+			    "the changes they made name nobody");
+	}
 	return r;
 }
 
@@ -1188,16 +1205,14 @@ fan_open_group(struct source *src)
 		if (fangroup_join(src->ns->group, &f->member, src->ns->nsfd) < 0)
 			return -1;
 		f->group = src->ns->group;
-		if (f->group->pidfd)
-			who_proc_open(&f->proc);
+		/* -N all's capture notes the processes' calls where it has the one group. */
+		f->proc.cap = f->group->cap;
 		return 0;
 	}
 	fd = fangroup_init_fd(src->cfg->show_who, &f->read_size, sizeof(f->buf));
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
 		return -1;
-	if (f->read_size < sizeof(f->buf))
-		who_proc_open(&f->proc);
 	return fangroup_mark(fd, true, src->ns ? src->ns->nsfd : AT_FDCWD,
 	    src->ns ? NULL : "/proc/self/ns/mnt");
 }
@@ -1287,7 +1302,7 @@ fan_open(struct source *src)
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
-	f->proc = WHO_PROC_CLOSED;	/* fan_close() closes it, also where no group was opened */
+	f->proc = (struct who_proc){ NULL, src->ns ? src->ns->ino : mntns_self_ino(), &f->root };
 	if (statmount_probe() < 0)
 		return fan_unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */
@@ -1381,7 +1396,6 @@ fan_close(struct source *src)
 		capture_close(f->cap);
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
-		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
 		free(f->transient.v);

@@ -23,11 +23,19 @@
  *   burst reuse PID NAME [OP]
  *                            children called NAME until one has pid PID again; that one
  *                            does OP, if given, and stays
+ *   burst nsas PID NAME OP   in a pid namespace of its own, as its process 1 and as PID
+ *                            here (clone3(2) with set_tid: PID must be free), do OP as
+ *                            NAME, then exit; wait for it
+ *   burst then NAME NEW UID OP
+ *                            do OP as NAME, then call itself NEW and take UID as every
+ *                            uid (NEW "exec": exec sleep instead), say "done" on stdout,
+ *                            then wait for a signal
  *   burst renamed A B DIR    as A, mount a tmpfs on DIR and say "mounted" on stdout;
  *                            at SIGUSR1, as B (same process), unmount it; say "done",
  *                            then wait for a signal
  *
- * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, move A B, beneath A B (the
+ * where OP is one of: mount SRC DIR (a tmpfs), umount DIR, walk PATH (open(2): an
+ * automount point there mounts; no mount call), move A B, beneath A B (the
  * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH),
  * remount DIR ro|rw (mount(2) MS_REMOUNT), setattr-ro DIR (mount_setattr(2) with
  * AT_RECURSIVE: DIR's mount and those below it read-only), reconfigure-ro DIR (fspick(2),
@@ -46,6 +54,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +163,12 @@ change(int argc, char **argv)
 	} else if (argc == 2 && strcmp(argv[0], "umount") == 0) {
 		if (umount(argv[1]) < 0)
 			err(1, "umount %s", argv[1]);
+	} else if (argc == 2 && strcmp(argv[0], "walk") == 0) {
+		int fd = open(argv[1], O_RDONLY | O_DIRECTORY);
+
+		if (fd < 0)
+			err(1, "open %s", argv[1]);
+		close(fd);
 	} else if (argc == 3 && strcmp(argv[0], "move") == 0) {
 		if (mount(argv[1], argv[2], NULL, MS_MOVE, NULL) < 0)
 			err(1, "move %s %s", argv[1], argv[2]);
@@ -168,9 +183,63 @@ change(int argc, char **argv)
 	} else if (argc == 2 && strcmp(argv[0], "reconfigure-ro") == 0) {
 		reconfigure_ro(argv[1]);
 	} else {
-		errx(64, "OP: mount SRC DIR | umount DIR | move A B | beneath A B | "
+		errx(64, "OP: mount SRC DIR | umount DIR | walk PATH | move A B | beneath A B | "
 		    "remount DIR ro|rw | setattr-ro DIR | reconfigure-ro DIR");
 	}
+}
+
+#ifndef CLONE_NEWPID
+#define CLONE_NEWPID 0x20000000
+#endif
+
+/* clone3(2)'s arguments (linux/sched.h), for set_tid. */
+struct burst_clone_args {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	unsigned long long set_tid, set_tid_size, cgroup;
+};
+
+/* As process 1 of a new pid namespace and pid here, do OP as name; wait for it. */
+static int
+nsas(pid_t pid, const char *name, int argc, char **argv)
+{
+	pid_t tids[2] = { 1, pid };
+	struct burst_clone_args a = { .flags = CLONE_NEWPID, .exit_signal = SIGCHLD,
+	    .set_tid = (unsigned long long)(uintptr_t)tids, .set_tid_size = 2 };
+	int st;
+	long c = syscall(SYS_clone3, &a, sizeof(a));
+
+	if (c < 0)
+		err(1, "clone3 with set_tid %ld", (long)pid);
+	if (c == 0) {
+		name_self(name);
+		change(argc, argv);
+		_exit(0);
+	}
+	while (waitpid((pid_t)c, &st, 0) < 0)
+		if (errno != EINTR)
+			err(1, "waitpid");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* Do OP as name, then become new (or exec sleep) with uid as every uid; stay. */
+static void
+then(const char *name, const char *new, const char *uid, int argc, char **argv)
+{
+	uid_t u = (uid_t)atol(uid);
+
+	name_self(name);
+	change(argc, argv);
+	if (setresgid(u, u, u) < 0 || setresuid(u, u, u) < 0)
+		err(1, "setresuid %s", uid);
+	printf("done\n");
+	fflush(stdout);
+	if (strcmp(new, "exec") == 0) {
+		execlp("sleep", "sleep", "infinity", (char *)NULL);
+		err(1, "exec sleep");
+	}
+	name_self(new);
+	for (;;)
+		pause();
 }
 
 int
@@ -285,6 +354,10 @@ main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc >= 6 && strcmp(argv[1], "nsas") == 0)
+		return nsas((pid_t)atol(argv[2]), argv[3], argc - 4, argv + 4);
+	if (argc >= 7 && strcmp(argv[1], "then") == 0)
+		then(argv[2], argv[3], argv[4], argc - 5, argv + 5);
 	if (argc >= 4 && strcmp(argv[1], "reuse") == 0) {
 		pid_t want = (pid_t)atol(argv[2]);
 
@@ -311,5 +384,6 @@ main(int argc, char **argv)
 	}
 	errx(64, "usage: burst pairs DIR N [MS] | every DIR MS S | populate DIR N | flip DIR N | "
 	    "moves A B N | mixed DIR FLIP | "
-	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME [OP] | renamed A B DIR");
+	    "as NAME OP | hold NAME OP | churn NAME N | reuse PID NAME [OP] | renamed A B DIR | "
+	    "nsas PID NAME OP | then NAME NEW UID OP");
 }

@@ -111,9 +111,9 @@ gone_then_named() {
 	[ -e /sys/kernel/tracing/events/syscalls/sys_enter_mount ] || skip "no syscall tracepoints here"
 	[ ! -e /sys/kernel/debug/tracing ] || skip "libbpf would look in /sys/kernel/debug/tracing"
 	gone_then_named
-	# One perf event per tracepoint: 7 calls, entry and exit.
+	# One perf event per tracepoint: 8 calls (pivot_root(2) too), entry and exit.
 	start_watchq mounts "$T"
-	[ "$(perf_fds "$WQ_PID")" -eq 14 ]
+	[ "$(perf_fds "$WQ_PID")" -eq 16 ]
 }
 
 @test "capture: 200 mount/umount pairs from a shell beside two CPU hogs: every line names mount or umount" {
@@ -332,7 +332,7 @@ text_flip() {
 	jq -e -s 'all(.pid == null and .comm == null and .uid == null)' "$T/out"
 }
 
-@test "capture: a pid taken again names the first process only if the second made no call" {
+@test "capture: a pid taken again: each process named for its own call, joined by its mount point" {
 	need_capture
 	# pid_max of a pid namespace of its own (Linux 6.14), where pids come round quickly.
 	cat >"$T/inner" <<-EOS
@@ -374,7 +374,7 @@ text_flip() {
 	for i in 1 2 3; do
 		p=$(sed -n "${i}p" "$T/reused")
 		jq -e -s --arg a "$T/w/$i" --arg r "$T/w/r$i" --argjson p "$p" '
-			([.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == null and .uid == null)) and
+			([.[] | select(.path == $a)] | length == 1 and all(.pid == $p and .comm == "wq-mounter" and .uid == 0)) and
 			([.[] | select(.path == $r)] | length == 1 and all(.pid == $p and .comm == "wq-reuser"))' \
 			"$T/out" || { cat "$T/out"; false; }
 	done
@@ -503,4 +503,84 @@ slave_of_m() {
 	stop_watchq
 	grep -q "^propagation $T/w/sh/dst/sub shared:" "$T/out" || { cat "$T/out"; false; }
 	propagation_first "$(grep -m1 "^propagation $T/w/sh/dst/sub shared:" "$T/out")"
+}
+
+# The reviewer's cases of a wrong name (issue "who, never wrong"): a mounter's pid taken, while
+# watchq is behind, by a process the capture did not see before (a container's process 1, taken
+# with clone3(2) set_tid), or by one that mounts without a mount call (an automount).
+@test "capture: a pid taken again by a process in a pid namespace below: each named for its own call" {
+	need_capture
+	mkdir "$T/a" "$T/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-victim mount wq "$T/a" &
+	r=$!
+	wait "$r"
+	"$BURST" nsas "$r" wq-contain mount wq "$T/b" || skip "clone3 with set_tid failed here"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	jq -e -s --argjson r "$r" --arg a "$T/a" --arg b "$T/b" '
+		([.[] | select(.path == $a)] | length == 1 and all(.pid == $r and .comm == "wq-victim" and .uid == 0)) and
+		([.[] | select(.path == $b)] | length == 1 and all(.pid == $r and .comm == "wq-contain" and .uid == 0))' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture: an automount walked into by a process that took a mounter's pid names nobody" {
+	need_capture
+	mkdir "$T/a" "$T/dbg"
+	mount -t debugfs none "$T/dbg" || skip "cannot mount debugfs here"
+	[ ! -e /sys/kernel/debug/tracing ] || [ -d "$T/dbg/tracing" ] || skip "no tracing directory in debugfs"
+	mountpoint -q "$T/dbg/tracing" && umount "$T/dbg/tracing"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" as wq-victim mount wq "$T/a" &
+	r=$!
+	wait "$r"
+	"$BURST" nsas "$r" wq-walker walk "$T/dbg/tracing" || skip "clone3 with set_tid failed here"
+	[ "$(findmnt -n -o FSTYPE "$T/dbg/tracing")" = tracefs ] || skip "debugfs automounts no tracefs here"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	jq -e -s --argjson r "$r" --arg a "$T/a" --arg t "$T/dbg/tracing" '
+		([.[] | select(.path == $a)] | length == 1 and all(.pid == $r and .comm == "wq-victim" and .uid == 0)) and
+		([.[] | select(.path == $t)] | length == 1 and all(.event == "mount" and .pid == $r and .comm == null and .uid == null))' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture: the uid and name at the call, not after a setresuid(2), a rename or an exec" {
+	need_capture
+	mkdir "$T/a" "$T/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$BURST" then wq-root wq-dropped 65534 mount wq "$T/a" >"$T/h1" &
+	p1=$!
+	"$BURST" then wq-before exec 65534 mount wq "$T/b" >"$T/h2" &
+	p2=$!
+	HOLDERS="$p1 $p2"
+	wait_until grep -q done "$T/h1"
+	wait_until grep -qx wq-dropped "/proc/$p1/comm"
+	wait_until grep -qx sleep "/proc/$p2/comm"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	jq -e -s --argjson p1 "$p1" --argjson p2 "$p2" --arg a "$T/a" --arg b "$T/b" '
+		([.[] | select(.path == $a)] | length == 1 and all(.pid == $p1 and .comm == "wq-root" and .uid == 0)) and
+		([.[] | select(.path == $b)] | length == 1 and all(.pid == $p2 and .comm == "wq-before" and .uid == 0))' \
+		"$T/out" || { cat "$T/out"; false; }
+}
+
+@test "capture: calls its ring had no room for name nobody, said once on stderr" {
+	need_capture
+	mkdir "$T/w"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	# 4,000 mounts: 8,000 records of the capture while watchq reads none, past its ring of 2 MiB.
+	"$BURST" populate "$T/w" 4000
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 4000
+	stop_watchq
+	[ "$(jq -s '[.[] | select(.comm != null or .uid != null)] | length' "$T/out")" -eq 0 ]
+	[ "$(jq -s '[.[] | select(.event == "mount")] | length' "$T/out")" -eq 4000 ]
+	[ "$(grep -c 'the process capture missed calls' "$T/err")" -eq 1 ]
 }

@@ -1,0 +1,123 @@
+/*
+ * Which captured mount call is behind a fanotify record. The record's pid names the process in
+ * whose context the kernel made the change; once that process is reaped, another can have the
+ * pid, and a process can change a mount without a call the capture sees (an automount it walks
+ * into). So a call is behind a record only where it could have made that very change: the kind
+ * agrees, the mount point is the call's target where both are paths from one root in one mount
+ * namespace, and the process is the pidfd's where the record has one. Where neither a path nor a
+ * pidfd can tell, the call is not behind it.
+ */
+#include <string.h>
+
+#include "capjoin.h"
+#include "path.h"
+
+/* The flags of mount(2) and umount2(2) that tell what a call does (linux/mount.h). */
+#define MS_REMOUNT	32
+#define MS_BIND		4096
+#define MS_MOVE		8192
+#define MS_REC		16384
+#define MS_PROPAGATION	((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
+#define MNT_DETACH	2
+
+/* The kinds of record a call may cause, and whether at mounts below its target; 0: none. */
+static unsigned
+call_kinds(const struct capture_enter *e, bool *below)
+{
+	unsigned long long flags = e->args[3];
+
+	*below = false;
+	switch (e->h.nr) {
+	case CAPTURE_NR_MOUNT:
+		if (flags & (MS_REMOUNT | MS_PROPAGATION))
+			return 0;
+		if (flags & MS_MOVE)
+			return CAPJOIN_MOVE;
+		*below = (flags & (MS_BIND | MS_REC)) == (MS_BIND | MS_REC);
+		return CAPJOIN_ATTACH;
+	case CAPTURE_NR_UMOUNT2:
+		/* A lazy unmount detaches the mounts below too. */
+		*below = (e->args[1] & MNT_DETACH) != 0;
+		return CAPJOIN_DETACH;
+	case CAPTURE_NR_MOVE_MOUNT:
+		/* A detached tree (open_tree(2), fsmount(2)) is attached with the mounts in it. */
+		*below = true;
+		return CAPJOIN_ATTACH | CAPJOIN_MOVE;
+	case CAPTURE_NR_PIVOT_ROOT:
+		return CAPJOIN_MOVE;
+	}
+	return 0;
+}
+
+bool
+capjoin_decode(const struct capture_enter *e, struct capjoin_call *call)
+{
+	memset(call, 0, sizeof(*call));
+	if ((call->kinds = call_kinds(e, &call->below)) == 0)
+		return false;
+	call->gtid = e->h.gtid;
+	call->tgid = e->h.tgid;
+	call->start = e->start;
+	call->pid_ino = e->pid_ino;
+	call->uid = e->uid;
+	memcpy(call->comm, e->comm, sizeof(call->comm));
+	call->comm[sizeof(call->comm) - 1] = '\0';
+	call->open = true;
+	call->mnt_ns = e->mnt_ns;
+	call->root = (struct capjoin_root){ e->root_mnt_id, e->root_dev >> 20,
+	    e->root_dev & 0xfffff, e->root_ino };
+	/* pivot_root(2) moves "/", which its path does not name. */
+	if (e->h.nr != CAPTURE_NR_PIVOT_ROOT && e->path_len > 1 && e->path[0] == '/' &&
+	    e->path_len <= sizeof(call->path)) {
+		memcpy(call->path, e->path, e->path_len);
+		call->path[e->path_len - 1] = '\0';
+		call->path_len = e->path_len;
+	}
+	return true;
+}
+
+/* Whether the call's target and the record's mount point are paths from one root. */
+static bool
+same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
+{
+	return call->path_len > 0 && ch->path != NULL && call->root.mnt_id != 0 &&
+	    call->mnt_ns == ch->mnt_ns && call->root.mnt_id == ch->root.mnt_id &&
+	    call->root.major == ch->root.major && call->root.minor == ch->root.minor &&
+	    call->root.ino == ch->root.ino;
+}
+
+bool
+capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
+{
+	bool by_path = same_root(call, ch), by_pidfd = call->pid_ino != 0 && ch->pid_ino != 0;
+
+	if (ch->tgid <= 0 || call->tgid != (uint32_t)ch->tgid || !(call->kinds & ch->kind) ||
+	    (!call->open && !call->ok))
+		return false;
+	if (by_pidfd && call->pid_ino != ch->pid_ino)
+		return false;
+	/*
+	 * mount(8) and umount(8) pass the mount point as the kernel spells it. A path spelled
+	 * otherwise (a symlink, "//") joins no record: nobody is named, never someone else.
+	 */
+	if (by_path)
+		return call->below ? path_within(call->path, ch->path) :
+		    strcmp(call->path, ch->path) == 0;
+	return by_pidfd;
+}
+
+const struct capjoin_call *
+capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_change *ch)
+{
+	const struct capjoin_call *one = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!capjoin_may_be(&calls[i], ch))
+			continue;
+		if (one && (one->uid != calls[i].uid || strcmp(one->comm, calls[i].comm) != 0))
+			return NULL;
+		one = &calls[i];
+	}
+	return one;
+}

@@ -1,0 +1,154 @@
+/* The join of a fanotify record to the captured mount call behind it, as a table. */
+#include "unit.h"
+#include "capjoin.h"
+
+#define ROOT		{ 1, 0, 33, 2 }
+#define OTHER_ROOT	{ 9, 0, 33, 2 }
+#define NS		4026531841ULL
+
+/* An entry record of call nr by process tgid (pidfs inode ino), path and flags arguments. */
+static struct capture_enter
+enter(unsigned nr, unsigned tgid, unsigned long long ino, const char *path, unsigned long long a1,
+    unsigned long long a3, const char *comm, unsigned uid)
+{
+	struct capture_enter e;
+
+	memset(&e, 0, sizeof(e));
+	e.h.kind = CAPTURE_ENTER;
+	e.h.nr = nr;
+	e.h.tid = e.h.tgid = tgid;
+	e.h.gtid = tgid + 100000;
+	e.pid_ino = ino;
+	e.uid = uid;
+	e.mnt_ns = NS;
+	e.root_mnt_id = 1;
+	e.root_dev = 33;
+	e.root_ino = 2;
+	e.args[1] = a1;
+	e.args[3] = a3;
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	if (path) {
+		snprintf(e.path, sizeof(e.path), "%s", path);
+		e.path_len = (unsigned)strlen(path) + 1;
+	}
+	return e;
+}
+
+int
+main(void)
+{
+	static const struct {
+		const char *what;
+		unsigned nr;
+		const char *path;
+		unsigned long long a1, a3;	/* umount2's flags; mount(2)'s flags */
+		bool ok, open;			/* the call's outcome */
+		struct capjoin_change ch;	/* the record (root, ns: of the call unless said) */
+		bool root_other;
+		bool behind;
+	} t[] = {
+		{ "a mount at its target", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		{ "an open call: maybe", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, false, true,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		{ "a failed call: no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, false, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "another pid", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 8, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "no pid", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 0, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "elsewhere: an automount of a pid reused", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/sys/kernel/debug/tracing", NS, ROOT }, false, false },
+		{ "below a plain mount: no", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", NS, ROOT }, false, false },
+		{ "below a recursive bind", CAPTURE_NR_MOUNT, "/mnt/a", 0, 4096 | 16384, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", NS, ROOT }, false, true },
+		{ "a prefix is not below", CAPTURE_NR_MOUNT, "/mnt/a", 0, 4096 | 16384, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/ab", NS, ROOT }, false, false },
+		{ "a mount makes no detach", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "a remount makes no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 32, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "a propagation change makes no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 1 << 20, true,
+		  false, { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "MS_MOVE: a move to its target", CAPTURE_NR_MOUNT, "/mnt/b", 0, 8192, true, false,
+		  { 7, 0, CAPJOIN_MOVE, "/mnt/b", NS, ROOT }, false, true },
+		{ "MS_MOVE makes no attach", CAPTURE_NR_MOUNT, "/mnt/b", 0, 8192, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/b", NS, ROOT }, false, false },
+		{ "an unmount", CAPTURE_NR_UMOUNT2, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", NS, ROOT }, false, true },
+		{ "below a plain unmount: no", CAPTURE_NR_UMOUNT2, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", NS, ROOT }, false, false },
+		{ "below a lazy unmount", CAPTURE_NR_UMOUNT2, "/mnt/a", 2, 0, true, false,
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", NS, ROOT }, false, true },
+		{ "move_mount(2): an attach below its target", CAPTURE_NR_MOVE_MOUNT, "/mnt/t", 0, 0,
+		  true, false, { 7, 0, CAPJOIN_ATTACH, "/mnt/t/x", NS, ROOT }, false, true },
+		{ "another root: no path join, no pidfd", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, OTHER_ROOT }, false, false },
+		{ "another namespace: no path join", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS + 1, ROOT }, false, false },
+		{ "another root, the same process by its pidfd", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true,
+		  false, { 7, 70, CAPJOIN_ATTACH, "/a", NS, OTHER_ROOT }, false, true },
+		{ "a relative path: by the pidfd only", CAPTURE_NR_MOUNT, "mnt/a", 0, 0, true, false,
+		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		{ "a relative path, no pidfd", CAPTURE_NR_MOUNT, "mnt/a", 0, 0, true, false,
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "the pid of another process (pidfd)", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 71, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		{ "the same process at another place", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
+		  { 7, 70, CAPJOIN_ATTACH, "/mnt/z", NS, ROOT }, false, false },
+		{ "pivot_root(2): by the pidfd", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true, false,
+		  { 7, 70, CAPJOIN_MOVE, "/", NS, ROOT }, false, true },
+		{ "pivot_root(2) without a pidfd: nobody", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true,
+		  false, { 7, 0, CAPJOIN_MOVE, "/", NS, ROOT }, false, false },
+		{ "open_tree(2) makes no record", CAPTURE_NR_OPEN_TREE, "/mnt/a", 0, 0, true, false,
+		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+	};
+	struct capjoin_call calls[3];
+	struct capture_enter e;
+	const struct capjoin_call *who;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		e = enter(t[i].nr, 7, 70, t[i].path, t[i].a1, t[i].a3, "mount", 0);
+		if (!capjoin_decode(&e, &calls[0])) {
+			CHECK(!t[i].behind, "%s: decoded as no record", t[i].what);
+			continue;
+		}
+		calls[0].open = t[i].open;
+		calls[0].ok = t[i].ok;
+		CHECK(capjoin_may_be(&calls[0], &t[i].ch) == t[i].behind, "%s", t[i].what);
+	}
+
+	/* A pid reused: the first process mounted, the second (its uid dropped) too. */
+	e = enter(CAPTURE_NR_MOUNT, 7, 70, "/w/1", 0, 0, "first", 0);
+	capjoin_decode(&e, &calls[0]);
+	e = enter(CAPTURE_NR_MOUNT, 7, 75, "/w/r1", 0, 0, "second", 65534);
+	capjoin_decode(&e, &calls[1]);
+	calls[0].open = calls[1].open = false;
+	calls[0].ok = calls[1].ok = true;
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", NS, ROOT });
+	CHECK(who == &calls[0], "reaped, joined by its path: the first");
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 75, CAPJOIN_ATTACH, "/w/r1", NS, ROOT });
+	CHECK(who == &calls[1] && who->uid == 65534, "by its pidfd and path: the second, as at its call");
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 76, CAPJOIN_ATTACH, "/w/1", NS, ROOT });
+	CHECK(who == NULL, "a third process with the pid: nobody");
+	/* Both at one place, different names: which one cannot be told. */
+	e = enter(CAPTURE_NR_MOUNT, 7, 75, "/w/1", 0, 0, "second", 65534);
+	capjoin_decode(&e, &calls[2]);
+	calls[2].ok = true;
+	calls[2].open = false;
+	CHECK(capjoin_name(calls, 3, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", NS, ROOT }) == NULL,
+	    "two calls disagree: nobody");
+	/* One process, renamed between two mounts at one place: its name at either is not sure. */
+	e = enter(CAPTURE_NR_MOUNT, 7, 70, "/w/1", 0, 0, "renamed", 0);
+	capjoin_decode(&e, &calls[1]);
+	calls[1].ok = true;
+	calls[1].open = false;
+	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", NS, ROOT }) == NULL,
+	    "renamed between two calls at one place: nobody");
+	/* A call whose path filled the room is no path. */
+	e = enter(CAPTURE_NR_MOUNT, 7, 70, NULL, 0, 0, "mount", 0);
+	CHECK(capjoin_decode(&e, &calls[0]) && calls[0].path_len == 0, "no path");
+	return unit_done("test_capjoin");
+}
