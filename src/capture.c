@@ -324,7 +324,9 @@ flip_decode(const struct capture *c, const struct capture_enter *e, struct captu
 		if (!f->opts && !f->props)
 			f->opts = f->props = true;
 	} else if (e->h.nr == CAPTURE_NR_FSCONFIG && a[1] == FSCONFIG_CMD_RECONFIGURE) {
+		/* A superblock's: its mounts in every namespace. */
 		f->opts = true;
+		f->sb = true;
 		if (e->fd_dev) {
 			f->target = CAPTURE_TARGET_SB;
 			f->major = e->fd_dev >> 20;
@@ -359,6 +361,7 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	if (!flip_decode(c, e, f))
 		return;
 	f->mnt_ns = e->mnt_ns;
+	f->elsewhere = c->self_ns != 0 && e->mnt_ns != c->self_ns;
 	c->nsflips_begun++;
 	f->gtid = e->h.gtid;
 	f->tgid = (int32_t)e->h.tgid;

@@ -297,6 +297,17 @@ fan_add_id(void *p, uint64_t id)
 	mounttab_ids_push(p, id);
 }
 
+static bool
+fan_ids_have(const struct mounttab_ids *ids, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < ids->n; i++)
+		if (ids->v[i] == id)
+			return true;
+	return false;
+}
+
 /* Replace the cached mount new->id by new, reporting what differs; one that moved or went
  * meanwhile is left to its record. */
 static void
@@ -505,6 +516,49 @@ fan_flip_targets(struct fan *f, const struct capture_call *call, struct mounttab
 }
 
 /*
+ * Whether flip call o may have changed a mount of ids: a call on one mount, of ours, or on one
+ * superblock, of theirs; a remount of a superblock anywhere; a call in our namespace on a mount
+ * of ids, or on one the cache cannot tell. A bind remount or a propagation change made in another
+ * namespace changes that namespace's mounts only.
+ */
+static bool
+fan_flip_may_touch(struct fan *f, const struct capture_call *o, const struct mounttab_ids *ids)
+{
+	const struct mounttab_entry *e;
+	size_t i;
+
+	if (o->target == CAPTURE_TARGET_MOUNT)
+		return mounttab_find(&f->tab, o->mnt_id) != NULL;
+	if (o->target == CAPTURE_TARGET_SB) {
+		for (i = 0; i < ids->n; i++)
+			if ((e = mounttab_find(&f->tab, ids->v[i])) &&
+			    e->dev == makedev(o->major, o->minor))
+				return true;
+		return false;
+	}
+	if (o->sb || !o->elsewhere)
+		return o->sb || o->subtree || o->target != CAPTURE_TARGET_PATH ||
+		    (e = mounttab_top_at(&f->tab, o->path)) == NULL || fan_ids_have(ids, e->id);
+	return false;
+}
+
+/* Whether call alone may have changed the mounts ids: no other flip call kept, ended or not, may
+ * have, and none was missed. */
+static bool
+fan_flip_alone(struct fan *f, const struct capture_call *call, const struct mounttab_ids *ids)
+{
+	size_t i;
+
+	if (capture_flips_lost(f->cap))
+		return false;
+	for (i = 0; i < capture_nflips(f->cap); i++)
+		if (capture_flip(f->cap, i) != call &&
+		    fan_flip_may_touch(f, capture_flip(f->cap, i), ids))
+			return false;
+	return true;
+}
+
+/*
  * Read again at once the mounts a flip call that succeeded changed, and report what differs, said
  * to be made by its process only if no other flip call that may have changed them was under way
  * or unread: the capture is read again after the mounts, for calls begun before then. A mount
@@ -532,7 +586,7 @@ fan_flip(struct source *src, const struct capture_call *call)
 			news[i] = statmount_one(&f->sm, ids.v[i]);
 		}
 	capture_drain(f->cap);
-	if (call->tgid > 0 && capture_nflips(f->cap) == 1 && !capture_flips_lost(f->cap)) {
+	if (call->tgid > 0 && fan_flip_alone(f, call, &ids)) {
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}
@@ -767,11 +821,44 @@ fan_poll_signal(struct source *src)
  * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
  * it again.
  */
+static void fan_owe(struct source *src, bool lazy);
+
+/*
+ * Whether a flip call that may change a mount of ours is still under way once the ended ones have
+ * been read: it has made its change, which its exit reads and names (fan_on_flips()). A re-scan
+ * now would find that change first and name nobody, so it waits, up to OWED_MAX_NS.
+ */
+static bool
+fan_flip_under_way(struct source *src)
+{
+	struct fan *f = src->priv;
+	const struct capture_call *o;
+	size_t i;
+
+	if (f->cap == NULL || (f->owed && nsec_since(&f->owed_since) >= OWED_MAX_NS))
+		return false;
+	capture_drain(f->cap);
+	fan_on_flips(src);
+	for (i = 0; i < capture_nflips(f->cap); i++) {
+		o = capture_flip(f->cap, i);
+		if (!o->done && (!o->elsewhere || o->sb || o->target == CAPTURE_TARGET_SB ||
+		    (o->target == CAPTURE_TARGET_MOUNT && mounttab_find(&f->tab, o->mnt_id))))
+			return true;
+	}
+	return false;
+}
+
 static void
 fan_rescan_now(struct source *src)
 {
 	struct fan *f = src->priv;
 
+	if (fan_flip_under_way(src)) {
+		if (!f->owed)
+			fan_owe(src, false);
+		fan_arm_timer(src, FLIP_WAITS * 1000000LL);
+		return;
+	}
 	if (f->owed) {
 		f->owed = false;
 		f->lazy = false;

@@ -584,3 +584,24 @@ slave_of_m() {
 	[ "$(jq -s '[.[] | select(.event == "mount")] | length' "$T/out")" -eq 4000 ]
 	[ "$(grep -c 'the process capture missed calls' "$T/err")" -eq 1 ]
 }
+
+@test "capture: 100 flips made alone, one at a time, beside two CPU hogs: each named" {
+	need_capture
+	mkdir "$T/m"
+	mount -t tmpfs wq "$T/m"
+	start_watchq --json mounts "$T"
+	sh -c 'while :; do :; done' &
+	HOGS="$!"
+	sh -c 'while :; do :; done' &
+	HOGS="$HOGS $!"
+	# Each flip once the last is reported: a lazy re-scan may fall on a call under way.
+	for i in $(seq 100); do
+		if [ $((i % 2)) -eq 1 ]; then o=ro; else o=rw; fi
+		mount -o "remount,$o" "$T/m"
+		wait_until lines_at_least "$i"
+	done
+	stop_watchq
+	[ "$(jq -s '[.[] | select(.event == "readonly" or .event == "writable")] | length' "$T/out")" -eq 100 ]
+	jq -e -s 'all(.[]; .comm == "mount" and .uid == 0)' "$T/out" ||
+		{ grep -n '"comm":null' "$T/out"; false; }
+}
