@@ -298,6 +298,12 @@ capture_used() {
 	grep -q '^watchq: .* (backend fanotify+bpf)$' "$T/err"
 }
 
+# message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as the man page lists them.
+message_ids() {
+	sed -n '/^## Journal/,/^# BACKENDS/p' "$BATS_TEST_DIRNAME/../watchq.1.scd" |
+		sed -n 's/^\(mount\|key\|sb\|meta\) \([a-z_]*\) *\([0-9a-f]\{32\}\)$/\1 \2 \3/p'
+}
+
 # kernel_at_least MAJOR MINOR
 kernel_at_least() {
 	local v

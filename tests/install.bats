@@ -47,7 +47,7 @@ load helper
 	quick=$(make -s -n deps | sed 's/^@*tests\/install-deps //')
 	full=$(make -s -n deps-full | sed 's/^@*tests\/install-deps //')
 	for p in build-essential libmount-dev libkeyutils-dev scdoc bats jq keyutils python3-jsonschema \
-		clang libbpf-dev bpftool libelf-dev zlib1g-dev; do
+		clang libbpf-dev bpftool libelf-dev zlib1g-dev systemd-journal-remote iproute2; do
 		[[ " $quick " == *" $p "* ]] || { echo "deps lacks $p"; false; }
 	done
 	for p in qemu-system-x86 linux-source-6.1 valgrind gnuplot-nox libclang-rt-14-dev; do

@@ -93,12 +93,6 @@ start_more() {
 	wait_until grep -q '^watchq: watching' "$T/$name.err"
 }
 
-# message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as the man page lists them.
-message_ids() {
-	sed -n '/^## Journal/,/^# BACKENDS/p' "$ROOT/watchq.1.scd" |
-		sed -n 's/^\(mount\|key\|sb\|meta\) \([a-z_]*\) *\([0-9a-f]\{32\}\)$/\1 \2 \3/p'
-}
-
 # all_saw N FILE...: each FILE holds N lines, and the journal N entries of the watch
 # of $T: every watchq of the test has seen N changes (a change made before one has
 # is read with the one before it, and may merge).
