@@ -151,7 +151,7 @@ has_fan() {
 	done
 }
 
-@test "who: a process renamed between its mount and its unmount is named as it is when watchq reads each record" {
+@test "who: a process renamed between its mount and its unmount is named as it was at each call" {
 	need_fanotify
 	mkdir "$T/a"
 	start_watchq --json mounts "$T"
@@ -164,7 +164,7 @@ has_fan() {
 	wait_until held_or_dead
 	wait_until lines_at_least 2
 	stop_watchq
-	# Each name was the process's when watchq read the record: the unmount came after the rename.
+	# Each name was the process's at its call: the unmount came after the rename.
 	jq_event mount ".pid == $HELD and .comm == \"wq-first\" and .uid == 0"
 	jq_event unmount ".pid == $HELD and .comm == \"wq-second\" and .uid == 0"
 }

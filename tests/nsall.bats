@@ -772,3 +772,24 @@ transients_at_least() {
 	[ "$(grep -c "^mount mount $T/a " "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
 	[ "$(grep -c "^mount mount $T/b " "$T/out")" -eq 1 ] || { cat "$T/out"; false; }
 }
+
+@test "-N all: a mount in another namespace by a process gone before the read is named as at its call" {
+	need_root
+	[ -z "${WATCHQ_BACKEND:-}" ] || skip "names come from the fanotify backend's capture"
+	mkdir "$T/a"
+	new_ns x
+	start_watchq --json -N all mounts "$T"
+	grep -q "new ones seen at their calls) (backend fanotify)" "$T/err" || skip "no process capture here: $(cat "$T/err")"
+	wait_until grep -q "\"ns_new\".*\"mnt_ns\":$INO" "$T/out"
+	kill -STOP "$WQ_PID"
+	nsenter -t "$NS" -m "$BURST" as wq-in-ns mount wq "$T/a" &
+	m=$!
+	wait "$m"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q '"event":"mount"' "$T/out"
+	stop_watchq
+	jq -e -s --argjson m "$m" --arg a "$T/a" --argjson ns "$INO" '
+		[.[] | select(.event == "mount")] | length == 1 and
+		all(.path == $a and .mnt_ns == $ns and .pid == $m and .comm == "wq-in-ns" and .uid == 0)' \
+		"$T/out" || { cat "$T/out"; false; }
+}
