@@ -1,0 +1,225 @@
+/*
+ * adv: a process that runs a script of steps, for the adversarial tests of who made a change
+ * (tests/adversary.bats). Each step is a word and its arguments:
+ *
+ *   name NAME          prctl(PR_SET_NAME)
+ *   mount DIR          a tmpfs on DIR (mount(2))
+ *   rbind SRC DIR      mount(2) MS_BIND|MS_REC
+ *   umount DIR         umount2(2) 0
+ *   lazy DIR           umount2(2) MNT_DETACH
+ *   walk PATH          open(2) a directory (an automount point there mounts)
+ *   chdir DIR          chdir(2)
+ *   chroot DIR         chroot(2)
+ *   remount DIR ro|rw  mount(2) MS_REMOUNT (superblock)
+ *   bindro DIR         mount(2) MS_REMOUNT|MS_BIND|MS_RDONLY
+ *   bindnosuid DIR     mount(2) MS_REMOUNT|MS_BIND|MS_NOSUID
+ *   tmount NAME DIR    a thread named NAME mounts a tmpfs on DIR, joined
+ *   clonemove SRC DIR  open_tree(2) OPEN_TREE_CLONE|AT_RECURSIVE of SRC, move_mount(2) to DIR
+ *   say WORD           WORD on stdout
+ *   usr1               wait for SIGUSR1
+ *   hold               pause for ever
+ *   nsas PID           the steps after it run in a child, process 1 of a new pid namespace and
+ *                      PID here (clone3 set_tid); waited for (reaped) before adv goes on
+ *   reuse PID          the steps after it run in a child forked until it has pid PID; waited for
+ */
+#define _GNU_SOURCE
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct tm_arg {
+	const char *name, *dir;
+	int err;
+};
+
+static void *
+tmount(void *p)
+{
+	struct tm_arg *a = p;
+
+	prctl(PR_SET_NAME, a->name);
+	a->err = mount("adv", a->dir, "tmpfs", 0, "size=4k") < 0 ? errno : 0;
+	return NULL;
+}
+
+struct clone_args_ {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	unsigned long long set_tid, set_tid_size, cgroup;
+};
+
+static int run(int argc, char **argv);
+
+static int
+waitfor(pid_t c)
+{
+	int st;
+
+	while (waitpid(c, &st, 0) < 0)
+		if (errno != EINTR)
+			err(1, "waitpid");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static int
+run(int argc, char **argv)
+{
+	int i = 0;
+
+#define NEED(n) do { if (i + (n) >= argc) errx(64, "%s: needs %d arguments", argv[i], n); } while (0)
+	while (i < argc) {
+		const char *s = argv[i];
+
+		if (strcmp(s, "name") == 0) {
+			NEED(1);
+			prctl(PR_SET_NAME, argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "mount") == 0) {
+			NEED(1);
+			if (mount("adv", argv[i + 1], "tmpfs", 0, "size=4k") < 0)
+				err(1, "mount %s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "rbind") == 0) {
+			NEED(2);
+			if (mount(argv[i + 1], argv[i + 2], NULL, MS_BIND | MS_REC, NULL) < 0)
+				err(1, "rbind %s %s", argv[i + 1], argv[i + 2]);
+			i += 3;
+		} else if (strcmp(s, "umount") == 0 || strcmp(s, "lazy") == 0) {
+			NEED(1);
+			if (umount2(argv[i + 1], s[0] == 'l' ? MNT_DETACH : 0) < 0)
+				err(1, "umount %s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "walk") == 0) {
+			int fd;
+
+			NEED(1);
+			if ((fd = open(argv[i + 1], O_RDONLY | O_DIRECTORY)) < 0)
+				err(1, "open %s", argv[i + 1]);
+			close(fd);
+			i += 2;
+		} else if (strcmp(s, "chdir") == 0) {
+			NEED(1);
+			if (chdir(argv[i + 1]) < 0)
+				err(1, "chdir %s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "chroot") == 0) {
+			NEED(1);
+			if (chroot(argv[i + 1]) < 0 || chdir("/") < 0)
+				err(1, "chroot %s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "remount") == 0) {
+			NEED(2);
+			if (mount(NULL, argv[i + 1], NULL, MS_REMOUNT |
+			    (strcmp(argv[i + 2], "ro") == 0 ? MS_RDONLY : 0), NULL) < 0)
+				err(1, "remount %s", argv[i + 1]);
+			i += 3;
+		} else if (strcmp(s, "bindro") == 0 || strcmp(s, "bindnosuid") == 0) {
+			NEED(1);
+			if (mount(NULL, argv[i + 1], NULL, MS_REMOUNT | MS_BIND |
+			    (s[4] == 'r' ? MS_RDONLY : MS_NOSUID), NULL) < 0)
+				err(1, "%s %s", s, argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "tmount") == 0) {
+			struct tm_arg a;
+			pthread_t t;
+
+			NEED(2);
+			a = (struct tm_arg){ argv[i + 1], argv[i + 2], 0 };
+			if (pthread_create(&t, NULL, tmount, &a) != 0)
+				errx(1, "pthread_create");
+			pthread_join(t, NULL);
+			if (a.err)
+				{ errno = a.err; err(1, "tmount %s", a.dir); }
+			i += 3;
+		} else if (strcmp(s, "clonemove") == 0) {
+			int fd;
+
+			NEED(2);
+			fd = (int)syscall(SYS_open_tree, AT_FDCWD, argv[i + 1],
+			    0x1 /* OPEN_TREE_CLONE */ | 0x8000 /* AT_RECURSIVE */ | O_CLOEXEC);
+			if (fd < 0)
+				err(1, "open_tree %s", argv[i + 1]);
+			if (syscall(SYS_move_mount, fd, "", AT_FDCWD, argv[i + 2],
+			    0x4 /* MOVE_MOUNT_F_EMPTY_PATH */) < 0)
+				err(1, "move_mount %s", argv[i + 2]);
+			close(fd);
+			i += 3;
+		} else if (strcmp(s, "say") == 0) {
+			NEED(1);
+			printf("%s\n", argv[i + 1]);
+			fflush(stdout);
+			i += 2;
+		} else if (strcmp(s, "usr1") == 0) {
+			sigset_t set;
+			int sig;
+
+			sigemptyset(&set);
+			sigaddset(&set, SIGUSR1);
+			sigwait(&set, &sig);
+			i++;
+		} else if (strcmp(s, "hold") == 0) {
+			for (;;)
+				pause();
+		} else if (strcmp(s, "nsas") == 0) {
+			pid_t tids[2];
+			struct clone_args_ a = { .flags = 0x20000000 /* CLONE_NEWPID */,
+			    .exit_signal = SIGCHLD, .set_tid_size = 2 };
+			long c;
+
+			NEED(1);
+			tids[0] = 1;
+			tids[1] = (pid_t)atol(argv[i + 1]);
+			a.set_tid = (unsigned long long)(uintptr_t)tids;
+			if ((c = syscall(SYS_clone3, &a, sizeof(a))) < 0)
+				err(3, "clone3 set_tid %s", argv[i + 1]);
+			if (c == 0)
+				_exit(run(argc - i - 2, argv + i + 2));
+			return waitfor((pid_t)c);
+		} else if (strcmp(s, "reuse") == 0) {
+			pid_t want;
+			long n;
+
+			NEED(1);
+			want = (pid_t)atol(argv[i + 1]);
+			for (n = 0; n < 10000000; n++) {
+				pid_t c = fork();
+
+				if (c < 0)
+					err(1, "fork");
+				if (c == 0) {
+					if (getpid() != want)
+						_exit(0);
+					_exit(run(argc - i - 2, argv + i + 2));
+				}
+				if (c == want)
+					return waitfor(c);
+				waitfor(c);
+			}
+			errx(3, "pid %ld never came back", (long)want);
+		} else {
+			errx(64, "unknown step %s", s);
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return run(argc - 1, argv + 1);
+}
