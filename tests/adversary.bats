@@ -130,3 +130,61 @@ automount_point() {
 	jq -e -s --arg t "$T/dbg/tracing" '[.[] | select(.event == "mount" and .path == $t)] |
 		length == 1 and .[0].comm == null and .[0].uid == null' "$T/out"
 }
+
+@test "adv: a superblock made read-only from another mount namespace is not named for a bind remount here" {
+	need_capture
+	mkdir "$T/x"
+	mount -t tmpfs xx "$T/x"
+	start_watchq --json mounts "$T"
+	# Another namespace (private: no propagation) remounts the shared superblock read-only with
+	# mount(2) MS_REMOUNT: our mount of it is read-only from now on.
+	unshare -m --propagation private "$ADV" name wq-other remount "$T/x" ro
+	grep -q '[[:space:]]ro[,[:space:]]' <(findmnt -n -o OPTIONS,VFS-OPTIONS,FS-OPTIONS "$T/x") || true
+	findmnt -n -o OPTIONS "$T/x"
+	# Here, a bind remount that only adds nosuid.
+	"$ADV" name wq-nosuid bindnosuid "$T/x" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	sleep 1
+	stop_watchq
+	show
+	# Whatever watchq says of the read-only state, it is not wq-nosuid's doing.
+	jq -e -s '[.[] | select(.event == "readonly" and .comm == "wq-nosuid")] | length == 0' "$T/out"
+}
+
+# reused_at HOW: a process wq-victim mounts on $T/a and is reaped; a process that takes its pid
+# (process 1 of a pid namespace below) mounts there again spelling the path HOW, and is reaped
+# too, all before watchq reads: the second mount is not named wq-victim.
+reused_at() {
+	need_capture
+	mkdir "$T/a"
+	ln -s a "$T/l"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-victim mount "$T/a" &
+	r=$!
+	wait "$r"
+	case $1 in
+	symlink) "$ADV" nsas "$r" name wq-other mount "$T/l" ;;
+	relative) "$ADV" nsas "$r" name wq-other chdir "$T" mount a ;;
+	slashes) "$ADV" nsas "$r" name wq-other mount "$T//a/" ;;
+	esac || skip "clone3 with set_tid failed"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	stop_watchq
+	show
+	jq -e -s --arg a "$T/a" '[.[] | select(.event == "mount" and .path == $a)] |
+		length == 2 and .[0].comm == "wq-victim" and .[1].comm != "wq-victim"' "$T/out"
+}
+
+@test "adv: a pid taken again: a mount through a symlink where the reaped process mounted is not named for it" {
+	reused_at symlink
+}
+
+@test "adv: a pid taken again: a mount by a relative path where the reaped process mounted is not named for it" {
+	reused_at relative
+}
+
+@test "adv: a pid taken again: a mount spelled with // where the reaped process mounted is not named for it" {
+	reused_at slashes
+}
