@@ -188,3 +188,22 @@ reused_at() {
 @test "adv: a pid taken again: a mount spelled with // where the reaped process mounted is not named for it" {
 	reused_at slashes
 }
+
+@test "adv: a remount,ro through a symlink, then another process's bind remount: readonly is not named for the latter" {
+	need_capture
+	mkdir "$T/x"
+	ln -s x "$T/l"
+	mount -t tmpfs xx "$T/x"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-ro remount "$T/l" ro
+	"$ADV" name wq-nosuid bindnosuid "$T/x" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q readonly "$T/out"
+	sleep 0.5
+	stop_watchq
+	show
+	jq -e -s '[.[] | select(.event == "readonly" and .comm == "wq-nosuid")] | length == 0' "$T/out"
+}
