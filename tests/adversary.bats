@@ -174,7 +174,7 @@ reused_at() {
 	stop_watchq
 	show
 	jq -e -s --arg a "$T/a" '[.[] | select(.event == "mount" and .path == $a)] |
-		length == 2 and .[0].comm == "wq-victim" and .[1].comm != "wq-victim"' "$T/out"
+		length == 2 and (.[0].comm == "wq-victim" or .[0].comm == null) and .[1].comm != "wq-victim"' "$T/out"
 }
 
 @test "adv: a pid taken again: a mount through a symlink where the reaped process mounted is not named for it" {
@@ -191,19 +191,38 @@ reused_at() {
 
 @test "adv: a remount,ro through a symlink, then another process's bind remount: readonly is not named for the latter" {
 	need_capture
-	mkdir "$T/x"
-	ln -s x "$T/l"
-	mount -t tmpfs xx "$T/x"
+	# Which of watchq's reads comes first varies (about 2 runs in 3 show it): three rounds.
+	for i in 1 2 3; do
+		mkdir "$T/x$i"
+		ln -s "x$i" "$T/l$i"
+		mount -t tmpfs xx "$T/x$i"
+	done
 	start_watchq --json mounts "$T"
-	kill -STOP "$WQ_PID"
-	"$ADV" name wq-ro remount "$T/l" ro
-	"$ADV" name wq-nosuid bindnosuid "$T/x" say done hold >"$T/h" &
-	HOLDERS=$!
-	wait_until grep -q done "$T/h"
-	kill -CONT "$WQ_PID"
-	wait_until grep -q readonly "$T/out"
-	sleep 0.5
+	for i in 1 2 3; do
+		kill -STOP "$WQ_PID"
+		"$ADV" name wq-ro remount "$T/l$i" ro
+		"$ADV" name wq-nosuid bindnosuid "$T/x$i" say done hold >"$T/h$i" &
+		HOLDERS="${HOLDERS:-} $!"
+		wait_until grep -q done "$T/h$i"
+		kill -CONT "$WQ_PID"
+		wait_until grep -q "readonly.*x$i" "$T/out"
+		sleep 0.3
+	done
 	stop_watchq
 	show
 	jq -e -s '[.[] | select(.event == "readonly" and .comm == "wq-nosuid")] | length == 0' "$T/out"
+}
+
+# Judgment call: the capture reads the leader's comm (capture.bpf.c:396) but the calling thread's uid.
+@test "adv: a mount by a thread is named as the thread was at the call (its comm), or nobody" {
+	need_capture
+	mkdir "$T/a"
+	start_watchq --json mounts "$T"
+	"$ADV" name wq-leader tmount wq-thread "$T/a" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	wait_until lines_at_least 1
+	stop_watchq
+	show
+	jq -e -s '.[0].comm == "wq-thread" or .[0].comm == null' "$T/out"
 }
