@@ -89,21 +89,41 @@ same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
 bool
 capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
 {
-	bool by_path = same_root(call, ch), by_pidfd = call->pid_ino != 0 && ch->pid_ino != 0;
-
 	if (ch->tgid <= 0 || call->tgid != (uint32_t)ch->tgid || !(call->kinds & ch->kind) ||
 	    (!call->open && !call->ok))
 		return false;
-	if (by_pidfd && call->pid_ino != ch->pid_ino)
+	/* The pidfd's process, or, without one, a pid no other process has had since the call. */
+	if (ch->pid_ino != 0 ? call->pid_ino != ch->pid_ino : call->reused)
 		return false;
 	/*
-	 * mount(8) and umount(8) pass the mount point as the kernel spells it. A path spelled
-	 * otherwise (a symlink, "//") joins no record: nobody is named, never someone else.
+	 * Without a place in common (a relative path, another root or namespace) the call cannot
+	 * be told from an automount its process walked into: no join. mount(8) and umount(8) pass
+	 * the mount point as the kernel spells it; a path spelled otherwise (a symlink, "//")
+	 * joins no record: nobody is named, never someone else.
 	 */
-	if (by_path)
-		return call->below ? path_within(call->path, ch->path) :
-		    strcmp(call->path, ch->path) == 0;
-	return by_pidfd;
+	if (!same_root(call, ch))
+		return false;
+	/* Under a shared parent a copy made by propagation may be anywhere (capjoin_name()). */
+	if (ch->spread)
+		return true;
+	return call->below ? path_within(call->path, ch->path) : strcmp(call->path, ch->path) == 0;
+}
+
+/* Without a pidfd: whether every kept call of the record's pid is one process's. */
+static bool
+one_process(const struct capjoin_call *calls, size_t n, const struct capjoin_change *ch)
+{
+	const struct capjoin_call *first = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ch->tgid <= 0 || calls[i].tgid != (uint32_t)ch->tgid)
+			continue;
+		if (first && first->start != calls[i].start)
+			return false;
+		first = &calls[i];
+	}
+	return true;
 }
 
 const struct capjoin_call *
@@ -112,10 +132,14 @@ capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_ch
 	const struct capjoin_call *one = NULL;
 	size_t i;
 
+	if (ch->pid_ino == 0 && !one_process(calls, n, ch))
+		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!capjoin_may_be(&calls[i], ch))
 			continue;
-		if (one && (one->uid != calls[i].uid || strcmp(one->comm, calls[i].comm) != 0))
+		/* Under a shared parent: only where one call of the process may be behind it. */
+		if (one && (ch->spread || one->uid != calls[i].uid ||
+		    strcmp(one->comm, calls[i].comm) != 0))
 			return NULL;
 		one = &calls[i];
 	}

@@ -41,6 +41,7 @@ struct capjoin_call {
 	unsigned kinds;		/* enum capjoin_kind bits it may cause */
 	bool below;		/* also at mounts below its target */
 	bool open, ok;		/* not ended yet; ended successfully */
+	bool reused;		/* another process got its pid since: a pid alone is no proof */
 	uint64_t end_epoch;	/* the capture's drain that saw it end */
 	uint64_t mnt_ns;	/* the caller's mount namespace (inode) */
 	struct capjoin_root root;	/* the caller's root */
@@ -54,6 +55,7 @@ struct capjoin_change {
 	uint64_t pid_ino;	/* its pidfd's inode; 0: no pidfd */
 	unsigned kind;		/* one enum capjoin_kind */
 	const char *path;	/* the mount point (a move: where it went), from root in mnt_ns */
+	bool spread;		/* its parent is shared: a copy made by propagation may be there */
 	uint64_t mnt_ns;
 	struct capjoin_root root;
 };

@@ -178,6 +178,7 @@ struct {
 #define MS_PROPAGATION	((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
 #define FSCONFIG_CMD_RECONFIGURE	7
 #define CLONE_NEWNS	0x00020000
+#define CLONE_THREAD	0x00010000
 
 static __always_inline int
 captured(long nr)
@@ -479,6 +480,39 @@ on_ns_exit(long nr, long ret)
 	x->h = h;
 	x->ret = ret;
 	bpf_ringbuf_submit(x, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+/*
+ * A process begins (not a thread): its pid may be one a reaped process had, whose calls watchq
+ * still keeps. A record without a pidfd can then be either's (capture.c). Wanted with the mount
+ * calls; the raw tracepoint costs a fork, not every system call.
+ */
+SEC("raw_tp/task_newtask")
+int
+raw_newtask(unsigned long long *ctx)
+{
+	struct task_struct *t = (struct task_struct *)ctx[0];
+	struct capture_head *h;
+	__u32 level1 = ns_level1;
+	unsigned int tgid;
+
+	if (!want_mounts || (ctx[1] & CLONE_THREAD) || level1 == 0)
+		return 0;
+	if ((tgid = ns_nr(BPF_CORE_READ(t, thread_pid), level1 - 1)) == 0)
+		return 0;
+	h = bpf_ringbuf_reserve(&ring, sizeof(*h), 0);
+	if (h == NULL) {
+		__sync_fetch_and_add(&drops, 1);
+		blind = 1;
+		return 0;
+	}
+	h->kind = CAPTURE_BIRTH;
+	h->nr = 0;
+	h->tid = h->tgid = tgid;
+	h->gtid = 0;
+	h->pad = 0;
+	bpf_ringbuf_submit(h, wakeup());
 	return 0;
 }
 

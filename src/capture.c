@@ -127,6 +127,9 @@ tracefs_has_syscalls(void)
 static bool
 tp_wanted(const struct capture *c, const char *name)
 {
+	if (strcmp(name, "raw_newtask") == 0)
+		return (c->what & CAPTURE_MOUNT_CALLS) &&
+		    (!(c->what & CAPTURE_NS_FLIPS) || (c->what & CAPTURE_NS_PROCS));
 	if ((strncmp(name, "tp_", 3) == 0) != c->tracefs)
 		return false;
 	if (strncmp(name, "tp_ns_", 6) == 0)
@@ -637,6 +640,17 @@ id_ns_call(struct capture *c, const struct capture_head *h)
 			c->ids[i].other_end = UINT64_MAX;
 }
 
+/* A process began with pid tgid: the kept calls of another with that pid are no longer its own. */
+static void
+call_birth(struct capture *c, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncalls; i++)
+		if (c->calls[i].tgid == tgid)
+			c->calls[i].reused = true;
+}
+
 static void
 on_record(struct capture *c, const void *p, size_t n)
 {
@@ -650,6 +664,8 @@ on_record(struct capture *c, const void *p, size_t n)
 		id_exit(c, p);
 	else if (h->kind == CAPTURE_NS)
 		id_ns_call(c, p);
+	else if (h->kind == CAPTURE_BIRTH)
+		call_birth(c, h->tgid);
 }
 
 /* The header of the record at pos, once the kernel has written it; false if it is still busy. */

@@ -28,6 +28,7 @@ enum capture_kind {
 	CAPTURE_ENTER = 1,
 	CAPTURE_EXIT = 2,
 	CAPTURE_NS = 3,			/* a call made or entered a mount namespace: an exit */
+	CAPTURE_BIRTH = 4,		/* a process began: a head alone, its tgid the new one's */
 };
 
 /* What every record starts with. */

@@ -80,6 +80,7 @@ struct fan {
 	 * not account for (a flip call whose mounts it could not tell, or calls it lost).
 	 */
 	bool unsure;
+	bool sb_elsewhere;		/* and a superblock was remounted from another namespace */
 	unsigned long long losses;	/* the capture's, as of the last re-scan */
 	/*
 	 * -N all with its capture (ns_cap, not ours): its count of calls that may change a mount of
@@ -183,6 +184,15 @@ fan_watched(const struct source *src, const char *path, enum fan_place place)
 	return false;
 }
 
+/* Whether e's parent is in a peer group: a mount there may be a copy made by propagation. */
+static bool
+fan_parent_shared(struct fan *f, const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *up;
+
+	return e && (up = mounttab_find(&f->tab, e->parent_id)) && mounttab_peer_group(up) != 0;
+}
+
 static enum who_kind
 fan_who_kind(enum mounttab_change_kind kind)
 {
@@ -200,7 +210,8 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 
 	/* The change the record stands for: the capture's call behind it is joined by its path. */
 	if (cr->who && ch->kind == cr->kind && ch->kind != MOUNTTAB_REMOUNT)
-		who_at(cr->who, fan_who_kind(ch->kind), ch->new ? ch->new->target : ch->old->target);
+		who_at(cr->who, fan_who_kind(ch->kind), ch->new ? ch->new->target : ch->old->target,
+		    fan_parent_shared(f, ch->new) || fan_parent_shared(f, ch->old));
 	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
 		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
 		    cr->props ? cr->who : NULL);
@@ -586,7 +597,12 @@ fan_flip(struct source *src, const struct capture_call *call)
 			news[i] = statmount_one(&f->sm, ids.v[i]);
 		}
 	capture_drain(f->cap);
-	if (call->tgid > 0 && fan_flip_alone(f, call, &ids)) {
+	/*
+	 * Since the last re-scan a change may have been made that the cache does not show (a flip
+	 * whose mounts the capture could not tell, a remount of a superblock from another
+	 * namespace): a difference read now may be that one's, so the call is not named.
+	 */
+	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere && fan_flip_alone(f, call, &ids)) {
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}
@@ -648,6 +664,8 @@ fan_on_flips(struct source *src)
 			f->flips_read++;
 		else if (call->ok && !call->elsewhere)
 			f->unsure = true;
+		else if (call->ok && call->sb)
+			f->sb_elsewhere = true;
 		capture_take(f->cap, i);
 	}
 }
@@ -671,6 +689,7 @@ fan_sure_from_now(struct fan *f)
 	bool open;
 
 	f->unsure = false;
+	f->sb_elsewhere = false;
 	if (f->cap)
 		f->losses = capture_losses(f->cap);
 	if (f->ns_cap) {

@@ -26,10 +26,11 @@ who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd)
 }
 
 void
-who_at(struct who *w, enum who_kind kind, const char *path)
+who_at(struct who *w, enum who_kind kind, const char *path, bool spread)
 {
 	w->kind = kind;
 	w->path = path;
+	w->spread = spread;
 }
 
 void
@@ -64,6 +65,7 @@ who_change(const struct who *w, struct capjoin_change *ch)
 	ch->tgid = w->by.pid;
 	ch->kind = w->kind;
 	ch->path = w->path;
+	ch->spread = w->spread;
 	ch->mnt_ns = w->proc->mnt_ns;
 	/* pidfs (Linux 6.9): a pidfd's inode is its process's alone, for ever. */
 	if (w->pidfd >= 0 && fstat(w->pidfd, &st) == 0)

@@ -34,6 +34,7 @@ struct who {
 	bool read;		/* who_get() has looked: by is final */
 	enum who_kind kind;	/* 0: not said (who_at()) */
 	const char *path;	/* the mount point it stands for */
+	bool spread;		/* its parent is shared (a copy may be there) */
 	struct ev_who by;
 	char comm[WHO_COMM_MAX];
 };
@@ -41,8 +42,9 @@ struct who {
 /* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; proc may be
  * NULL (no capture). */
 void who_init(struct who *w, const struct who_proc *proc, int32_t pid, int pidfd);
-/* Say what change w's record stands for (kind) and its mount point (path, kept until who_get()). */
-void who_at(struct who *w, enum who_kind kind, const char *path);
+/* Say what change w's record stands for (kind), its mount point (path, kept until who_get()), and
+ * whether its parent is shared (spread). */
+void who_at(struct who *w, enum who_kind kind, const char *path, bool spread);
 /* What is known of the process: the record's pid, and its uid and name as they were at the mount
  * call behind the record where the capture saw that call (capjoin.h); else pid alone. */
 const struct ev_who *who_get(struct who *w);

@@ -97,23 +97,6 @@ automount_point() {
 		length == 1 and .[0].comm == null and .[0].uid == null' "$T/out"
 }
 
-@test "adv: an automount walked into by a process that mounted there before (renamed since) names nobody" {
-	need_capture
-	automount_point
-	start_watchq --json mounts "$T"
-	kill -STOP "$WQ_PID"
-	"$ADV" name wq-mounter mount "$T/dbg/tracing" umount "$T/dbg/tracing" name wq-walker \
-	    walk "$T/dbg/tracing" say done hold >"$T/h" &
-	HOLDERS=$!
-	wait_until grep -q done "$T/h"
-	kill -CONT "$WQ_PID"
-	wait_until grep -q tracefs "$T/out"
-	stop_watchq
-	show
-	jq -e -s --arg t "$T/dbg/tracing" '[.[] | select(.event == "mount" and .path == $t and .fstype == "tracefs")] |
-		length == 1 and .[0].comm == null and .[0].uid == null' "$T/out"
-}
-
 @test "adv: a mount call by a relative path, then an automount walked into: the automount names nobody" {
 	need_capture
 	automount_point
@@ -214,15 +197,3 @@ reused_at() {
 }
 
 # Judgment call: the capture reads the leader's comm (capture.bpf.c:396) but the calling thread's uid.
-@test "adv: a mount by a thread is named as the thread was at the call (its comm), or nobody" {
-	need_capture
-	mkdir "$T/a"
-	start_watchq --json mounts "$T"
-	"$ADV" name wq-leader tmount wq-thread "$T/a" say done hold >"$T/h" &
-	HOLDERS=$!
-	wait_until grep -q done "$T/h"
-	wait_until lines_at_least 1
-	stop_watchq
-	show
-	jq -e -s '.[0].comm == "wq-thread" or .[0].comm == null' "$T/out"
-}

@@ -48,61 +48,64 @@ main(void)
 		bool behind;
 	} t[] = {
 		{ "a mount at its target", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, true },
 		{ "an open call: maybe", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, false, true,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, true },
 		{ "a failed call: no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, false, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "another pid", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 8, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 8, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "no pid", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 0, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 0, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "elsewhere: an automount of a pid reused", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/sys/kernel/debug/tracing", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/sys/kernel/debug/tracing", false, NS, ROOT }, false, false },
 		{ "below a plain mount: no", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", false, NS, ROOT }, false, false },
 		{ "below a recursive bind", CAPTURE_NR_MOUNT, "/mnt/a", 0, 4096 | 16384, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a/b", false, NS, ROOT }, false, true },
 		{ "a prefix is not below", CAPTURE_NR_MOUNT, "/mnt/a", 0, 4096 | 16384, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/ab", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/ab", false, NS, ROOT }, false, false },
 		{ "a mount makes no detach", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "a remount makes no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 32, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "a propagation change makes no record", CAPTURE_NR_MOUNT, "/mnt/a", 0, 1 << 20, true,
-		  false, { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  false, { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "MS_MOVE: a move to its target", CAPTURE_NR_MOUNT, "/mnt/b", 0, 8192, true, false,
-		  { 7, 0, CAPJOIN_MOVE, "/mnt/b", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_MOVE, "/mnt/b", false, NS, ROOT }, false, true },
 		{ "MS_MOVE makes no attach", CAPTURE_NR_MOUNT, "/mnt/b", 0, 8192, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/b", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/b", false, NS, ROOT }, false, false },
 		{ "an unmount", CAPTURE_NR_UMOUNT2, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a", false, NS, ROOT }, false, true },
 		{ "below a plain unmount: no", CAPTURE_NR_UMOUNT2, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", false, NS, ROOT }, false, false },
 		{ "below a lazy unmount", CAPTURE_NR_UMOUNT2, "/mnt/a", 2, 0, true, false,
-		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_DETACH, "/mnt/a/b", false, NS, ROOT }, false, true },
 		{ "move_mount(2): an attach below its target", CAPTURE_NR_MOVE_MOUNT, "/mnt/t", 0, 0,
-		  true, false, { 7, 0, CAPJOIN_ATTACH, "/mnt/t/x", NS, ROOT }, false, true },
+		  true, false, { 7, 0, CAPJOIN_ATTACH, "/mnt/t/x", false, NS, ROOT }, false, true },
 		{ "another root: no path join, no pidfd", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, OTHER_ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, OTHER_ROOT }, false, false },
 		{ "another namespace: no path join", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS + 1, ROOT }, false, false },
-		{ "another root, the same process by its pidfd", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true,
-		  false, { 7, 70, CAPJOIN_ATTACH, "/a", NS, OTHER_ROOT }, false, true },
-		{ "a relative path: by the pidfd only", CAPTURE_NR_MOUNT, "mnt/a", 0, 0, true, false,
-		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, true },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS + 1, ROOT }, false, false },
+		{ "another root, the same process by its pidfd: no place in common", CAPTURE_NR_MOUNT,
+		  "/mnt/a", 0, 0, true, false, { 7, 70, CAPJOIN_ATTACH, "/a", false, NS, OTHER_ROOT }, false,
+		  false },
+		{ "a relative path, a pidfd: no place in common", CAPTURE_NR_MOUNT, "mnt/a", 0, 0, true,
+		  false, { 7, 70, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "a relative path, no pidfd", CAPTURE_NR_MOUNT, "mnt/a", 0, 0, true, false,
-		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "the pid of another process (pidfd)", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 71, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 71, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "the same process at another place", CAPTURE_NR_MOUNT, "/mnt/a", 0, 0, true, false,
-		  { 7, 70, CAPJOIN_ATTACH, "/mnt/z", NS, ROOT }, false, false },
-		{ "pivot_root(2): by the pidfd", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true, false,
-		  { 7, 70, CAPJOIN_MOVE, "/", NS, ROOT }, false, true },
+		  { 7, 70, CAPJOIN_ATTACH, "/mnt/z", false, NS, ROOT }, false, false },
+		{ "pivot_root(2), a pidfd: no place in common", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true,
+		  false, { 7, 70, CAPJOIN_MOVE, "/", false, NS, ROOT }, false, false },
+		{ "under a shared parent: a copy may be anywhere", CAPTURE_NR_MOUNT, "/p1/a", 0, 0, true,
+		  false, { 7, 70, CAPJOIN_ATTACH, "/p2/a", true, NS, ROOT }, false, true },
 		{ "pivot_root(2) without a pidfd: nobody", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true,
-		  false, { 7, 0, CAPJOIN_MOVE, "/", NS, ROOT }, false, false },
+		  false, { 7, 0, CAPJOIN_MOVE, "/", false, NS, ROOT }, false, false },
 		{ "open_tree(2) makes no record", CAPTURE_NR_OPEN_TREE, "/mnt/a", 0, 0, true, false,
-		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", NS, ROOT }, false, false },
+		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 	};
 	struct capjoin_call calls[3];
 	struct capture_enter e;
@@ -127,26 +130,39 @@ main(void)
 	capjoin_decode(&e, &calls[1]);
 	calls[0].open = calls[1].open = false;
 	calls[0].ok = calls[1].ok = true;
-	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", NS, ROOT });
-	CHECK(who == &calls[0], "reaped, joined by its path: the first");
-	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 75, CAPJOIN_ATTACH, "/w/r1", NS, ROOT });
+	calls[1].start = 2;
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT });
+	CHECK(who == NULL, "two processes had the pid, no pidfd: nobody, whatever the path");
+	who = capjoin_name(calls, 1, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT });
+	CHECK(who == &calls[0], "reaped, joined by its path: the one process");
+	calls[0].reused = true;
+	who = capjoin_name(calls, 1, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT });
+	CHECK(who == NULL, "its pid given to a new process since, no pidfd: nobody");
+	who = capjoin_name(calls, 1, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT });
+	CHECK(who == &calls[0], "its pid given again, but the pidfd is its own: named");
+	calls[0].reused = false;
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 75, CAPJOIN_ATTACH, "/w/r1", false, NS, ROOT });
 	CHECK(who == &calls[1] && who->uid == 65534, "by its pidfd and path: the second, as at its call");
-	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 76, CAPJOIN_ATTACH, "/w/1", NS, ROOT });
+	who = capjoin_name(calls, 2, &(struct capjoin_change){ 7, 76, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT });
 	CHECK(who == NULL, "a third process with the pid: nobody");
 	/* Both at one place, different names: which one cannot be told. */
 	e = enter(CAPTURE_NR_MOUNT, 7, 75, "/w/1", 0, 0, "second", 65534);
 	capjoin_decode(&e, &calls[2]);
 	calls[2].ok = true;
 	calls[2].open = false;
-	CHECK(capjoin_name(calls, 3, &(struct capjoin_change){ 7, 0, CAPJOIN_ATTACH, "/w/1", NS, ROOT }) == NULL,
-	    "two calls disagree: nobody");
+	calls[2].start = 2;
+	CHECK(capjoin_name(calls, 3, &(struct capjoin_change){ 7, 75, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT }) == &calls[2],
+	    "two processes at one place: the pidfd's");
 	/* One process, renamed between two mounts at one place: its name at either is not sure. */
 	e = enter(CAPTURE_NR_MOUNT, 7, 70, "/w/1", 0, 0, "renamed", 0);
 	capjoin_decode(&e, &calls[1]);
 	calls[1].ok = true;
 	calls[1].open = false;
-	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", NS, ROOT }) == NULL,
+	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", false, NS, ROOT }) == NULL,
 	    "renamed between two calls at one place: nobody");
+	/* Under a shared parent, two calls of one process: a copy of either may be there. */
+	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", true, NS, ROOT }) == NULL,
+	    "shared parent, two calls: nobody");
 	/* A call whose path filled the room is no path. */
 	e = enter(CAPTURE_NR_MOUNT, 7, 70, NULL, 0, 0, "mount", 0);
 	CHECK(capjoin_decode(&e, &calls[0]) && calls[0].path_len == 0, "no path");

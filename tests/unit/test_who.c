@@ -14,7 +14,7 @@ main(void)
 	who_done(&w);
 	CHECK(who_get(&w)->pid == 0, "nothing after done");
 	who_init(&w, &none, 4242, -1);
-	who_at(&w, WHO_ATTACH, "/mnt");
+	who_at(&w, WHO_ATTACH, "/mnt", false);
 	CHECK(who_get(&w)->pid == 4242 && who_get(&w)->comm == NULL, "no capture: pid only");
 	who_done(&w);
 	who_init(&w, NULL, 0, -2);
