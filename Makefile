@@ -32,9 +32,13 @@ ALL_LDLIBS = $(shell $(PKG_CONFIG) --libs mount libsystemd blkid libbpf) -lkeyut
 
 # The capture's BPF programs: built with clang for the BPF target, embedded in watchq as a
 # bpftool skeleton. Kernel structures are relocated at load time (CO-RE): no vmlinux.h.
+# The architecture is the build's (its registers and system call numbers); `make bpf-arm64` builds
+# the object alone for arm64 with Debian's cross headers (linux-libc-dev-arm64-cross).
 BPF_CLANG = clang
 BPFTOOL = bpftool
-BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+BPF_ARCH = $(shell $(CC) -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_WARNINGS = -g -O2 -target bpf -Wall -Werror
+BPF_CFLAGS = $(BPF_WARNINGS) -D__TARGET_ARCH_$(BPF_ARCH) \
 	-I/usr/include/$(shell $(BPF_CLANG) -print-multiarch)
 
 B = .build
@@ -54,6 +58,12 @@ $(B)/version.o: watchq.schema.json
 $(B)/capture.bpf.o: src/capture.bpf.c src/capture_rec.h
 	@mkdir -p $(B)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(B)/arm64/capture.bpf.o: src/capture.bpf.c src/capture_rec.h
+	@mkdir -p $(B)/arm64
+	$(BPF_CLANG) $(BPF_WARNINGS) -D__TARGET_ARCH_arm64 -I/usr/aarch64-linux-gnu/include -c -o $@ $<
+
+bpf-arm64: $(B)/arm64/capture.bpf.o
 
 $(B)/capture.skel.h: $(B)/capture.bpf.o
 	$(BPFTOOL) gen skeleton $< name capture_bpf > $@.tmp && mv $@.tmp $@
@@ -139,7 +149,7 @@ asan:
 DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc strace \
 	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema \
 	clang libbpf-dev bpftool libelf-dev zlib1g-dev systemd-journal-remote iproute2
-DEPS_FULL = libclang-rt-14-dev valgrind gnuplot-nox \
+DEPS_FULL = libclang-rt-14-dev valgrind gnuplot-nox linux-libc-dev-arm64-cross \
 	qemu-system-x86 linux-source-6.1 bc flex bison libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
@@ -169,4 +179,4 @@ uninstall:
 clean:
 	rm -rf $(B) watchq man
 
-.PHONY: soak all unit check vm-check bench fuzz asan deps deps-full install uninstall clean
+.PHONY: bpf-arm64 soak all unit check vm-check bench fuzz asan deps deps-full install uninstall clean

@@ -12,6 +12,14 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+/*
+ * libbpf's register macros name struct pt_regs' fields as the kernel does (CO-RE relocates them
+ * against the kernel's BTF) only where vmlinux.h has been included; this file declares what it
+ * reads itself, below, so it says so. The target architecture comes from the build
+ * (-D__TARGET_ARCH_x86, -D__TARGET_ARCH_arm64).
+ */
+#define __VMLINUX_H__
+#include <bpf/bpf_tracing.h>
 
 #include "capture_rec.h"
 
@@ -110,9 +118,23 @@ struct task_struct {
 	char comm[CAPTURE_COMM_LEN];
 } __attribute__((preserve_access_index));
 
+/* The registers of a system call, and the number of the call at its exit. */
+#if defined(__TARGET_ARCH_x86)
 struct pt_regs {
-	unsigned long di, si, dx, r10, r8, r9, orig_ax;
+	unsigned long di, si, dx, cx, r10, r8, orig_ax;
 } __attribute__((preserve_access_index));
+#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, orig_ax)
+#elif defined(__TARGET_ARCH_arm64)
+struct user_pt_regs {
+	unsigned long long regs[31];
+} __attribute__((preserve_access_index));
+struct pt_regs {
+	int syscallno;
+} __attribute__((preserve_access_index));
+#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, syscallno)
+#else
+#error "the capture is built for x86 and arm64 (-D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64)"
+#endif
 
 /* The records of syscall tracepoints: 8 bytes of common fields, the number, the arguments. */
 struct sys_enter_ctx {
@@ -526,12 +548,13 @@ raw_enter(unsigned long long *ctx)
 
 	if (!captured(nr) && !ns_call(nr))
 		return 0;
-	args[0] = BPF_CORE_READ(regs, di);
-	args[1] = BPF_CORE_READ(regs, si);
-	args[2] = BPF_CORE_READ(regs, dx);
-	args[3] = BPF_CORE_READ(regs, r10);
-	args[4] = BPF_CORE_READ(regs, r8);
-	args[5] = BPF_CORE_READ(regs, r9);
+	/* No call captured takes a sixth argument. */
+	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	args[1] = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	args[2] = PT_REGS_PARM3_CORE_SYSCALL(regs);
+	args[3] = PT_REGS_PARM4_CORE_SYSCALL(regs);
+	args[4] = PT_REGS_PARM5_CORE_SYSCALL(regs);
+	args[5] = 0;
 	return captured(nr) ? on_enter(nr, args) : on_ns_enter(nr, args);
 }
 
@@ -540,7 +563,7 @@ int
 raw_exit(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
-	long nr = (long)BPF_CORE_READ(regs, orig_ax);
+	long nr = (long)SYSCALL_NR(regs);
 
 	if (captured(nr))
 		return on_exit(nr, (long)ctx[1]);

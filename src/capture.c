@@ -13,11 +13,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,14 +27,11 @@
 #include "capture.skel.h"
 #include "capture.h"
 #include "capture_rec.h"
+#include "capture_ring.h"
 #include "xalloc.h"
 
 #define IDS_MAX		4096		/* identities kept at once: more than half the ring holds */
 #define CALLS_MAX	4096		/* mount calls kept at once, as many */
-#define BUSY_SPINS	100000		/* yields waiting for a record being written */
-#define RB_BUSY		(1U << 31)	/* the ring record header's bits (linux/bpf.h) */
-#define RB_DISCARD	(1U << 30)
-#define RB_HDR		8
 #define FLIPS_MAX	256		/* flip calls kept at once */
 #define NSFLIPS_MAX	1024		/* namespaces whose flip calls are counted (CAPTURE_NS_FLIPS) */
 
@@ -63,11 +58,7 @@ struct capture_id {
 struct capture {
 	struct capture_bpf *skel;
 	bool tracefs;
-	int ring_fd;
-	uint64_t *cons;			/* the consumer position: ours to write */
-	const uint64_t *prod;		/* the producer position; data follows its page */
-	const unsigned char *data;
-	size_t ring_size, cons_len, prod_len;
+	struct capture_ring ring;
 	uint64_t epoch;			/* drains so far */
 	uint64_t read_epoch;		/* the last fanotify read began after this drain */
 	uint64_t settled_epoch;		/* the last read that found the queue empty, as read_epoch */
@@ -167,29 +158,6 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	return 0;
 }
 
-/* Map the ring: the consumer page to write, the producer page and the data (twice) to read. */
-static int
-ring_map(struct capture *c)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	void *p;
-
-	c->ring_fd = bpf_map__fd(c->skel->maps.ring);
-	c->ring_size = bpf_map__max_entries(c->skel->maps.ring);
-	c->cons_len = page;
-	c->prod_len = page + 2 * c->ring_size;
-	p = mmap(NULL, c->cons_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->ring_fd, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	c->cons = p;
-	p = mmap(NULL, c->prod_len, PROT_READ, MAP_SHARED, c->ring_fd, (off_t)page);
-	if (p == MAP_FAILED)
-		return -1;
-	c->prod = p;
-	c->data = (const unsigned char *)p + page;
-	return 0;
-}
-
 struct capture *
 capture_open(unsigned what, char *why, size_t size)
 {
@@ -198,7 +166,7 @@ capture_open(unsigned what, char *why, size_t size)
 	int r;
 
 	libbpf_set_print(quiet);
-	c->ring_fd = -1;
+	c->ring.fd = -1;
 	c->what = what;
 	c->calls = xcalloc(CALLS_MAX, sizeof(*c->calls));
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
@@ -220,7 +188,8 @@ capture_open(unsigned what, char *why, size_t size)
 	}
 	if (r < 0)
 		goto fail;
-	if (ring_map(c) < 0) {
+	if (capture_ring_map(&c->ring, bpf_map__fd(c->skel->maps.ring),
+	    bpf_map__max_entries(c->skel->maps.ring)) < 0) {
 		snprintf(why, size, "mapping the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
@@ -238,10 +207,7 @@ capture_close(struct capture *c)
 {
 	if (c == NULL)
 		return;
-	if (c->cons)
-		munmap(c->cons, c->cons_len);
-	if (c->prod)
-		munmap((void *)c->prod, c->prod_len);
+	capture_ring_unmap(&c->ring);
 	capture_bpf__destroy(c->skel);
 	free(c->calls);
 	free(c);
@@ -250,7 +216,7 @@ capture_close(struct capture *c)
 int
 capture_fd(const struct capture *c)
 {
-	return c->ring_fd;
+	return c->ring.fd;
 }
 
 /* The live identity of process (tgid, start); NULL if none. */
@@ -652,8 +618,9 @@ call_birth(struct capture *c, uint32_t tgid)
 }
 
 static void
-on_record(struct capture *c, const void *p, size_t n)
+on_record(void *ctx, const void *p, size_t n)
 {
+	struct capture *c = ctx;
 	const struct capture_head *h = p;
 
 	if (n < sizeof(*h))
@@ -668,50 +635,19 @@ on_record(struct capture *c, const void *p, size_t n)
 		call_birth(c, h->tgid);
 }
 
-/* The header of the record at pos, once the kernel has written it; false if it is still busy. */
-static bool
-ring_header(struct capture *c, uint64_t pos, uint32_t *len)
-{
-	const uint32_t *hdr = (const uint32_t *)(c->data + (pos & (c->ring_size - 1)));
-	int spins;
-
-	/* A program between reserving and submitting runs on another CPU for microseconds. */
-	for (spins = 0; spins < BUSY_SPINS; spins++) {
-		*len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
-		if (!(*len & RB_BUSY))
-			return true;
-		sched_yield();
-	}
-	return false;
-}
-
 void
 capture_drain(struct capture *c)
 {
-	uint64_t cons = __atomic_load_n(c->cons, __ATOMIC_ACQUIRE);
-	uint64_t prod = __atomic_load_n(c->prod, __ATOMIC_ACQUIRE);
 	uint64_t drops = __atomic_load_n(&c->skel->bss->drops, __ATOMIC_ACQUIRE);
-	uint32_t len;
 
 	c->epoch++;
-	c->stalled = false;
 	/* A record lost may have been a flip call's. */
 	if (drops != c->drops) {
 		c->drops = drops;
 		c->flips_lost = true;
 		c->losses++;
 	}
-	while (cons < prod) {
-		if (!ring_header(c, cons, &len)) {
-			c->stalled = true;
-			break;
-		}
-		if (!(len & RB_DISCARD))
-			on_record(c, c->data + (cons & (c->ring_size - 1)) + RB_HDR,
-			    len & ~(RB_BUSY | RB_DISCARD));
-		cons += ((len & ~(RB_BUSY | RB_DISCARD)) + RB_HDR + 7) & ~7ULL;
-		__atomic_store_n(c->cons, cons, __ATOMIC_RELEASE);
-	}
+	c->stalled = !capture_ring_read(&c->ring, on_record, c);
 	if (c->what & CAPTURE_NS_FLIPS)
 		nsflips_count(c);
 }

@@ -6,23 +6,25 @@
  * plain C types only, as both the BPF target and the host compile this.
  */
 
+#include <asm/unistd.h>
+
 #define CAPTURE_COMM_LEN	16	/* a task's comm, NUL included */
 #define CAPTURE_PATH_LEN	512	/* the target path kept, NUL included */
 
-/* The system calls captured, in x86_64 numbers. */
-#define CAPTURE_NR_MOUNT		165
-#define CAPTURE_NR_UMOUNT2		166
-#define CAPTURE_NR_OPEN_TREE		428
-#define CAPTURE_NR_MOVE_MOUNT		429
-#define CAPTURE_NR_FSCONFIG		431
-#define CAPTURE_NR_FSMOUNT		432
-#define CAPTURE_NR_MOUNT_SETATTR	442
-#define CAPTURE_NR_PIVOT_ROOT		155
+/* The system calls captured, in the numbers of the architecture built for (its asm/unistd.h). */
+#define CAPTURE_NR_MOUNT		__NR_mount
+#define CAPTURE_NR_UMOUNT2		__NR_umount2
+#define CAPTURE_NR_OPEN_TREE		__NR_open_tree
+#define CAPTURE_NR_MOVE_MOUNT		__NR_move_mount
+#define CAPTURE_NR_FSCONFIG		__NR_fsconfig
+#define CAPTURE_NR_FSMOUNT		__NR_fsmount
+#define CAPTURE_NR_MOUNT_SETATTR	__NR_mount_setattr
+#define CAPTURE_NR_PIVOT_ROOT		__NR_pivot_root
 /* And those that make or enter a mount namespace, where asked for. */
-#define CAPTURE_NR_CLONE		56
-#define CAPTURE_NR_UNSHARE		272
-#define CAPTURE_NR_SETNS		308
-#define CAPTURE_NR_CLONE3		435
+#define CAPTURE_NR_CLONE		__NR_clone
+#define CAPTURE_NR_UNSHARE		__NR_unshare
+#define CAPTURE_NR_SETNS		__NR_setns
+#define CAPTURE_NR_CLONE3		__NR_clone3
 
 enum capture_kind {
 	CAPTURE_ENTER = 1,
