@@ -15,6 +15,8 @@
  *   bindnosuid DIR     mount(2) MS_REMOUNT|MS_BIND|MS_NOSUID
  *   tmount NAME DIR    a thread named NAME mounts a tmpfs on DIR, joined
  *   clonemove SRC DIR  open_tree(2) OPEN_TREE_CLONE|AT_RECURSIVE of SRC, move_mount(2) to DIR
+ *   move SRC DIR       mount(2) MS_MOVE
+ *   rename OLD NEW     rename(2)
  *   say WORD           WORD on stdout
  *   usr1               wait for SIGUSR1
  *   hold               pause for ever
@@ -153,6 +155,16 @@ run(int argc, char **argv)
 			    0x4 /* MOVE_MOUNT_F_EMPTY_PATH */) < 0)
 				err(1, "move_mount %s", argv[i + 2]);
 			close(fd);
+			i += 3;
+		} else if (strcmp(s, "move") == 0) {
+			NEED(2);
+			if (mount(argv[i + 1], argv[i + 2], NULL, MS_MOVE, NULL) < 0)
+				err(1, "move %s %s", argv[i + 1], argv[i + 2]);
+			i += 3;
+		} else if (strcmp(s, "rename") == 0) {
+			NEED(2);
+			if (rename(argv[i + 1], argv[i + 2]) < 0)
+				err(1, "rename %s %s", argv[i + 1], argv[i + 2]);
 			i += 3;
 		} else if (strcmp(s, "say") == 0) {
 			NEED(1);

@@ -197,3 +197,39 @@ reused_at() {
 }
 
 # Judgment call: the capture reads the leader's comm (capture.bpf.c:396) but the calling thread's uid.
+# A mount read where it is when watchq reads its record, not where its call made it: a place
+# the same process had mounted at earlier (under another name) is no proof of the call.
+@test "adv: a mount moved by another process onto a place where its mounter mounted earlier is not named as at that earlier call" {
+	need_capture
+	mkdir "$T/a" "$T/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first mount "$T/a" umount "$T/a" name wq-second mount "$T/b" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	"$ADV" name wq-mover move "$T/b" "$T/a"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 2
+	sleep 0.5
+	stop_watchq
+	show
+	# The mount at a was made by the call as wq-second (or names nobody); never wq-first.
+	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
+}
+
+@test "adv: a directory renamed above a mount: the mount is not named after its process's earlier call at the new path" {
+	need_capture
+	mkdir -p "$T/x/m" "$T/y/m"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first mount "$T/x/m" umount "$T/x/m" name wq-second mount "$T/y/m" \
+	    rename "$T/x" "$T/z" rename "$T/y" "$T/x" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 1
+	sleep 0.5
+	stop_watchq
+	show
+	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
+}
