@@ -233,3 +233,27 @@ reused_at() {
 	show
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
 }
+
+# The spread rule reads the parent's propagation from the cache, which a flip not read yet leaves
+# stale: a parent made shared after watchq last read it shows private.
+@test "adv: a propagation copy under a parent made shared while watchq was behind is not named as at its process's earlier call there" {
+	need_capture
+	mkdir -p "$T/p1" "$T/p2"
+	mount -t tmpfs pp "$T/p1"
+	mkdir "$T/p1/a"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	mount --make-shared "$T/p1"
+	mount --bind "$T/p1" "$T/p2"
+	"$ADV" name wq-first mount "$T/p1/a" umount "$T/p1/a" name wq-second mount "$T/p2/a" \
+	    say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 3
+	sleep 0.5
+	stop_watchq
+	show
+	# The mounts left at p1/a and p2/a were both made by the call as wq-second.
+	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
+}
