@@ -257,3 +257,25 @@ reused_at() {
 	# The mounts left at p1/a and p2/a were both made by the call as wq-second.
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
 }
+
+# Under a shared parent the path is not looked at, and only the calls that have a place (an
+# absolute path from the same root) are counted: a call by a relative path is left out, and
+# another call of the process is taken as the only one behind the record.
+@test "adv: a mount by a relative path under a shared parent is not named after its process's other call elsewhere" {
+	need_capture
+	peers
+	mkdir "$T/c"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first chdir "$T/p1" mount a name wq-second mount "$T/c" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 3
+	sleep 0.5
+	stop_watchq
+	show
+	# p1/a and its copy at p2/a were made by the call as wq-first: wq-second is not behind them.
+	jq -e -s --arg a "$T/p1/a" --arg b "$T/p2/a" '[.[] | select((.path == $a or .path == $b) and
+		.comm == "wq-second")] | length == 0' "$T/out"
+}
