@@ -16,6 +16,8 @@
  *   tmount NAME DIR    a thread named NAME mounts a tmpfs on DIR, joined
  *   clonemove SRC DIR  open_tree(2) OPEN_TREE_CLONE|AT_RECURSIVE of SRC, move_mount(2) to DIR
  *   move SRC DIR       mount(2) MS_MOVE
+ *   bindpriv SRC DIR   mount(2) MS_BIND|MS_PRIVATE (the kernel makes a bind mount: MS_BIND wins)
+ *   bindmove SRC DIR   mount(2) MS_BIND|MS_MOVE (a bind mount as well)
  *   rename OLD NEW     rename(2)
  *   say WORD           WORD on stdout
  *   usr1               wait for SIGUSR1
@@ -160,6 +162,12 @@ run(int argc, char **argv)
 			NEED(2);
 			if (mount(argv[i + 1], argv[i + 2], NULL, MS_MOVE, NULL) < 0)
 				err(1, "move %s %s", argv[i + 1], argv[i + 2]);
+			i += 3;
+		} else if (strcmp(s, "bindpriv") == 0 || strcmp(s, "bindmove") == 0) {
+			NEED(2);
+			if (mount(argv[i + 1], argv[i + 2], NULL, MS_BIND |
+			    (s[4] == 'p' ? MS_PRIVATE : MS_MOVE), NULL) < 0)
+				err(1, "%s %s %s", s, argv[i + 1], argv[i + 2]);
 			i += 3;
 		} else if (strcmp(s, "rename") == 0) {
 			NEED(2);

@@ -279,3 +279,31 @@ reused_at() {
 	jq -e -s --arg a "$T/p1/a" --arg b "$T/p2/a" '[.[] | select((.path == $a or .path == $b) and
 		.comm == "wq-second")] | length == 0' "$T/out"
 }
+
+# mount(2) tests MS_BIND before the propagation flags and MS_MOVE: MS_BIND|MS_PRIVATE and
+# MS_BIND|MS_MOVE make a bind mount, an attach, which the join does not count as one.
+bind_with() {
+	need_capture
+	mkdir "$T/a" "$T/src"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first mount "$T/a" umount "$T/a" name wq-second "$1" "$T/src" "$T/a" \
+	    say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	findmnt "$T/a"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 1
+	sleep 0.5
+	stop_watchq
+	show
+	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
+}
+
+@test "adv: a bind mount made with MS_BIND|MS_PRIVATE is not named after its process's earlier mount there" {
+	bind_with bindpriv
+}
+
+@test "adv: a bind mount made with MS_BIND|MS_MOVE is not named after its process's earlier mount there" {
+	bind_with bindmove
+}
