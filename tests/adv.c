@@ -19,6 +19,8 @@
  *   bindpriv SRC DIR   mount(2) MS_BIND|MS_PRIVATE (the kernel makes a bind mount: MS_BIND wins)
  *   bindmove SRC DIR   mount(2) MS_BIND|MS_MOVE (a bind mount as well)
  *   rename OLD NEW     rename(2)
+ *   private DIR        mount(2) MS_PRIVATE
+ *   slave DIR          mount(2) MS_SLAVE
  *   say WORD           WORD on stdout
  *   usr1               wait for SIGUSR1
  *   hold               pause for ever
@@ -169,6 +171,12 @@ run(int argc, char **argv)
 			    (s[4] == 'p' ? MS_PRIVATE : MS_MOVE), NULL) < 0)
 				err(1, "%s %s %s", s, argv[i + 1], argv[i + 2]);
 			i += 3;
+		} else if (strcmp(s, "private") == 0 || strcmp(s, "slave") == 0) {
+			NEED(1);
+			if (mount(NULL, argv[i + 1], NULL, s[0] == 'p' ? MS_PRIVATE : MS_SLAVE,
+			    NULL) < 0)
+				err(1, "%s %s", s, argv[i + 1]);
+			i += 2;
 		} else if (strcmp(s, "rename") == 0) {
 			NEED(2);
 			if (rename(argv[i + 1], argv[i + 2]) < 0)

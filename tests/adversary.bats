@@ -307,3 +307,43 @@ bind_with() {
 @test "adv: a bind mount made with MS_BIND|MS_MOVE is not named after its process's earlier mount there" {
 	bind_with bindmove
 }
+
+# A propagation change in another mount namespace can change ours: the slaves of a peer group
+# made private there lose their master here (do_make_slave()). A later call here that changes
+# nothing is named for that change when its re-read finds it.
+# lost_master HOW: the peer in another namespace leaves the group by HOW (private, umount).
+lost_master() {
+	need_capture
+	mkdir "$T/x" "$T/y"
+	mount -t tmpfs xx "$T/x"
+	mount --make-shared "$T/x"
+	unshare -m --propagation unchanged "$ADV" say ready usr1 name wq-other "$1" "$T/x" \
+	    say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q ready "$T/h"
+	mount --bind "$T/x" "$T/y"
+	mount --make-slave "$T/y"
+	mount --make-private "$T/x"
+	findmnt -o TARGET,PROPAGATION "$T/y"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	wait_until grep -q '^State:.*T' "/proc/$WQ_PID/status"
+	kill -USR1 "$HOLDERS"
+	wait_until grep -q done "$T/h"
+	findmnt -o TARGET,PROPAGATION "$T/y"
+	# make-slave of a mount that is no slave and no peer: it stays private, no change.
+	"$ADV" name wq-slave slave "$T/y"
+	kill -CONT "$WQ_PID"
+	sleep 1.5
+	stop_watchq
+	show
+	jq -e -s '[.[] | select(.comm == "wq-slave")] | length == 0' "$T/out"
+}
+
+@test "adv: a slave here losing its master to a make-private in another namespace is not named after a no-op make-slave here" {
+	lost_master private
+}
+
+@test "adv: a slave here losing its master to an unmount in another namespace is not named after a no-op make-slave here" {
+	lost_master umount
+}
