@@ -347,3 +347,26 @@ lost_master() {
 @test "adv: a slave here losing its master to an unmount in another namespace is not named after a no-op make-slave here" {
 	lost_master umount
 }
+
+# A mount moved (MS_MOVE) under a shared parent has copies made by propagation: attach records of
+# the mover, whose call the join counts as making moves only; under a shared parent the path is
+# not looked at, so another attach call of the process is taken as the only one behind the copy.
+@test "adv: a copy made by an MS_MOVE under a shared parent is not named after its process's mount elsewhere" {
+	need_capture
+	peers
+	mkdir "$T/b" "$T/c" "$T/p1/x"
+	mount -t tmpfs bb "$T/b"
+	start_watchq --json mounts "$T"
+	kill -STOP "$WQ_PID"
+	wait_until grep -q '^State:.*T' "/proc/$WQ_PID/status"
+	"$ADV" name wq-first move "$T/b" "$T/p1/x" name wq-second mount "$T/c" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	findmnt -o TARGET,PROPAGATION "$T/p2/x"
+	kill -CONT "$WQ_PID"
+	wait_until lines_at_least 3
+	sleep 0.5
+	stop_watchq
+	show
+	jq -e -s --arg x "$T/p2/x" '[.[] | select(.path == $x and .comm == "wq-second")] | length == 0' "$T/out"
+}
