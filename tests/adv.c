@@ -20,6 +20,8 @@
  *   bindmove SRC DIR   mount(2) MS_BIND|MS_MOVE (a bind mount as well)
  *   rename OLD NEW     rename(2)
  *   private DIR        mount(2) MS_PRIVATE
+ *   noexec DIR         mount_setattr(2) of DIR, setting MOUNT_ATTR_NOEXEC only
+ *   fill N PATH        N calls of umount2(2) on PATH, which fail (to fill the capture's ring)
  *   slave DIR          mount(2) MS_SLAVE
  *   say WORD           WORD on stdout
  *   usr1               wait for SIGUSR1
@@ -177,6 +179,21 @@ run(int argc, char **argv)
 			    NULL) < 0)
 				err(1, "%s %s", s, argv[i + 1]);
 			i += 2;
+		} else if (strcmp(s, "noexec") == 0) {
+			unsigned long long attr[4] = { 0x8 /* MOUNT_ATTR_NOEXEC */, 0, 0, 0 };
+
+			NEED(1);
+			if (syscall(442 /* mount_setattr */, AT_FDCWD, argv[i + 1], 0, attr,
+			    sizeof(attr)) < 0)
+				err(1, "noexec %s", argv[i + 1]);
+			i += 2;
+		} else if (strcmp(s, "fill") == 0) {
+			long n;
+
+			NEED(2);
+			for (n = atol(argv[i + 1]); n > 0; n--)
+				(void)umount2(argv[i + 2], 0);
+			i += 3;
 		} else if (strcmp(s, "rename") == 0) {
 			NEED(2);
 			if (rename(argv[i + 1], argv[i + 2]) < 0)

@@ -370,3 +370,39 @@ lost_master() {
 	show
 	jq -e -s --arg x "$T/p2/x" '[.[] | select(.path == $x and .comm == "wq-second")] | length == 0' "$T/out"
 }
+
+# A flip call lost to a full ring sets flips_lost, which the next flip taken clears (capture_take()
+# when none is kept): the change of the lost call, not read yet, is read by a later flip's re-read
+# of the same mount and named after that later call. Above PROMPT_MAX watched mounts the re-scan
+# that would read it first waits for 100 ms of quiet; the timing varies: three rounds.
+@test "adv: a bind remount nosuid lost to a full ring is not named after a later mount_setattr noexec of the mount" {
+	need_capture
+	mkdir "$T/n"
+	mount -t tmpfs nn "$T/n"
+	for i in 1 2 3; do
+		mkdir "$T/m$i" "$T/r$i"
+		mount -t tmpfs mm "$T/m$i"
+	done
+	# More than PROMPT_MAX (500) watched mounts: a re-scan is not made at once.
+	mkdir "$T/many"
+	mount -t tmpfs many "$T/many"
+	for i in $(seq 1 520); do mkdir "$T/many/$i"; mount -t tmpfs "m$i" "$T/many/$i"; done
+	start_watchq --json mounts "$T"
+	for i in 1 2 3; do
+		sleep 1.2
+		kill -STOP "$WQ_PID"
+		wait_until grep -q '^State:.*T' "/proc/$WQ_PID/status"
+		"$ADV" fill 8000 "$T/none"
+		"$ADV" name wq-lost bindnosuid "$T/m$i"
+		"$ADV" name wq-rec mount "$T/r$i"
+		kill -CONT "$WQ_PID"
+		sleep 0.02
+		"$ADV" name wq-other bindnosuid "$T/n"
+		sleep 0.02
+		"$ADV" name wq-noexec noexec "$T/m$i"
+	done
+	sleep 1
+	stop_watchq
+	show
+	jq -e -s '[.[] | select(.comm == "wq-noexec" and (.options | test("nosuid")))] | length == 0' "$T/out"
+}
