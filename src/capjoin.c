@@ -29,12 +29,16 @@ call_kinds(const struct capture_enter *e, bool *below)
 	*below = false;
 	switch (e->h.nr) {
 	case CAPTURE_NR_MOUNT:
-		if (flags & (MS_REMOUNT | MS_PROPAGATION))
+		/* The kernel's order: a remount, a bind, a propagation change, a move, a mount. */
+		if (flags & MS_REMOUNT)
 			return 0;
-		if (flags & MS_MOVE)
-			return CAPJOIN_MOVE;
-		*below = (flags & (MS_BIND | MS_REC)) == (MS_BIND | MS_REC);
-		return CAPJOIN_ATTACH;
+		if (flags & MS_BIND) {
+			*below = (flags & MS_REC) != 0;
+			return CAPJOIN_ATTACH;
+		}
+		if (flags & MS_PROPAGATION)
+			return 0;
+		return flags & MS_MOVE ? CAPJOIN_MOVE : CAPJOIN_ATTACH;
 	case CAPTURE_NR_UMOUNT2:
 		/* A lazy unmount detaches the mounts below too. */
 		*below = (e->args[1] & MNT_DETACH) != 0;
@@ -53,8 +57,7 @@ bool
 capjoin_decode(const struct capture_enter *e, struct capjoin_call *call)
 {
 	memset(call, 0, sizeof(*call));
-	if ((call->kinds = call_kinds(e, &call->below)) == 0)
-		return false;
+	call->kinds = call_kinds(e, &call->below);
 	call->gtid = e->h.gtid;
 	call->tgid = e->h.tgid;
 	call->start = e->start;
@@ -73,7 +76,7 @@ capjoin_decode(const struct capture_enter *e, struct capjoin_call *call)
 		call->path[e->path_len - 1] = '\0';
 		call->path_len = e->path_len;
 	}
-	return true;
+	return call->kinds != 0;
 }
 
 /* Whether the call's target and the record's mount point are paths from one root. */
@@ -89,11 +92,11 @@ same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
 bool
 capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
 {
-	if (ch->tgid <= 0 || call->tgid != (uint32_t)ch->tgid || !(call->kinds & ch->kind) ||
-	    (!call->open && !call->ok))
+	if (!(call->kinds & ch->kind) || (!call->open && !call->ok))
 		return false;
 	/* The pidfd's process, or, without one, a pid no other process has had since the call. */
-	if (ch->pid_ino != 0 ? call->pid_ino != ch->pid_ino : call->reused)
+	if (ch->tgid != CAPJOIN_ANY_PID && (ch->tgid <= 0 || call->tgid != (uint32_t)ch->tgid ||
+	    (ch->pid_ino != 0 ? call->pid_ino != ch->pid_ino : call->reused)))
 		return false;
 	/*
 	 * Without a place in common (a relative path, another root or namespace) the call cannot
@@ -126,22 +129,43 @@ one_process(const struct capjoin_call *calls, size_t n, const struct capjoin_cha
 	return true;
 }
 
+/*
+ * Whether every kept call of call's process (any kind, whatever its outcome) was made with call's
+ * uid and name. A record joined by its place to one call of a process may be another call's (a
+ * mount moved onto that place since, a directory renamed above it, a copy made by propagation):
+ * the name is true whichever it is only where they all agree.
+ */
+static bool
+one_identity(const struct capjoin_call *calls, size_t n, const struct capjoin_call *call)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (calls[i].tgid == call->tgid && calls[i].start == call->start &&
+		    (calls[i].uid != call->uid || strcmp(calls[i].comm, call->comm) != 0))
+			return false;
+	return true;
+}
+
 const struct capjoin_call *
 capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_change *ch)
 {
 	const struct capjoin_call *one = NULL;
 	size_t i;
 
-	if (ch->pid_ino == 0 && !one_process(calls, n, ch))
+	if (ch->tgid != CAPJOIN_ANY_PID && ch->pid_ino == 0 && !one_process(calls, n, ch))
 		return NULL;
 	for (i = 0; i < n; i++) {
 		if (!capjoin_may_be(&calls[i], ch))
 			continue;
-		/* Under a shared parent: only where one call of the process may be behind it. */
-		if (one && (ch->spread || one->uid != calls[i].uid ||
+		/*
+		 * Under a shared parent: only where one call of the process may be behind it. A
+		 * change with no pid: only where one call of any process may be.
+		 */
+		if (one && (ch->spread || ch->tgid == CAPJOIN_ANY_PID || one->uid != calls[i].uid ||
 		    strcmp(one->comm, calls[i].comm) != 0))
 			return NULL;
 		one = &calls[i];
 	}
-	return one;
+	return one && one_identity(calls, n, one) ? one : NULL;
 }

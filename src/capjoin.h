@@ -49,9 +49,13 @@ struct capjoin_call {
 	char path[CAPTURE_PATH_LEN];
 };
 
+/* A change with no pid at all (the mountinfo backend's): any process's call may be behind it. */
+#define CAPJOIN_ANY_PID	(-1)
+
 /* A record to join: what fanotify and the cache show of it. */
 struct capjoin_change {
-	int32_t tgid;		/* the record's pid (watchq's pid namespace); 0: none */
+	int32_t tgid;		/* the record's pid (watchq's pid namespace); 0: none;
+				 * CAPJOIN_ANY_PID: a change read from the table, no pid */
 	uint64_t pid_ino;	/* its pidfd's inode; 0: no pidfd */
 	unsigned kind;		/* one enum capjoin_kind */
 	const char *path;	/* the mount point (a move: where it went), from root in mnt_ns */
@@ -61,12 +65,14 @@ struct capjoin_change {
 };
 
 /* Fill call from an entry record (its target, the kinds of record it may cause); false if the call
- * causes no attach, detach or move record (a remount, a propagation change, fsmount(2) ...). */
+ * causes no attach, detach or move record (a remount, a propagation change, fsmount(2) ...): it is
+ * kept all the same, as its process's identity at that call. */
 bool capjoin_decode(const struct capture_enter *e, struct capjoin_call *call);
 /* Whether call may be behind the record ch (it has not failed; kind, process and place agree). */
 bool capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch);
 /* The call of the n that is behind ch, if every one that may be agrees on the uid and name (any
- * of them, then); NULL if none may be, or two disagree. */
+ * of them, then; for CAPJOIN_ANY_PID, if only one may be), and so does every kept call of its
+ * process; NULL if none may be, or two disagree. */
 const struct capjoin_call *capjoin_name(const struct capjoin_call *calls, size_t n,
     const struct capjoin_change *ch);
 

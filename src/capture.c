@@ -77,6 +77,7 @@ struct capture {
 	uint64_t drops;			/* the kernel's count of records it had no room for */
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
 	unsigned long long losses;	/* times some call may have been missed */
+	unsigned long long settled_losses;	/* as of the last capture_settle() */
 	unsigned what;			/* enum capture_what */
 	/* Calls seen to succeed: those that made a mount namespace, those that entered one */
 	unsigned long long ns_made, ns_entered;
@@ -278,7 +279,7 @@ flip_decode(const struct capture *c, const struct capture_enter *e, struct captu
 	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
 		f->opts = true;
 		f->sb = !(a[3] & MS_BIND);
-	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION)) {
+	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION) && !(a[3] & MS_BIND)) {
 		f->props = true;
 		f->subtree = (a[3] & MS_REC) != 0;
 	} else if (e->h.nr == CAPTURE_NR_MOUNT_SETATTR) {
@@ -317,7 +318,7 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	size_t i;
 
 	/* A thread makes one call at a time: one of its calls still open lost its exit. */
-	for (i = 0; (c->what & CAPTURE_NS_FLIPS) && i < c->nflips; i++)
+	for (i = 0; i < c->nflips; i++)
 		if (c->flips[i].gtid == e->h.gtid)
 			c->flips[i].done = true;
 	if (c->nflips == FLIPS_MAX) {
@@ -503,8 +504,7 @@ call_enter(struct capture *c, const struct capture_enter *e)
 	struct capjoin_call call;
 	size_t i;
 
-	if (!capjoin_decode(e, &call))
-		return;
+	(void)capjoin_decode(e, &call);
 	if (c->ncalls == CALLS_MAX) {
 		for (i = 0; i < c->ncalls && c->calls[i].open; i++)
 			;
@@ -664,6 +664,7 @@ capture_settle(struct capture *c)
 	size_t i = 0, k;
 
 	c->settled_epoch = c->read_epoch;
+	c->settled_losses = c->losses;
 	while (i < c->nids) {
 		if (c->ids[i].open == 0 && c->ids[i].end_epoch <= c->read_epoch)
 			c->ids[i] = c->ids[--c->nids];
@@ -722,16 +723,28 @@ capture_ns_of(const struct capture *c, int32_t tgid)
 	return one && one->other_end <= c->settled_epoch ? one->ns : 0;
 }
 
+const struct capjoin_call *
+capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
+{
+	const struct capjoin_call *call;
+
+	if (ch->tgid == 0 || c->stalled || c->unsure || c->blind)
+		return NULL;
+	/* A change with no pid: a call lost since the last read, of any process, may be behind it. */
+	if (ch->tgid == CAPJOIN_ANY_PID && c->losses != c->settled_losses)
+		return NULL;
+	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL || dropped(c, call->tgid))
+		return NULL;
+	return call;
+}
+
 bool
 capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid, char *comm,
     size_t size)
 {
-	const struct capjoin_call *call;
+	const struct capjoin_call *call = capture_call_behind(c, ch);
 
-	if (ch->tgid <= 0 || c->stalled || c->unsure || c->blind ||
-	    dropped(c, (uint32_t)ch->tgid) || size < sizeof(call->comm))
-		return false;
-	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL)
+	if (call == NULL || size < sizeof(call->comm))
 		return false;
 	*uid = call->uid;
 	memcpy(comm, call->comm, sizeof(call->comm));

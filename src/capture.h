@@ -93,6 +93,10 @@ unsigned long long capture_ns_props(const struct capture *c, uint64_t ns, bool *
 /* With CAPTURE_NS_FLIPS: a count that grows whenever capture_ns_flips() of some namespace may have
  * changed (a flip call began or ended, or some call may have been missed). */
 unsigned long long capture_ns_flips_all(const struct capture *c);
+/* The mount call behind the change ch (capjoin_name()), if the capture saw it and missed nothing
+ * since; NULL if not. */
+const struct capjoin_call *capture_call_behind(const struct capture *c,
+    const struct capjoin_change *ch);
 /* If the capture saw the mount call behind the record ch (capjoin_name()), with nothing missed
  * since: the real uid and name (comm, of size at least 16) its process had at that call. */
 bool capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid,

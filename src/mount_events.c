@@ -154,6 +154,12 @@ mount_events_remount_by(struct source *src, const struct mounttab_change *ch, st
 			    prop_who);
 }
 
+bool
+mount_events_was_slave(const struct mounttab_entry *e)
+{
+	return e && strstr(e->propagation, "master:") != NULL;
+}
+
 void
 mount_events_change(struct source *src, const struct mounttab_change *ch)
 {

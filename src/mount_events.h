@@ -33,4 +33,11 @@ void mount_events_removals(struct source *src);
  * no process left in the namespace, report each watch of src removed and say true. */
 bool mount_events_ns_exited(struct source *src);
 
+/*
+ * Whether e was a slave (its propagation has master:N): its master can leave its peer group from
+ * another namespace, which no call here shows, so a propagation change of it is named after
+ * nobody.
+ */
+bool mount_events_was_slave(const struct mounttab_entry *e);
+
 #endif

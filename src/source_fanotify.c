@@ -214,7 +214,7 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 		    fan_parent_shared(f, ch->new) || fan_parent_shared(f, ch->old));
 	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
 		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
-		    cr->props ? cr->who : NULL);
+		    cr->props && !mount_events_was_slave(ch->old) ? cr->who : NULL);
 		return;
 	}
 
@@ -602,7 +602,8 @@ fan_flip(struct source *src, const struct capture_call *call)
 	 * whose mounts the capture could not tell, a remount of a superblock from another
 	 * namespace): a difference read now may be that one's, so the call is not named.
 	 */
-	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere && fan_flip_alone(f, call, &ids)) {
+	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere && capture_losses(f->cap) == f->losses &&
+	    fan_flip_alone(f, call, &ids)) {
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}

@@ -104,6 +104,11 @@ main(void)
 		  false, { 7, 70, CAPJOIN_ATTACH, "/p2/a", true, NS, ROOT }, false, true },
 		{ "pivot_root(2) without a pidfd: nobody", CAPTURE_NR_PIVOT_ROOT, "/new", 0, 0, true,
 		  false, { 7, 0, CAPJOIN_MOVE, "/", false, NS, ROOT }, false, false },
+		{ "MS_BIND|MS_PRIVATE: a bind, as the kernel takes it", CAPTURE_NR_MOUNT, "/mnt/a", 0,
+		  4096 | (1 << 18), true, false, { 7, 0, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false,
+		  true },
+		{ "MS_BIND|MS_MOVE: a bind, not a move", CAPTURE_NR_MOUNT, "/mnt/a", 0, 4096 | 8192, true,
+		  false, { 7, 0, CAPJOIN_MOVE, "/mnt/a", false, NS, ROOT }, false, false },
 		{ "open_tree(2) makes no record", CAPTURE_NR_OPEN_TREE, "/mnt/a", 0, 0, true, false,
 		  { 7, 70, CAPJOIN_ATTACH, "/mnt/a", false, NS, ROOT }, false, false },
 	};
@@ -163,6 +168,22 @@ main(void)
 	/* Under a shared parent, two calls of one process: a copy of either may be there. */
 	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 7, 70, CAPJOIN_ATTACH, "/w/1", true, NS, ROOT }) == NULL,
 	    "shared parent, two calls: nobody");
+	/* One process, renamed between a call elsewhere and one here: its name here is not sure (a
+	 * mount of the first call may have been moved here since). */
+	e = enter(CAPTURE_NR_MOUNT, 9, 90, "/x/1", 0, 0, "first", 0);
+	capjoin_decode(&e, &calls[0]);
+	e = enter(CAPTURE_NR_MOUNT, 9, 90, "/y/1", 0, 0, "second", 0);
+	capjoin_decode(&e, &calls[1]);
+	calls[0].open = calls[1].open = false;
+	calls[0].ok = calls[1].ok = true;
+	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 9, 90, CAPJOIN_ATTACH, "/x/1", false, NS, ROOT }) == NULL,
+	    "two identities of one process: nobody");
+	/* A remount is kept too, as the process's identity then. */
+	e = enter(CAPTURE_NR_MOUNT, 9, 90, "/x/1", 0, 32, "second", 0);
+	CHECK(!capjoin_decode(&e, &calls[1]) && strcmp(calls[1].comm, "second") == 0, "remount kept as identity");
+	calls[1].ok = true;
+	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 9, 90, CAPJOIN_ATTACH, "/x/1", false, NS, ROOT }) == NULL,
+	    "renamed before a remount: nobody");
 	/* A call whose path filled the room is no path. */
 	e = enter(CAPTURE_NR_MOUNT, 7, 70, NULL, 0, 0, "mount", 0);
 	CHECK(capjoin_decode(&e, &calls[0]) && calls[0].path_len == 0, "no path");
