@@ -9,32 +9,56 @@
  * its open on, after that process has gone too. So when that root changes
  * (pivot_root(2) moves the root mount), the fd is opened again, and the next
  * read names every mount from the new root.
+ *
+ * Where the output names processes, the process capture is loaded beside it, as beside fanotify:
+ * the table says nothing of who changed it, so a change is named only where exactly one captured
+ * call can have made it (capjoin.c, with no pid) and that call can have made no other change of
+ * the read; a flip, where exactly one flip call can have changed that mount. A call is kept until a
+ * read of the table that began after it ended, which shows its change.
  */
 #include <errno.h>
 #include <libmount.h>
 #include <poll.h>
+#include <sys/sysmacros.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <err.h>
+
 #include "buf.h"
+#include "capjoin.h"
+#include "capture.h"
 #include "compat.h"
 #include "mntns.h"
 #include "mount_events.h"
 #include "mount_wait.h"
+#include "path.h"
 #include "source.h"
+#include "who.h"
 #include "xalloc.h"
 
 #define MAX_REREADS	8
 
-enum { FD_TABLE, FD_NS };	/* FD_NS: -N, the pidfd of the process followed */
+/* FD_NS: -N, the pidfd of the process followed; FD_CAP: the capture's ring */
+enum { FD_TABLE, FD_NS, FD_CAP };
+
+/* A change of the last diff, and the captured call behind it (NULL: none known). */
+struct mi_seen {
+	struct mounttab_change ch;
+	const struct capjoin_call *call;
+};
 
 struct mountinfo {
 	struct mounttab tab;
 	struct buf raw;		/* the last read of the file */
 	struct mntns_root_id root;	/* the root the table's fd names mounts from */
 	int procfd;			/* ours: /proc, which the new root may not have */
+	struct capture *cap;		/* the process capture; NULL: none */
+	uint64_t mnt_ns;		/* our mount namespace (its inode), for the capture */
+	struct mi_seen *seen;		/* with the capture: the changes of a diff */
+	size_t nseen, seen_cap;
 };
 
 /* The whole mountinfo file fd, from its start, into raw; -1 with errno set. */
@@ -202,7 +226,154 @@ mi_read_stable(int fd, struct mounttab *t, struct buf *raw)
 static void
 mi_on_change(void *p, const struct mounttab_change *ch)
 {
-	mount_events_change(p, ch);
+	struct source *src = p;
+	struct mountinfo *mi = src->priv;
+
+	if (mi->cap == NULL) {
+		mount_events_change(src, ch);
+		return;
+	}
+	if (mi->nseen == mi->seen_cap) {
+		mi->seen_cap = mi->seen_cap ? 2 * mi->seen_cap : 64;
+		mi->seen = xreallocarray(mi->seen, mi->seen_cap, sizeof(*mi->seen));
+	}
+	mi->seen[mi->nseen++] = (struct mi_seen){ *ch, NULL };
+}
+
+/* Whether e's parent in t is in a peer group: a mount there may be a copy made by propagation. */
+static bool
+mi_parent_shared(const struct mounttab *t, const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *up;
+
+	return e && (up = mounttab_find(t, e->parent_id)) && mounttab_peer_group(up) != 0;
+}
+
+/* The captured call that alone can have made the mount, unmount or move ch; NULL if none. */
+static const struct capjoin_call *
+mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct mounttab_change *ch)
+{
+	const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
+	struct capjoin_change jc = { CAPJOIN_ANY_PID, 0,
+	    ch->kind == MOUNTTAB_MOUNT ? CAPJOIN_ATTACH : ch->kind == MOUNTTAB_UNMOUNT ?
+	    CAPJOIN_DETACH : CAPJOIN_MOVE, e->target,
+	    mi_parent_shared(fresh, ch->new) || mi_parent_shared(&mi->tab, ch->old), mi->mnt_ns,
+	    { mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev), mi->root.ino } };
+
+	return capture_call_behind(mi->cap, &jc);
+}
+
+/*
+ * Whether flip call f may have changed mount e (whose superblock's device is dev): a call on its
+ * path (or above it, recursive), on its superblock, or on one the capture could not tell.
+ */
+static bool
+mi_flip_may_touch(const struct mountinfo *mi, const struct capture_call *f,
+    const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *at;
+
+	if (f->elsewhere && !f->sb)
+		return false;
+	if (f->target == CAPTURE_TARGET_SB)
+		return e->dev == makedev(f->major, f->minor);
+	if (f->target != CAPTURE_TARGET_PATH)
+		return true;
+	if (f->sb)
+		return (at = mounttab_top_at(&mi->tab, f->path)) == NULL || at->dev == e->dev;
+	return f->subtree ? path_within(f->path, e->target) : strcmp(f->path, e->target) == 0;
+}
+
+/* The flip call that alone can have made the remount ch; NULL if none, or more than one. */
+static const struct capture_call *
+mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
+{
+	const struct capture_call *f, *one = NULL;
+	size_t i;
+
+	if (capture_flips_lost(mi->cap))
+		return NULL;
+	for (i = 0; i < capture_nflips(mi->cap); i++) {
+		f = capture_flip(mi->cap, i);
+		if ((f->done && !f->ok) || !mi_flip_may_touch(mi, f, ch->new))
+			continue;
+		if (one || f->tgid <= 0)
+			return NULL;
+		one = f;
+	}
+	return one;
+}
+
+/*
+ * Report the changes of the last diff, each named after the call that alone can have made it. A
+ * call named for one change that it could not have made twice (not recursive) names none where it
+ * may be behind two.
+ */
+static void
+mi_report_seen(struct source *src, const struct mounttab *fresh)
+{
+	struct mountinfo *mi = src->priv;
+	const struct capture_call *f;
+	struct mi_seen *s;
+	struct who who;
+	size_t i, k, n;
+
+	for (i = 0; i < mi->nseen; i++)
+		if (mi->seen[i].ch.kind != MOUNTTAB_REMOUNT)
+			mi->seen[i].call = mi_call_behind(mi, fresh, &mi->seen[i].ch);
+	for (i = 0; i < mi->nseen; i++) {
+		s = &mi->seen[i];
+		if (s->ch.kind == MOUNTTAB_REMOUNT) {
+			if ((f = mi_flip_behind(mi, &s->ch)) == NULL) {
+				mount_events_change(src, &s->ch);
+				continue;
+			}
+			who_known(&who, f->tgid, f->uid, f->comm);
+			mount_events_remount_by(src, &s->ch, f->opts ? &who : NULL,
+			    f->props && !mount_events_was_slave(s->ch.old) ? &who : NULL);
+			continue;
+		}
+		for (k = n = 0; s->call && k < mi->nseen; k++)
+			n += mi->seen[k].call == s->call;
+		if (s->call == NULL || (n > 1 && !s->call->below)) {
+			mount_events_change(src, &s->ch);
+			continue;
+		}
+		who_known(&who, (int32_t)s->call->tgid, s->call->uid, s->call->comm);
+		mount_events_change_by(src, &s->ch, &who);
+	}
+	mi->nseen = 0;
+	/* The flip calls that had ended by the read: their changes are in it. */
+	for (i = 0; i < capture_nflips(mi->cap);)
+		if (capture_flip(mi->cap, i)->done)
+			capture_take(mi->cap, i);
+		else
+			i++;
+}
+
+/*
+ * Load the capture where the output names processes (a monitor or an event wait, our own
+ * namespace); where it cannot load, say why where the readiness line is.
+ */
+static void
+mi_open_capture(struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	struct mountinfo *mi = src->priv;
+	char why[256];
+
+	if (cfg->no_bpf || src->ns || !cfg->show_who ||
+	    (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT))
+		return;
+	if ((mi->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL) {
+		if (!cfg->quiet)
+			warnx("no process capture: %s", why);
+		return;
+	}
+	mi->mnt_ns = mntns_self_ino();
+	src->backend_label = "mountinfo+bpf";
+	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(mi->cap), POLLIN, 0 };
+	src->nfds = 3;
 }
 
 static int
@@ -215,9 +386,12 @@ mi_open(struct source *src)
 	/* Open before the first read: every change after it raises POLLPRI. */
 	src->pfd[FD_TABLE] = (struct pollfd){ mntns_mountinfo(src->ns), POLLPRI, 0 };
 	src->pfd[FD_NS] = (struct pollfd){ -1, POLLIN, 0 };
+	src->pfd[FD_CAP] = (struct pollfd){ -1, POLLIN, 0 };
 	src->nfds = 2;
 	if (src->pfd[FD_TABLE].fd < 0)
 		return -1;
+	/* Before the first read: a call that ends after it shows in a later one. */
+	mi_open_capture(src);
 	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &mi->root);
 	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab, &mi->raw) < 0)
@@ -303,11 +477,24 @@ mi_drain(struct source *src, size_t i)
 		return 0;
 	}
 
+	if (i == FD_CAP) {
+		/* Kept until a read of the table shows their changes. */
+		capture_drain(mi->cap);
+		return 0;
+	}
+	if (mi->cap) {
+		capture_drain(mi->cap);
+		capture_reading(mi->cap);
+	}
 	if (mi_read_rooted(src, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
 	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
+	if (mi->cap) {
+		mi_report_seen(src, &fresh);
+		capture_settle(mi->cap);
+	}
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
 	mount_events_removals(src);
@@ -331,6 +518,8 @@ mi_close(struct source *src)
 		close(src->pfd[FD_TABLE].fd);
 	src->nfds = 0;
 	if (mi) {
+		capture_close(mi->cap);
+		free(mi->seen);
 		if (mi->procfd >= 0)
 			close(mi->procfd);
 		mounttab_clear(&mi->tab);
