@@ -11,6 +11,8 @@ struct mounttab_entry {
 	uint64_t id, parent_id;		/* the keys: 64-bit unique ids where the backend has them */
 	uint64_t mount_id, parent_mount_id;	/* the reusable ids of mountinfo and findmnt */
 	uint64_t unique_id;		/* the 64-bit unique id, 0 where unknown */
+	/* The place in the kernel's order (mountinfo's lines): the line, else id (unique: oldest) */
+	uint64_t seq;
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
@@ -110,7 +112,7 @@ struct mounttab_ids {
 void mounttab_ids_push(struct mounttab_ids *s, uint64_t id);
 /* Sort s by id and drop repeats. */
 void mounttab_ids_unique(struct mounttab_ids *s);
-/* Call fn for each entry, parents before children (by path depth, then id). */
+/* Call fn for each entry in the kernel's order, as mountinfo and findmnt -l list them (by seq). */
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);
 /* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose

@@ -81,6 +81,25 @@ many() {
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 }
 
+@test "list: mounts in mount order, as findmnt -l lists them, on both backends" {
+	need_root
+	mkdir -p "$T/x/deep" "$T/y"
+	mount -t tmpfs wq-1 "$T/x/deep"
+	mount -t tmpfs wq-2 "$T/y"
+	mkdir "$T/y/m"
+	# Moved below a newer mount: mount order puts it before its parent.
+	mount --move "$T/x/deep" "$T/y/m"
+	mount -t tmpfs wq-3 "$T/x"
+	findmnt -l -n -o TARGET | grep "^$T/" >"$T/want"
+	[ "$(sed -n 1p "$T/want")" = "$T/y/m" ]
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list --format %p mounts "$T"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 0 ]
+		echo "$output" | grep "^$T/" | diff "$T/want" -
+	done
+}
+
 @test "list into a slow reader, and as another user: every mount, exit 0" {
 	need_root
 	many 320
