@@ -237,6 +237,7 @@ _watchq()
 		for w in "${words[@]}"; do
 			[[ $w == wait ]] && opts="$opts $wait_opts" \
 				refused=$(_watchq_wait_refused "${words[@]:0:cword}")
+			[[ $w == list ]] && opts="$opts --target"
 		done
 		COMPREPLY=($(compgen -W "$opts" -X "@($refused)" -- "$cur"))
 		return

@@ -153,6 +153,7 @@ complete -c watchq -s q -l quiet -d 'Only errors on stderr; twice: no events eit
 complete -c watchq -n '__watchq_allows null' -s 0 -l null -d 'End each record with NUL'
 complete -c watchq -n '__watchq_allows monitor' -s m -l monitor -d 'Keep reporting (the default)'
 complete -c watchq -n '__watchq_allows initial' -l initial -d 'Report present mounts first'
+complete -c watchq -n '__watchq_listing' -l target -d 'list mounts: the mount that holds each DIR'
 complete -c watchq -s t -l timeout -x -d 'Exit 2 after SECONDS'
 complete -c watchq -n '__watchq_allows count' -s n -l count -x -d 'Exit 0 after N events'
 complete -c watchq -n '__watchq_allows fstype' -l fstype -x -a '(awk "{print \$NF}" /proc/filesystems)' -d 'Only these filesystem types'

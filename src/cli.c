@@ -47,6 +47,7 @@ enum {
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
+	OPT_TARGET,
 	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
 	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
 };
@@ -80,6 +81,8 @@ static const struct argp_option options[] = {
 	{ "null", '0', NULL, 0, "End each record with a NUL byte instead of a newline", 1 },
 	{ "monitor", 'm', NULL, 0, "Keep reporting events (the default; inotifywait's -m)", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
+	{ "target", OPT_TARGET, NULL, 0,
+	    "list mounts: the mount that holds each DIR, as findmnt -T", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
 	{ "timeout", 't', "SECONDS", 0,
 	    "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
@@ -158,6 +161,7 @@ static const struct option_scope {
 	{ 'E', APPLY_SOURCES | APPLY_WAIT },
 	{ 'm', APPLY_SOURCES },
 	{ OPT_INITIAL, APPLY_SOURCES },
+	{ OPT_TARGET, APPLY_LIST },
 	{ 't', APPLY_SOURCES | APPLY_WAIT },
 	{ 'n', APPLY_SOURCES | APPLY_WAIT },
 	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
@@ -622,6 +626,9 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 	case OPT_INITIAL:
 		cfg->initial = true;
 		break;
+	case OPT_TARGET:
+		cfg->list_target = true;
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -910,6 +917,13 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE,
 		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
 		    "namespace");
+	/* -T is --timestamps here: findmnt's -T is this long option alone. */
+	if (cfg->list_target && cfg->mode != MODE_LIST)
+		errx(EXIT_USAGE, "--target goes with list: watchq list --target mounts DIR prints "
+		    "the mount that holds DIR, as findmnt -T");
+	if (cfg->list_target && !cli_watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--target applies to mounts (sb PATH names the filesystem that "
+		    "holds PATH already)");
 	if (cfg->recursive && !cli_watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)

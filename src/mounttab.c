@@ -373,6 +373,17 @@ mounttab_has_target(const struct mounttab *t, const char *target)
 }
 
 struct mounttab_entry *
+mounttab_find_mount_id(const struct mounttab *t, uint64_t mount_id)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && t->slot[i]->mount_id == mount_id)
+			return t->slot[i];
+	return NULL;
+}
+
+struct mounttab_entry *
 mounttab_top_at(const struct mounttab *t, const char *target)
 {
 	struct mounttab_entry *top = NULL, *o;

@@ -95,6 +95,8 @@ uint64_t mounttab_peer_group(const struct mounttab_entry *e);
  * cost); fn may change the table. */
 void mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx,
     uint64_t id), void *ctx);
+/* The entry whose reusable id (mountinfo's, statx's stx_mnt_id) is mount_id, or NULL. */
+struct mounttab_entry *mounttab_find_mount_id(const struct mounttab *t, uint64_t mount_id);
 /* The mount on top of the others at exactly this target, or NULL. */
 struct mounttab_entry *mounttab_top_at(const struct mounttab *t, const char *target);
 /* Whether some mount has exactly this target. */

@@ -200,6 +200,19 @@ help_of() {
 	[[ "$out" == *" list SOURCE [TARGET...]"* ]]
 }
 
+@test "--target goes with list mounts: elsewhere a usage error that says where it goes" {
+	usage_error "watchq: --target goes with list: watchq list --target mounts DIR prints the mount that holds DIR, as findmnt -T" \
+		--target mounts /
+	usage_error "--target goes with list" wait --target -e mount mounts /
+	usage_error "--target goes with list" wait --target --mount /
+	usage_error "watchq: --target applies to mounts (sb PATH names the filesystem that holds PATH already)" \
+		list --target sb /
+	usage_error "--target applies to mounts" list --target keys
+	usage_error "option '--target' takes no argument" list --target=/srv mounts
+	run --separate-stderr "$WATCHQ" -q -o "$T/o" --target mounts /
+	[ "$status" -eq 64 ] && [ ! -e "$T/o" ]
+}
+
 @test "an event of another source is a usage error" {
 	usage_error "event 'linked' does not apply" -e linked mounts /
 }

@@ -610,3 +610,14 @@ LABEL=STICK' ]
 	run grep -nE '^[[:space:]]*! ' "$ROOT"/tests/*.bats "$ROOT"/tests/helper.bash
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 }
+
+@test "--target completes after list only, in all three shells" {
+	for sh in bash zsh fish; do
+		command -v "$sh" >/dev/null || continue
+		[ "$sh" = bash ] && [ ! -r /usr/share/bash-completion/bash_completion ] && continue
+		run complete_line_$sh 'watchq list --tar'
+		[ "$output" = --target ] || { echo "$sh: $output"; false; }
+		run complete_line_$sh 'watchq --tar'
+		[ -z "$output" ] || { echo "$sh offers: $output"; false; }
+	done
+}

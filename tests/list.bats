@@ -100,6 +100,35 @@ many() {
 	done
 }
 
+@test "list --target: the mount that holds each DIR, as findmnt -T; the top of a stack, not a hidden one" {
+	need_root
+	mkdir -p "$T/a" "$T/s" "$T/h/b"
+	mount -t tmpfs wq-a "$T/a"
+	mkdir -p "$T/a/sub/deep"
+	mount -t tmpfs wq-under "$T/s"
+	mount -t tmpfs wq-over "$T/s"
+	# $T/h/b's mount hidden by one over $T/h, in which b is a directory again.
+	mount -t tmpfs wq-b "$T/h/b"
+	mount -t tmpfs wq-h "$T/h"
+	mkdir "$T/h/b"
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list --target mounts "$T/a/sub/deep" \
+			"$T/s" "$T/h/b" "$T/a"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 0 ] && [ -z "$stderr" ]
+		[ "$output" = "mount present $T/a tmpfs wq-a
+mount present $T/s tmpfs wq-over
+mount present $T/h tmpfs wq-h
+mount present $T/a tmpfs wq-a" ]
+	done
+	[ "$(findmnt -n -o SOURCE -T "$T/a/sub/deep")" = wq-a ]
+	# The watch is the DIR as given; --json, --format and the filters as for any listing.
+	run --separate-stderr "$WATCHQ" list --target --json mounts "$T/a/sub/../sub/deep"
+	[ "$(echo "$output" | jq -c '[.watch, .path, .device]')" = "[\"$T/a/sub/../sub/deep\",\"$T/a\",\"wq-a\"]" ]
+	run --separate-stderr "$WATCHQ" list --target --format '%w %p' --source wq-over mounts "$T/a" "$T/s"
+	[ "$output" = "$T/s $T/s" ]
+}
+
 @test "list into a slow reader, and as another user: every mount, exit 0" {
 	need_root
 	many 320
@@ -246,4 +275,8 @@ present $T/t rw" ]
 	run --separate-stderr "$WATCHQ" list mounts "$T"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *wq-ns* ]]
+	mkdir "$T/n2"
+	run --separate-stderr "$WATCHQ" list --target -N "$HOLDERS" --format %d mounts "$T/n" "$T/n2"
+	[ "$status" -eq 0 ] && [ "$output" = "wq-ns
+watchq-test" ]
 }
