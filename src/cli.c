@@ -57,7 +57,7 @@ static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
     "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
-    "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
+    "error, or a list mounts DIR with nothing to list; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
     "ended by signal N (SIGPIPE: its reader went away).";
 

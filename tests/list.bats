@@ -77,8 +77,39 @@ many() {
 	[ "$status" -eq 0 ] && [ "$output" = "mount present $T/c tmpfs wq-c" ]
 	"$WATCHQ" list --format '%e %p' -0 --source wq-d mounts "$T" >"$T/out0"
 	printf 'present %s/d\0' "$T" | cmp - "$T/out0"
+	# Nothing left by a filter: exit 1, as findmnt -t exits, and nothing said.
 	run --separate-stderr "$WATCHQ" list --fstype notmpfs mounts "$T"
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
+}
+
+@test "list: a DIR with nothing at or below it exits 1, as findmnt does, and says so once" {
+	need_root
+	mkdir -p "$T/none" "$T/m" "$T/below/x"
+	mount -t tmpfs wq-m "$T/m"
+	mount -t tmpfs wq-x "$T/below/x"
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list mounts "$T/none"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 1 ] && [ -z "$output" ]
+		[ "$stderr" = "watchq: $T/none: no mount at or below it (list --target mounts $T/none: the mount that holds it)" ]
+	done
+	# The others are listed whole all the same; -q says nothing; -qq: the status alone.
+	run --separate-stderr "$WATCHQ" -q list mounts "$T/m" "$T/none"
+	[ "$status" -eq 1 ] && [ -z "$stderr" ] && [ "$output" = "mount present $T/m tmpfs wq-m" ]
+	# Not a mount point, but one below it: listed, 0.
+	run --separate-stderr "$WATCHQ" list mounts "$T/below"
+	[ "$status" -eq 0 ] && [ "$output" = "mount present $T/below/x tmpfs wq-x" ]
+	# A script's question, as findmnt -S asks it.
+	run "$WATCHQ" -qq list --source wq-m mounts "$T"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run "$WATCHQ" -qq list --source wq-gone mounts "$T"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	# --target always finds one; a filter can leave it out.
+	run --separate-stderr "$WATCHQ" list --target --fstype notmpfs mounts "$T/none"
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
+	# Keys and sb always have something to say; a list into a closed pipe is still 141.
+	run --separate-stderr "$WATCHQ" list sb "$T/none"
+	[ "$status" -eq 0 ]
 }
 
 @test "list: mounts in mount order, as findmnt -l lists them, on both backends" {
