@@ -131,7 +131,7 @@ _watchq_wait_refused()
 		[wait]='--initial -m --monitor'
 		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
 			--options --exclude --include --excludei --includei --timefmt --recursive
-			--space-below'
+			--space-below --queue-size --no-bpf'
 		[silent]='-j --json --format --journal -T --timestamps -0 --null -o --output'
 		[here]='-N --ns'
 		[event]='--mount --unmount --readonly --writable --key --keyring --no-key

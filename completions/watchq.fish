@@ -45,7 +45,7 @@ function __watchq_allows
 	end
 	set -l wait initial monitor
 	set -l state event exclude-event count fstype source options exclude include excludei \
-		includei timefmt recursive space-below
+		includei timefmt recursive space-below queue-size no-bpf
 	set -l silent json format journal timestamps null output
 	set -l here ns
 	set -l event mount unmount readonly writable key keyring no-key mounted unmounted
@@ -168,8 +168,8 @@ complete -c watchq -n '__watchq_allows recursive' -l recursive -d 'keys: follow 
 complete -c watchq -n '__watchq_allows space-below' -l space-below -x -d 'sb: report lowspace below PERCENT% or SIZE'
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
 complete -c watchq -l interval -x -d 'Period of polled backends'
-complete -c watchq -l queue-size -x -d 'Kernel queue size'
-complete -c watchq -l no-bpf -d 'Do not capture mount system calls with BPF'
+complete -c watchq -n '__watchq_allows queue-size' -l queue-size -x -d 'Kernel queue size'
+complete -c watchq -n '__watchq_allows no-bpf' -l no-bpf -d 'Do not capture mount system calls with BPF'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows mount' -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows unmount' -l unmount -x -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows readonly' -l readonly -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is read-only'

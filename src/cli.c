@@ -50,6 +50,7 @@ enum {
 	OPT_TARGET,
 	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
 	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
+	OPT__END = OPT_COND + COND__N,
 };
 
 /* After \v, cli_help_post() puts the sources and their events (from the tables) first. */
@@ -139,48 +140,76 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
-/* What an option applies to, for watchq SOURCE --help: a source by its type's bit, or a verb. */
+/*
+ * What an option applies to: the runs it goes with, and, for an option of some sources only, their
+ * types' bits. watchq SOURCE --help, wait --help and list --help show what applies there, and an
+ * option given where it does not apply is a usage error: one table says both.
+ */
 enum {
 	APPLY_MOUNTS = 1u << EV_MOUNT,
 	APPLY_KEYS = 1u << EV_KEY,
 	APPLY_SB = 1u << EV_SB,
 	APPLY_SOURCES = APPLY_MOUNTS | APPLY_KEYS | APPLY_SB,
-	APPLY_WAIT = 1u << EV__NTYPES,
-	APPLY_LIST = 1u << (EV__NTYPES + 1),
+	APPLY_MONITOR = 1u << EV__NTYPES,
+	APPLY_STATE = APPLY_MONITOR << 1,	/* wait with state conditions */
+	APPLY_EVENT = APPLY_MONITOR << 2,	/* wait -e EVENT SOURCE */
+	APPLY_LIST = APPLY_MONITOR << 3,
+	APPLY_WAIT = APPLY_STATE | APPLY_EVENT,
+	APPLY_RUNS = APPLY_MONITOR | APPLY_WAIT | APPLY_LIST,
 };
 
 /*
- * Beside options: what each applies to (an option not here applies to everything; the wait
- * conditions to wait).
+ * Beside options, one row each (the wait conditions are the state wait's by their key range,
+ * --backend the sources' with a choice of backends): an option with no row applies nowhere, and
+ * tests/cli.bats finds it missing from every scoped --help.
  */
 static const struct option_scope {
 	int key;
 	unsigned applies;
 } option_scopes[] = {
-	{ 'e', APPLY_SOURCES | APPLY_WAIT },
-	{ 'E', APPLY_SOURCES | APPLY_WAIT },
-	{ 'm', APPLY_SOURCES },
-	{ OPT_INITIAL, APPLY_SOURCES },
-	{ OPT_TARGET, APPLY_LIST },
-	{ 't', APPLY_SOURCES | APPLY_WAIT },
-	{ 'n', APPLY_SOURCES | APPLY_WAIT },
-	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ 'S', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ 'O', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 1, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 2, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 3, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ 'N', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_WAIT },
-	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_WAIT },
-	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_WAIT },
-	{ OPT_KEYRING, APPLY_WAIT },
+	{ 'e', APPLY_MONITOR | APPLY_EVENT },
+	{ 'E', APPLY_MONITOR | APPLY_EVENT },
+	{ 'j', APPLY_RUNS },
+	{ OPT_FORMAT, APPLY_RUNS },
+	{ OPT_TIMEFMT, APPLY_RUNS },
+	{ 'T', APPLY_RUNS },
+	{ 'o', APPLY_RUNS },
+	{ OPT_JOURNAL, APPLY_RUNS },
+	{ 'q', APPLY_RUNS },
+	{ '0', APPLY_RUNS },
+	{ 'm', APPLY_MONITOR },
+	{ OPT_INITIAL, APPLY_MONITOR },
+	{ OPT_TARGET, APPLY_MOUNTS | APPLY_LIST },
+	{ 't', APPLY_MONITOR | APPLY_WAIT },
+	{ 'n', APPLY_MONITOR | APPLY_EVENT },
+	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'S', APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'O', APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 1, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 2, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 3, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'N', APPLY_MOUNTS | APPLY_RUNS },
+	/* --key and --no-key look in the --keyring itself. */
+	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_MONITOR | APPLY_EVENT },
+	/* The key poll, sb lowspace, and sb readonly without error events (--readonly too). */
+	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_MONITOR | APPLY_WAIT },
+	/* A loss in a state wait is re-read and changes no answer. */
+	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT },
+	/* The capture names who made a change: state waits and list print no change. */
+	{ OPT_NO_BPF, APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT },
+	{ OPT_KEYRING, APPLY_STATE },
+	{ 'h', APPLY_RUNS },
+	{ OPT_USAGE, APPLY_RUNS },
+	{ 'V', APPLY_RUNS },
 	{ 0, 0 },
 };
 
-/* What --help shows: the options of a source or verb (APPLY_*), or 0 for every option. */
+/*
+ * What --help shows: the options of a run (APPLY_MONITOR, _WAIT or _LIST) and of the sources named
+ * on the line, if any; 0 for every option.
+ */
 static unsigned cli_help_scope;
 
 struct cli_state {
@@ -198,6 +227,7 @@ struct cli_state {
 	char *ns_args[MNTNS_MAX + 1];
 	size_t nns;
 	bool ns_all;		/* -N all */
+	bool given[OPT__END];	/* by key: the options on the command line */
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -285,29 +315,41 @@ cli_bad_option(const char *opt)
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
 }
 
+/* Add to *named the bit of the source word w names, if any. */
+static void
+cli_scan_source(const char *w, unsigned *named)
+{
+	const struct event_source *k = source_find(w);
+
+	*named |= k ? 1u << k->type : 0;
+}
+
 /*
  * Refuse a long option not spelled out whole, which getopt would take as any option it begins:
  * one added later would silently change what a script's abbreviation means. Returns the first
- * word that is no option (the SOURCE or verb), or NULL. Stops at "--", as argp does.
+ * word that is no option (the SOURCE or verb), or NULL, and adds to *named the bit of each source
+ * a word names. Options end at "--", as argp ends them.
  */
 static const char *
-cli_scan_words(int argc, char **argv)
+cli_scan_words(int argc, char **argv, unsigned *named)
 {
 	const struct argp_option *o;
 	const char *first = NULL, *w;
-	bool in_order = getenv("POSIXLY_CORRECT") != NULL;
+	bool in_order = getenv("POSIXLY_CORRECT") != NULL, args = false;
 	size_t n, k;
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		w = argv[i];
-		if (strcmp(w, "--") == 0)
-			return first ? first : argv[i + 1];
-		if (w[0] != '-' || w[1] == '\0') {
+		if (!args && strcmp(w, "--") == 0) {
+			args = true;
+			continue;
+		}
+		if (args || w[0] != '-' || w[1] == '\0') {
 			if (first == NULL)
 				first = w;
-			if (in_order)
-				return first;
+			cli_scan_source(w, named);
+			args |= in_order;
 			continue;
 		}
 		if (w[1] == '-') {
@@ -325,19 +367,20 @@ cli_scan_words(int argc, char **argv)
 	return first;
 }
 
-/* What the first word that is no option asks help for: APPLY_* of a verb or source, or 0. */
+/*
+ * What the words that are no options ask help for: the run of the first (a source's word is a
+ * monitor's) and the sources named, or 0 for everything.
+ */
 static unsigned
-cli_scope_of(const char *word)
+cli_scope_of(const char *first, unsigned named)
 {
-	const struct event_source *k;
-
-	if (word == NULL)
+	if (first == NULL)
 		return 0;
-	if (strcmp(word, "wait") == 0)
-		return APPLY_WAIT;
-	if (strcmp(word, "list") == 0)
-		return APPLY_LIST;
-	return (k = source_find(word)) != NULL ? 1u << k->type : 0;
+	if (strcmp(first, "wait") == 0)
+		return APPLY_WAIT | named;
+	if (strcmp(first, "list") == 0)
+		return APPLY_LIST | named;
+	return source_find(first) != NULL ? APPLY_MONITOR | named : 0;
 }
 
 /* What option o applies to (APPLY_*). */
@@ -346,10 +389,10 @@ cli_applies(const struct argp_option *o)
 {
 	const struct option_scope *sc;
 	const struct backend *be;
-	unsigned applies = APPLY_WAIT | APPLY_LIST;
+	unsigned applies = APPLY_RUNS;
 
 	if (o->key >= OPT_COND && o->key < OPT_COND + COND__N)
-		return APPLY_WAIT;
+		return APPLY_STATE;
 	/* --backend: the sources with a choice of backends. */
 	if (o->key == OPT_BACKEND) {
 		for (be = source_backends; be->name; be++)
@@ -359,7 +402,26 @@ cli_applies(const struct argp_option *o)
 	for (sc = option_scopes; sc->key; sc++)
 		if (sc->key == o->key)
 			return sc->applies;
-	return ~0u;
+	return 0;
+}
+
+/*
+ * Whether --help in scope shows o: it goes with that run and, if it is of some sources only, with a
+ * source named; with none named, with a source that list or a monitor may watch, or that a wait's
+ * conditions open (wait -e's SOURCE, not named yet, could be any).
+ */
+static bool
+cli_help_shows(const struct argp_option *o, unsigned scope)
+{
+	unsigned a = cli_applies(o), named = scope & APPLY_SOURCES;
+
+	if (!(a & scope & APPLY_RUNS))
+		return false;
+	if (!(a & APPLY_SOURCES))
+		return true;
+	if (named)
+		return a & named;
+	return a & scope & (APPLY_RUNS & ~APPLY_EVENT);
 }
 
 /* The options that apply to scope, each group's header with them, ended as options is. */
@@ -374,9 +436,9 @@ cli_scoped_options(unsigned scope)
 	for (o = options; o->name || o->doc; o++) {
 		if (o->name == NULL && o->key == 0) {
 			for (keep = false, p = options; p->name || p->doc; p++)
-				keep |= p->name && p->group == o->group && (cli_applies(p) & scope);
+				keep |= p->name && p->group == o->group && cli_help_shows(p, scope);
 		} else if (!(o->flags & OPTION_ALIAS)) {
-			keep = cli_applies(o) & scope;
+			keep = cli_help_shows(o, scope);
 		}
 		if (keep)
 			out[n++] = *o;
@@ -438,6 +500,9 @@ cli_help_post(const char *text)
 			buf_adds(&b, " TARGET...");
 	}
 	buf_adds(&b, "; several sources may follow one another.");
+	if ((cli_help_scope & APPLY_WAIT) && !(cli_help_scope & APPLY_SOURCES))
+		buf_adds(&b, " wait -e EVENT SOURCE also takes that source's own options: "
+		    "watchq wait SOURCE --help lists them.");
 	for (k = event_sources; k->name && !(cli_help_scope & APPLY_LIST); k++) {
 		if (k->type == EV_META || scope & (1u << k->type)) {
 			buf_addf(&b, k->type == EV_META ? " Always delivered: " : " Events of %s: ",
@@ -463,7 +528,8 @@ cli_help_filter(int key, const char *text, void *input)
 	const char *line;
 
 	if (key == OPT_BACKEND) {
-		for (k = event_sources; k->type != EV_META && cli_help_scope != 1u << k->type; k++)
+		for (k = event_sources;
+		     k->type != EV_META && (cli_help_scope & APPLY_SOURCES) != 1u << k->type; k++)
 			;
 		buf_adds(&b, cli_backend_names(k->type != EV_META ? k : NULL));
 		return b.data;
@@ -752,6 +818,8 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 	struct cli_state *cs = st->input;
 	struct argp help;
 
+	if (key > 0 && key < OPT__END)
+		cs->given[key] = true;
 	switch (key) {
 	case 'h':
 	case OPT_USAGE:
@@ -932,6 +1000,61 @@ cli_check_applies(const struct config *cfg)
 	if (cfg->timefmt && !cfg->timestamps &&
 	    !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
+}
+
+/* "mounts", "keys and sb": the sources of the APPLY_* bits in applies. */
+static const char *
+cli_source_words(unsigned applies)
+{
+	static char words[64];
+	const struct event_source *k;
+	size_t n = 0, all = 0, i = 0;
+
+	for (k = event_sources; k->type != EV_META; k++)
+		all += (applies >> k->type) & 1;
+	for (k = event_sources; k->type != EV_META; k++) {
+		if (!((applies >> k->type) & 1) || n >= sizeof(words))
+			continue;
+		i++;
+		n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s",
+		    i == 1 ? "" : i == all ? " and " : ", ", k->word);
+	}
+	return words;
+}
+
+/*
+ * After the checks that say more: an option given where option_scopes says it does not apply, as
+ * --help leaves it out there, is a usage error. (--backend, --keyring and the wait conditions have
+ * checks of their own.)
+ */
+static void
+cli_check_scopes(const struct config *cfg, const struct cli_state *cs)
+{
+	static const char *const runs[] = { "a monitor", "state conditions", "wait -e", "list" };
+	const struct argp_option *o;
+	unsigned run, watched = 0, a;
+	size_t i, r;
+
+	r = cfg->mode == MODE_WAIT_STATE ? 1 : cfg->mode == MODE_WAIT_EVENT ? 2 :
+	    cfg->mode == MODE_LIST ? 3 : 0;
+	run = APPLY_MONITOR << r;
+	for (i = 0; i < cfg->nwatches; i++)
+		watched |= cfg->watches[i].internal ? 0 : 1u << cfg->watches[i].type;
+	/* A state wait's conditions open the sources they need. */
+	if (cfg->mode == MODE_WAIT_STATE)
+		watched |= cfg->sources;
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL || (o->flags & OPTION_ALIAS) || o->key <= 0 ||
+		    o->key >= OPT__END || !cs->given[o->key] || o->key == OPT_BACKEND ||
+		    o->key == OPT_KEYRING || o->key >= OPT_COND)
+			continue;
+		a = cli_applies(o);
+		if (!(a & run))
+			errx(EXIT_USAGE, "--%s does not apply to %s", o->name, runs[r]);
+		if ((a & APPLY_SOURCES) && !(a & watched))
+			errx(EXIT_USAGE, "--%s applies to %s", o->name,
+			    cli_source_words(a & APPLY_SOURCES));
+	}
 }
 
 /* Once the command line is known good: an -O item findmnt reads otherwise than it looks. */
@@ -1119,6 +1242,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
+	const char *first;
+	unsigned named = 0;
 	bool wait = false, list = false;
 
 	/* Every message starts "watchq: ", whatever path or link started it. */
@@ -1132,7 +1257,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	cli_help_scope = cli_scope_of(cli_scan_words(argc, argv));
+	first = cli_scan_words(argc, argv, &named);
+	cli_help_scope = cli_scope_of(first, named);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
@@ -1157,6 +1283,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	cli_check_applies(cfg);
+	cli_check_scopes(cfg, &cs);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
 		cli_check_source(cfg);

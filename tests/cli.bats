@@ -200,6 +200,65 @@ help_of() {
 	[[ "$out" == *" list SOURCE [TARGET...]"* ]]
 }
 
+# options_of ARGS...: the long options watchq ARGS --help lists as options, one a line.
+options_of() {
+	"$WATCHQ" "$@" --help | grep -E '^ +(-., )?--' | grep -o -- '--[a-z-]*' | sort -u
+}
+
+@test "scoped --help is exact: what it lists applies there, what it leaves out is refused there" {
+	# What a source does not use.
+	[[ "$(options_of keys)" != *--no-bpf* && "$(options_of sb)" != *--no-bpf* ]]
+	[[ "$(options_of mounts)" == *--no-bpf* ]]
+	usage_error "watchq: --no-bpf applies to mounts" --no-bpf -t 0 keys
+	usage_error "watchq: --queue-size applies to keys" --queue-size 8 -t 0 mounts /
+	usage_error "watchq: --interval applies to keys and sb" --interval 1 -t 0 mounts /
+	# wait alone: its conditions and what any wait -e takes; a source's own options with it.
+	out=$(options_of wait)
+	for opt in --recursive --space-below --queue-size --no-bpf --fstype --include --initial; do
+		[[ "$out" != *"$opt"* ]] || { echo "wait --help lists $opt"; false; }
+	done
+	for opt in --event --count --json --ns --interval --keyring --mounted; do
+		[[ "$out" == *"$opt"* ]] || { echo "wait --help lacks $opt"; false; }
+	done
+	[[ "$(help_of wait)" == *"watchq wait SOURCE --help lists them."* ]]
+	[[ "$(options_of wait keys)" == *--recursive* && "$(options_of wait keys)" == *--queue-size* ]]
+	[[ "$(options_of wait sb)" == *--space-below* && "$(options_of wait sb)" != *--fstype* ]]
+	[[ "$(options_of wait mounts)" == *--fstype* && "$(options_of wait mounts)" == *--no-bpf* ]]
+	[[ "$(options_of wait sb)" != *--backend* ]]
+	# State conditions use none of them: refused.
+	usage_error "watchq: --recursive does not apply to state conditions" \
+		--recursive -t 0 wait --key user:x
+	usage_error "watchq: --space-below does not apply to state conditions" \
+		--space-below 1% -t 0 wait --readonly /
+	usage_error "watchq: --queue-size does not apply to state conditions" \
+		--queue-size 8 -t 0 wait --no-key user:x
+	usage_error "watchq: --no-bpf does not apply to state conditions" --no-bpf -t 0 wait --unmount /
+	usage_error "watchq: --exclude-event does not apply to state conditions" \
+		-E mount -t 0 wait --unmount /
+	# wait -e takes them, for its source.
+	run --separate-stderr "$WATCHQ" -q -t 0 --space-below 1E wait -e lowspace sb /
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -q -t 0 --recursive --queue-size 8 wait -e linked keys
+	[ "$status" -eq 2 ]
+	# list: a listing, of that source.
+	for opt in --no-bpf --queue-size --interval --initial --monitor --timeout; do
+		[[ "$(options_of list)" != *"$opt"* ]] || { echo "list --help lists $opt"; false; }
+	done
+	[[ "$(options_of list keys)" == *--recursive* && "$(options_of list keys)" != *--fstype* ]]
+	usage_error "watchq: --no-bpf does not apply to list" --no-bpf list mounts /
+	usage_error "watchq: --initial does not apply to list" --initial list mounts /
+	usage_error "watchq: --interval does not apply to list" --interval 1 list keys
+}
+
+@test "every option is in some scoped --help: none without a row in the scope table" {
+	all=$(options_of)
+	some=$(for a in mounts keys sb wait "wait mounts" "wait keys" "wait sb" list; do
+		# shellcheck disable=SC2086
+		options_of $a
+	done | sort -u)
+	[ "$all" = "$some" ] || { diff <(echo "$all") <(echo "$some"); false; }
+}
+
 @test "--target goes with list mounts: elsewhere a usage error that says where it goes" {
 	usage_error "watchq: --target goes with list: watchq list --target mounts DIR prints the mount that holds DIR, as findmnt -T" \
 		--target mounts /
