@@ -16,6 +16,7 @@
 #include "exit.h"
 #include "filter.h"
 #include "findmnt.h"
+#include "habits.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
@@ -277,8 +278,11 @@ cli_unknown_long(const char *opt)
 	struct suggest s;
 	struct buf b = { 0 };
 	char *name = xstrdup(opt + 2);
+	const struct habit *h;
 
 	name[strcspn(name, "=")] = '\0';
+	if ((h = habits_long(name, strlen(name))) != NULL)
+		errx(EXIT_USAGE, "--%s is %s: %s", escape_arg(name), h->is, h->text);
 	suggest_init(&s, name);
 	for (o = options; o->name || o->doc; o++)
 		if (o->name && !(o->flags & OPTION_HIDDEN))
@@ -288,11 +292,20 @@ cli_unknown_long(const char *opt)
 	    b.len > 0 ? b.data : " (see watchq --help)");
 }
 
+/* list -n, as findmnt -n (no headings) is typed: say what -n is here, and exit 64. */
+static void __attribute__((noreturn))
+cli_list_count(void)
+{
+	errx(EXIT_USAGE, "-n is --count here, which list does not take; findmnt's -n (no headings) "
+	    "is what list does anyway");
+}
+
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
 cli_bad_option(const char *opt)
 {
 	const struct argp_option *o = NULL;
+	const struct habit *h;
 	const char *p;
 	size_t n;
 
@@ -307,9 +320,13 @@ cli_bad_option(const char *opt)
 	}
 	for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
 		;
+	if (*p && o == NULL && (h = habits_short((unsigned char)*p)) != NULL)
+		errx(EXIT_USAGE, "-%c is %s: %s", *p, h->is, h->text);
 	if (*p && o == NULL)
 		errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
 		    escape_arg((char[]){ *p, '\0' }));
+	if (*p && p[1] == '\0' && *p == 'n' && (cli_help_scope & APPLY_RUNS) == APPLY_LIST)
+		cli_list_count();
 	if (*p && p[1] == '\0')
 		errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
@@ -325,13 +342,15 @@ cli_scan_source(const char *w, unsigned *named)
 }
 
 /*
- * Refuse a long option not spelled out whole, which getopt would take as any option it begins:
- * one added later would silently change what a script's abbreviation means. Returns the first
- * word that is no option (the SOURCE or verb), or NULL, and adds to *named the bit of each source
- * a word names. Options end at "--", as argp ends them.
+ * Find the first word that is a bad option: one unknown, one that lacks its argument, or a long
+ * option not spelled out whole, which getopt would take as any option it begins (one added later
+ * would silently change what a script's abbreviation means). argp names the word it stopped at
+ * only after the cluster it is in: "-lJ" would be the word before. Returns the first word that is
+ * no option (the SOURCE or verb), or NULL; sets *bad to the bad word, or NULL; adds to *named the
+ * bit of each source a word names. Options end at "--", as argp ends them.
  */
 static const char *
-cli_scan_words(int argc, char **argv, unsigned *named)
+cli_scan_words(int argc, char **argv, unsigned *named, const char **bad)
 {
 	const struct argp_option *o;
 	const char *first = NULL, *w;
@@ -354,15 +373,19 @@ cli_scan_words(int argc, char **argv, unsigned *named)
 		}
 		if (w[1] == '-') {
 			n = strcspn(w + 2, "=");
-			if ((o = cli_find_long(w + 2, n)) == NULL)
-				cli_unknown_long(w);
-			i += o->arg && w[2 + n] == '\0';	/* its argument is the next word */
-			continue;
+			o = cli_find_long(w + 2, n);
+			/* Its argument is the next word. */
+			if (o && o->arg && w[2 + n] == '\0' && ++i >= argc)
+				o = NULL;
+		} else {
+			for (k = 1; w[k] && (o = cli_find_short((unsigned char)w[k])) != NULL &&
+			     !o->arg; k++)
+				;
+			if (o && w[k] && w[k + 1] == '\0' && ++i >= argc)
+				o = NULL;
 		}
-		for (k = 1; w[k] && ((o = cli_find_short((unsigned char)w[k])) == NULL || !o->arg);
-		     k++)
-			;
-		i += w[k] && w[k + 1] == '\0';
+		if (o == NULL && *bad == NULL)
+			*bad = w;
 	}
 	return first;
 }
@@ -720,6 +743,14 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cfg->has_timeout = true;
 		break;
 	case 'n':
+		if ((cli_help_scope & APPLY_RUNS) == APPLY_LIST)
+			cli_list_count();
+		/* A SOURCE or a path after -n: findmnt's -n, no headings. */
+		if (number_count(arg, 1, 1000000000000LL, &n) < 0 &&
+		    (source_find(arg) || strchr(arg, '/')))
+			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number: -n is "
+			    "--count=N here; watchq prints no headings to leave out, as findmnt -n "
+			    "does", escape_arg(arg));
 		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
 			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number",
 			    escape_arg(arg));
@@ -857,10 +888,12 @@ static void __attribute__((noreturn))
 cli_unknown_event(const char *opt, const char *name)
 {
 	const struct event_name *n;
-	const char *alias_of;
+	const char *alias_of, *habit;
 	struct suggest s;
 	struct buf b = { 0 };
 
+	if ((habit = habits_event(name)) != NULL)
+		errx(EXIT_USAGE, "%s %s: %s", opt, escape_arg(name), habit);
 	suggest_init(&s, name);
 	for (n = event_names; n->name; n++)
 		suggest_offer(&s, n->name);
@@ -1242,7 +1275,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
-	const char *first;
+	const char *first, *bad = NULL;
 	unsigned named = 0;
 	bool wait = false, list = false;
 
@@ -1257,8 +1290,10 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	first = cli_scan_words(argc, argv, &named);
+	first = cli_scan_words(argc, argv, &named, &bad);
 	cli_help_scope = cli_scope_of(first, named);
+	if (bad)
+		cli_bad_option(bad);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");

@@ -104,6 +104,56 @@ usage_error() {
 	usage_error "unknown option '--ke'; did you mean --key, --keyring?" wait --ke user:a
 }
 
+@test "findmnt's and inotifywait's options point to the watchq way, on one line, exit 64" {
+	usage_error "watchq: -J is findmnt's --json: here -j, --json, one object a line" -J mounts /
+	usage_error "watchq: -l is findmnt's --list: watchq prints one record a line already; list SOURCE gives the present state, --format '%p %d %f %O' findmnt's columns" \
+		list -l mounts
+	usage_error "-l is findmnt's --list" -lJ list mounts
+	usage_error "-J is findmnt's --json" -qJ list mounts
+	usage_error "watchq: -r is findmnt's --raw or inotifywait's --recursive: watchq's text is one record a line, escaped as findmnt -r escapes (\x20); mounts DIR reports every mount at or below DIR already; keys: --recursive" \
+		-r mounts /
+	usage_error "--raw is findmnt's: watchq's text is one record a line already" list --raw mounts
+	usage_error "--noheadings is findmnt's -n: watchq prints no headings" --noheadings list mounts
+	usage_error "-D is findmnt's --df: watchq list sb PATH gives" -D
+	usage_error "--df is findmnt's: watchq list sb PATH gives" --df
+	usage_error "--tree is findmnt's: watchq lists mounts one a line, in mount order" --tree list mounts
+	usage_error "--list is findmnt's: watchq prints one record a line" --list mounts /
+	usage_error "--poll is findmnt's: watching for changes is what watchq does" --poll mounts /
+	usage_error "-c is inotifywait's --csv: watchq writes no CSV" -c mounts /
+	usage_error "--csv is inotifywait's: watchq writes no CSV" --csv mounts /
+	usage_error "-d is inotifywait's --daemon: watchq stays in the foreground" -d -o "$T/o" mounts /
+	usage_error "--daemon is inotifywait's" --daemon mounts /
+	usage_error "watchq: --fromfile is inotifywait's: give the TARGETs as arguments, as xargs -d '\n' -a FILE watchq mounts does" \
+		--fromfile "$T/list" mounts
+	usage_error "--outfile is inotifywait's: here -o, --output=FILE" --outfile "$T/o" mounts /
+	[ ! -e "$T/o" ]
+	# inotifywait's file events, with the nearest watchq has.
+	usage_error "watchq: -e create: inotifywait's file event; a new mount is mount here" -e create mounts /
+	usage_error "-e modify: inotifywait's file event; a mount's options changing is remount" \
+		-e mount,modify mounts /
+	usage_error "-E DELETE: inotifywait's file event; a mount going away is unmount" -E DELETE mounts /
+	usage_error "-e close_write: inotifywait's file event; watchq sees no file written" \
+		wait -e close_write mounts /
+	# findmnt -n before a SOURCE or a path: no headings meant, not a count.
+	usage_error "watchq: --count: 'mounts' is not a positive whole number: -n is --count=N here; watchq prints no headings to leave out, as findmnt -n does" \
+		-n mounts /
+	usage_error "--count: '/srv' is not a positive whole number: -n is --count=N here" -n /srv mounts
+}
+
+@test "an unknown source word gets the nearest; a path, where a path goes" {
+	usage_error "watchq: unknown source 'key' (mounts, keys, sb); did you mean keys?" key @s
+	usage_error "watchq: unknown source 'mount' (mounts, keys, sb); did you mean mounts?" -e mount mount /
+	usage_error "unknown source 'lst' (mounts, keys, sb); did you mean list?" lst mounts
+	usage_error "unknown source 'sbs' (mounts, keys, sb); did you mean sb?" list sbs /
+	usage_error "watchq: unknown source '/srv' (mounts, keys, sb): a DIR follows its SOURCE, as in watchq list mounts /srv" \
+		list /srv
+	usage_error "a DIR follows its SOURCE, as in watchq list --target mounts /srv" list --target /srv
+	usage_error "watchq: unknown source '/srv' (mounts, keys, sb): a DIR follows its SOURCE; -T is --timestamps here, and findmnt -T's mount that holds a DIR is watchq list --target mounts /srv" \
+		list -T /srv
+	usage_error "a DIR follows its SOURCE, as in watchq mounts /srv" /srv
+	usage_error "watchq: unknown source 'files' (mounts, keys, sb)" files /
+}
+
 @test "long options are taken whole: an abbreviation is refused, with the options it could mean" {
 	usage_error "unknown option '--init'; did you mean --initial?" --init list mounts /
 	usage_error "unknown option '--excl'; did you mean --exclude" --excl mount -t 0 mounts /

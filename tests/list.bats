@@ -183,17 +183,24 @@ mount present $T/a tmpfs wq-a" ]
 }
 
 @test "list: what waits or counts changes is a usage error (64)" {
-	for opts in "-t 1" "-n 1" "-m" "-e present" "-E mount"; do
+	for opts in "-t 1" "-m" "-e present" "-E mount"; do
 		run --separate-stderr "$WATCHQ" list $opts mounts /
 		[ "$status" -eq 64 ]
 		[ "$stderr" = "watchq: list prints the present state whole and exits: -t, -n, -m, -e, -E and --space-below do not apply" ]
 	done
 	run --separate-stderr "$WATCHQ" list
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: list needs a SOURCE, e.g. watchq list mounts /" ]
+	# -n, as findmnt -n (no headings) is typed, whatever follows it: no count is talked of.
+	for opts in "-n mounts /" "-n" "-n 1 mounts" "-qn mounts"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$WATCHQ" list $opts
+		[ "$status" -eq 64 ] && [ -z "$output" ]
+		[ "$stderr" = "watchq: -n is --count here, which list does not take; findmnt's -n (no headings) is what list does anyway" ]
+	done
 	run --separate-stderr "$WATCHQ" list --mount / mounts /
 	[ "$status" -eq 64 ]
 	run --separate-stderr "$WATCHQ" list key @s
-	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: unknown source 'key' (mounts, keys, sb)" ]
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: unknown source 'key' (mounts, keys, sb); did you mean keys?" ]
 	run --separate-stderr "$WATCHQ" list --fstype tmpfs keys
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --fstype applies to mounts" ]
 }
