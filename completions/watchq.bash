@@ -170,7 +170,7 @@ _watchq()
 	# The common VFS options of a mount and of its superblock, as -O takes them.
 	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
 		symfollow sync dirsync mand'
-	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %T %%
+	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %l %a %z %b %T %%
 		%#p %#o %#d %#f %#O %#c %#y %#w %#E %#G'
 
 	case $prev in

@@ -200,6 +200,43 @@ format_key_desc(struct buf *b, const struct format_event *x)
 	format_str(b, x, k->description ? k->description : "");
 }
 
+/* low or ok: which way a lowspace record crossed its threshold. */
+static void
+format_low(struct buf *b, const struct format_event *x)
+{
+	if (x->sb && x->ev->subtype == SB_LOWSPACE)
+		buf_adds(b, x->sb->low ? "low" : "ok");
+}
+
+/* Bytes of a lowspace record, or of a present one whose space is known. */
+static void
+format_space(struct buf *b, const struct format_event *x, uint64_t n)
+{
+	if (x->sb && (x->ev->subtype == SB_LOWSPACE ||
+	    (x->ev->subtype == SB_PRESENT && x->sb->has_space)))
+		buf_addf(b, "%llu", (unsigned long long)n);
+}
+
+static void
+format_avail(struct buf *b, const struct format_event *x)
+{
+	format_space(b, x, x->sb ? x->sb->avail : 0);
+}
+
+static void
+format_size(struct buf *b, const struct format_event *x)
+{
+	format_space(b, x, x->sb ? x->sb->size : 0);
+}
+
+/* The bytes --space-below set, which only a lowspace record carries. */
+static void
+format_threshold(struct buf *b, const struct format_event *x)
+{
+	if (x->sb && x->ev->subtype == SB_LOWSPACE)
+		buf_addf(b, "%llu", (unsigned long long)x->sb->threshold);
+}
+
 static void
 format_time(struct buf *b, const struct format_event *x)
 {
@@ -236,6 +273,10 @@ static const struct format_escape format_escapes[] = {
 	{ 'K', false, false, format_keyring },
 	{ 'k', false, false, format_key },
 	{ 'y', true, false, format_key_desc },
+	{ 'l', false, false, format_low },
+	{ 'a', false, false, format_avail },
+	{ 'z', false, false, format_size },
+	{ 'b', false, false, format_threshold },
 	{ 'T', false, false, format_time },
 	{ '%', false, false, format_percent },
 };

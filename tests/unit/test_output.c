@@ -299,6 +299,23 @@ main(void)
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key instantiated @s 2147483647 user:x (error -126)\n");
 
+	/* sb lowspace: which way it crossed, and its bytes; present: the space where known. */
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_SB, .subtype = SB_LOWSPACE, .watch = "/d",
+		.u.sb = { .path = "/d", .low = true, .avail = 5, .size = 100, .threshold = 10 } };
+	output_format(&b, "%e %l %a %z %b", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "lowspace low 5 100 10\n");
+	buf_reset(&b);
+	ev.u.sb.low = false;
+	ev.u.sb.avail = 20;
+	output_format(&b, "%l %a", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "ok 20\n");
+	buf_reset(&b);
+	ev.subtype = SB_PRESENT;
+	ev.u.sb.has_space = true;
+	output_format(&b, "%e %a %z", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "present 20 100\n");
+
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
 	CHECK(output_format_check("%") == -1, "trailing percent");
