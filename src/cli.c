@@ -1090,16 +1090,24 @@ cli_check_scopes(const struct config *cfg, const struct cli_state *cs)
 	}
 }
 
-/* Once the command line is known good: an -O item findmnt reads otherwise than it looks. */
+/*
+ * Once the command line is known good, what is taken but may not mean what it looks like: an -O
+ * item findmnt reads otherwise, inotifywait's --format '%w%f'.
+ */
 static void
 cli_note_options(const struct config *cfg)
 {
 	const char *trap;
 
-	if (cfg->optlist && !cfg->quiet && (trap = filter_options_trap(cfg->optlist)) != NULL)
+	if (cfg->quiet)
+		return;
+	if (cfg->optlist && (trap = filter_options_trap(cfg->optlist)) != NULL)
 		warnx("--options %s: as findmnt -O, keeps mounts with no option '%s' "
 		    "(mountinfo writes %s, not %s); +%s keeps mounts with %s",
 		    trap, trap + 2, trap, trap + 2, trap, trap);
+	if (cfg->format_kind == OUT_FORMAT && output_format_inotify_path(cfg->format))
+		warnx("--format: %%w%%f is inotifywait's path of a file; here %%w is the watch as "
+		    "given and %%f the filesystem type, the path is %%p");
 }
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */

@@ -356,6 +356,26 @@ output_format_uses(const char *fmt, char c)
 }
 
 bool
+output_format_inotify_path(const char *fmt)
+{
+	const struct format_escape *e, *prev = NULL;
+	const char *p;
+	size_t len;
+
+	for (p = fmt; *p; p++) {
+		if ((e = format_escape_at(p, &len)) == NULL) {
+			prev = NULL;
+			continue;
+		}
+		if (prev && prev->c == 'w' && e->c == 'f')
+			return true;
+		prev = e;
+		p += len - 1;
+	}
+	return false;
+}
+
+bool
 output_format_needs_who(const char *fmt)
 {
 	const struct format_escape *e;

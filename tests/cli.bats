@@ -140,6 +140,16 @@ usage_error() {
 	usage_error "--count: '/srv' is not a positive whole number: -n is --count=N here" -n /srv mounts
 }
 
+@test "--format '%w%f', inotifywait's path of a file, is taken and said once on stderr; not with -q" {
+	run --separate-stderr "$WATCHQ" list --format '%w%f' mounts /proc
+	[ "$status" -eq 0 ] && [ "$output" = "/procproc" ]
+	[ "$stderr" = "watchq: --format: %w%f is inotifywait's path of a file; here %w is the watch as given and %f the filesystem type, the path is %p" ]
+	run --separate-stderr "$WATCHQ" -q list --format '%#w%#f' mounts /proc
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	run --separate-stderr "$WATCHQ" list --format '%w %f' mounts /proc
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+}
+
 @test "an unknown source word gets the nearest; a path, where a path goes" {
 	usage_error "watchq: unknown source 'key' (mounts, keys, sb); did you mean keys?" key @s
 	usage_error "watchq: unknown source 'mount' (mounts, keys, sb); did you mean mounts?" -e mount mount /

@@ -325,6 +325,11 @@ main(void)
 	output_format(&b, "%e %a %z", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "present 20 100\n");
 
+	CHECK(output_format_inotify_path("%w%f") && output_format_inotify_path("%e %#w%#f") &&
+	    output_format_inotify_path("%w%#f"), "%%w%%f: inotifywait's path");
+	CHECK(!output_format_inotify_path("%w %f") && !output_format_inotify_path("%w%%f") &&
+	    !output_format_inotify_path("%%w%f") && !output_format_inotify_path("%f%w"),
+	    "%%w %%f and the like are not");
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
 	CHECK(output_format_check("%") == -1, "trailing percent");
