@@ -131,7 +131,7 @@ _watchq_wait_refused()
 		[wait]='--initial -m --monitor'
 		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
 			--options --exclude --include --excludei --includei --timefmt --recursive
-			--space-below'
+			--space-below --queue-size --no-bpf'
 		[silent]='-j --json --format --journal -T --timestamps -0 --null -o --output'
 		[here]='-N --ns'
 		[event]='--mount --unmount --readonly --writable --key --keyring --no-key
@@ -170,7 +170,7 @@ _watchq()
 	# The common VFS options of a mount and of its superblock, as -O takes them.
 	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
 		symfollow sync dirsync mand'
-	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %T %%
+	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %l %a %z %b %T %%
 		%#p %#o %#d %#f %#O %#c %#y %#w %#E %#G'
 
 	case $prev in
@@ -237,6 +237,7 @@ _watchq()
 		for w in "${words[@]}"; do
 			[[ $w == wait ]] && opts="$opts $wait_opts" \
 				refused=$(_watchq_wait_refused "${words[@]:0:cword}")
+			[[ $w == list ]] && opts="$opts --target"
 		done
 		COMPREPLY=($(compgen -W "$opts" -X "@($refused)" -- "$cur"))
 		return

@@ -45,7 +45,7 @@ function __watchq_allows
 	end
 	set -l wait initial monitor
 	set -l state event exclude-event count fstype source options exclude include excludei \
-		includei timefmt recursive space-below
+		includei timefmt recursive space-below queue-size no-bpf
 	set -l silent json format journal timestamps null output
 	set -l here ns
 	set -l event mount unmount readonly writable key keyring no-key mounted unmounted
@@ -64,8 +64,8 @@ end
 # The escapes of --format, after its last %.
 function __watchq_format
 	set -l head (string replace -r -- '%[^%]*$' '' (__watchq_token))
-	for e in s e E w t p o f d F O g r i I N G P u c k K y T % '#p' '#o' '#d' '#f' '#O' '#c' \
-		'#y' '#w' '#E' '#G'
+	for e in s e E w t p o f d F O g r i I N G P u c k K y l a z b T % '#p' '#o' '#d' '#f' '#O' \
+		'#c' '#y' '#w' '#E' '#G'
 		echo "$head%$e"
 	end
 end
@@ -153,6 +153,7 @@ complete -c watchq -s q -l quiet -d 'Only errors on stderr; twice: no events eit
 complete -c watchq -n '__watchq_allows null' -s 0 -l null -d 'End each record with NUL'
 complete -c watchq -n '__watchq_allows monitor' -s m -l monitor -d 'Keep reporting (the default)'
 complete -c watchq -n '__watchq_allows initial' -l initial -d 'Report present mounts first'
+complete -c watchq -n '__watchq_listing' -l target -d 'list mounts: the mount that holds each DIR'
 complete -c watchq -s t -l timeout -x -d 'Exit 2 after SECONDS'
 complete -c watchq -n '__watchq_allows count' -s n -l count -x -d 'Exit 0 after N events'
 complete -c watchq -n '__watchq_allows fstype' -l fstype -x -a '(awk "{print \$NF}" /proc/filesystems)' -d 'Only these filesystem types'
@@ -167,8 +168,8 @@ complete -c watchq -n '__watchq_allows recursive' -l recursive -d 'keys: follow 
 complete -c watchq -n '__watchq_allows space-below' -l space-below -x -d 'sb: report lowspace below PERCENT% or SIZE'
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
 complete -c watchq -l interval -x -d 'Period of polled backends'
-complete -c watchq -l queue-size -x -d 'Kernel queue size'
-complete -c watchq -l no-bpf -d 'Do not capture mount system calls with BPF'
+complete -c watchq -n '__watchq_allows queue-size' -l queue-size -x -d 'Kernel queue size'
+complete -c watchq -n '__watchq_allows no-bpf' -l no-bpf -d 'Do not capture mount system calls with BPF'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows mount' -l mount -r -a '(__fish_complete_directories)' -d 'Wait until PATH is a mount point'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows unmount' -l unmount -x -a '(__watchq_mountpoints)' -d 'Wait until PATH is not a mount point'
 complete -c watchq -n '__watchq_waiting; and __watchq_allows readonly' -l readonly -x -a '(__watchq_mountpoints) (__fish_complete_directories)' -d 'Wait until PATH is read-only'

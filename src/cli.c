@@ -16,6 +16,7 @@
 #include "exit.h"
 #include "filter.h"
 #include "findmnt.h"
+#include "habits.h"
 #include "number.h"
 #include "output_format.h"
 #include "path.h"
@@ -47,8 +48,10 @@ enum {
 	OPT_SPACE_BELOW,
 	OPT_USAGE,
 	OPT_JOURNAL,
+	OPT_TARGET,
 	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
 	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
+	OPT__END = OPT_COND + COND__N,
 };
 
 /* After \v, cli_help_post() puts the sources and their events (from the tables) first. */
@@ -56,7 +59,7 @@ static const char doc[] =
     "Watch kernel notifications: mount topology, superblock health, keys."
     "\v"
     "Exit status: 0 condition met, --count reached, list written whole or clean end; 1 runtime "
-    "error; 2 --timeout expired; 3 a watched object went away; 64 usage "
+    "error, or a list mounts DIR with nothing to list; 2 --timeout expired; 3 a watched object went away; 64 usage "
     "error; 69 backend or source unavailable in this kernel; 128+N a wait "
     "ended by signal N (SIGPIPE: its reader went away).";
 
@@ -80,6 +83,8 @@ static const struct argp_option options[] = {
 	{ "null", '0', NULL, 0, "End each record with a NUL byte instead of a newline", 1 },
 	{ "monitor", 'm', NULL, 0, "Keep reporting events (the default; inotifywait's -m)", 1 },
 	{ "initial", OPT_INITIAL, NULL, 0, "First report the current state as present records", 1 },
+	{ "target", OPT_TARGET, NULL, 0,
+	    "list mounts: the mount that holds each DIR, as findmnt -T", 1 },
 	{ NULL, 0, NULL, 0, "Ending:", 2 },
 	{ "timeout", 't', "SECONDS", 0,
 	    "Exit 2 when SECONDS (fractions allowed) have passed since start", 2 },
@@ -136,47 +141,76 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
-/* What an option applies to, for watchq SOURCE --help: a source by its type's bit, or a verb. */
+/*
+ * What an option applies to: the runs it goes with, and, for an option of some sources only, their
+ * types' bits. watchq SOURCE --help, wait --help and list --help show what applies there, and an
+ * option given where it does not apply is a usage error: one table says both.
+ */
 enum {
 	APPLY_MOUNTS = 1u << EV_MOUNT,
 	APPLY_KEYS = 1u << EV_KEY,
 	APPLY_SB = 1u << EV_SB,
 	APPLY_SOURCES = APPLY_MOUNTS | APPLY_KEYS | APPLY_SB,
-	APPLY_WAIT = 1u << EV__NTYPES,
-	APPLY_LIST = 1u << (EV__NTYPES + 1),
+	APPLY_MONITOR = 1u << EV__NTYPES,
+	APPLY_STATE = APPLY_MONITOR << 1,	/* wait with state conditions */
+	APPLY_EVENT = APPLY_MONITOR << 2,	/* wait -e EVENT SOURCE */
+	APPLY_LIST = APPLY_MONITOR << 3,
+	APPLY_WAIT = APPLY_STATE | APPLY_EVENT,
+	APPLY_RUNS = APPLY_MONITOR | APPLY_WAIT | APPLY_LIST,
 };
 
 /*
- * Beside options: what each applies to (an option not here applies to everything; the wait
- * conditions to wait).
+ * Beside options, one row each (the wait conditions are the state wait's by their key range,
+ * --backend the sources' with a choice of backends): an option with no row applies nowhere, and
+ * tests/cli.bats finds it missing from every scoped --help.
  */
 static const struct option_scope {
 	int key;
 	unsigned applies;
 } option_scopes[] = {
-	{ 'e', APPLY_SOURCES | APPLY_WAIT },
-	{ 'E', APPLY_SOURCES | APPLY_WAIT },
-	{ 'm', APPLY_SOURCES },
-	{ OPT_INITIAL, APPLY_SOURCES },
-	{ 't', APPLY_SOURCES | APPLY_WAIT },
-	{ 'n', APPLY_SOURCES | APPLY_WAIT },
-	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ 'S', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ 'O', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 1, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 2, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ OPT_PATH_RE + 3, APPLY_MOUNTS | APPLY_SB | APPLY_WAIT | APPLY_LIST },
-	{ 'N', APPLY_MOUNTS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_WAIT | APPLY_LIST },
-	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_WAIT },
-	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_WAIT },
-	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_WAIT },
-	{ OPT_KEYRING, APPLY_WAIT },
+	{ 'e', APPLY_MONITOR | APPLY_EVENT },
+	{ 'E', APPLY_MONITOR | APPLY_EVENT },
+	{ 'j', APPLY_RUNS },
+	{ OPT_FORMAT, APPLY_RUNS },
+	{ OPT_TIMEFMT, APPLY_RUNS },
+	{ 'T', APPLY_RUNS },
+	{ 'o', APPLY_RUNS },
+	{ OPT_JOURNAL, APPLY_RUNS },
+	{ 'q', APPLY_RUNS },
+	{ '0', APPLY_RUNS },
+	{ 'm', APPLY_MONITOR },
+	{ OPT_INITIAL, APPLY_MONITOR },
+	{ OPT_TARGET, APPLY_MOUNTS | APPLY_LIST },
+	{ 't', APPLY_MONITOR | APPLY_WAIT },
+	{ 'n', APPLY_MONITOR | APPLY_EVENT },
+	{ OPT_FSTYPE, APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'S', APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'O', APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 1, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 2, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_PATH_RE + 3, APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ 'N', APPLY_MOUNTS | APPLY_RUNS },
+	/* --key and --no-key look in the --keyring itself. */
+	{ OPT_RECURSIVE, APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	{ OPT_SPACE_BELOW, APPLY_SB | APPLY_MONITOR | APPLY_EVENT },
+	/* The key poll, sb lowspace, and sb readonly without error events (--readonly too). */
+	{ OPT_INTERVAL, APPLY_KEYS | APPLY_SB | APPLY_MONITOR | APPLY_WAIT },
+	/* A loss in a state wait is re-read and changes no answer. */
+	{ OPT_QUEUE_SIZE, APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT },
+	/* The capture names who made a change: state waits and list print no change. */
+	{ OPT_NO_BPF, APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT },
+	{ OPT_KEYRING, APPLY_STATE },
+	{ 'h', APPLY_RUNS },
+	{ OPT_USAGE, APPLY_RUNS },
+	{ 'V', APPLY_RUNS },
 	{ 0, 0 },
 };
 
-/* What --help shows: the options of a source or verb (APPLY_*), or 0 for every option. */
+/*
+ * What --help shows: the options of a run (APPLY_MONITOR, _WAIT or _LIST) and of the sources named
+ * on the line, if any; 0 for every option.
+ */
 static unsigned cli_help_scope;
 
 struct cli_state {
@@ -194,6 +228,7 @@ struct cli_state {
 	char *ns_args[MNTNS_MAX + 1];
 	size_t nns;
 	bool ns_all;		/* -N all */
+	bool given[OPT__END];	/* by key: the options on the command line */
 };
 
 /* "auto, fanotify, ..." (with a source kind: its backends only), from the table. */
@@ -243,8 +278,11 @@ cli_unknown_long(const char *opt)
 	struct suggest s;
 	struct buf b = { 0 };
 	char *name = xstrdup(opt + 2);
+	const struct habit *h;
 
 	name[strcspn(name, "=")] = '\0';
+	if ((h = habits_long(name, strlen(name))) != NULL)
+		errx(EXIT_USAGE, "--%s is %s: %s", escape_arg(name), h->is, h->text);
 	suggest_init(&s, name);
 	for (o = options; o->name || o->doc; o++)
 		if (o->name && !(o->flags & OPTION_HIDDEN))
@@ -254,11 +292,20 @@ cli_unknown_long(const char *opt)
 	    b.len > 0 ? b.data : " (see watchq --help)");
 }
 
+/* list -n, as findmnt -n (no headings) is typed: say what -n is here, and exit 64. */
+static void __attribute__((noreturn))
+cli_list_count(void)
+{
+	errx(EXIT_USAGE, "-n is --count here, which list does not take; findmnt's -n (no headings) "
+	    "is what list does anyway");
+}
+
 /* Say on one line what is wrong with the command-line word opt, and exit 64. */
 static void __attribute__((noreturn))
 cli_bad_option(const char *opt)
 {
 	const struct argp_option *o = NULL;
+	const struct habit *h;
 	const char *p;
 	size_t n;
 
@@ -273,67 +320,90 @@ cli_bad_option(const char *opt)
 	}
 	for (p = opt + 1; *p && (o = cli_find_short((unsigned char)*p)) != NULL && !o->arg; p++)
 		;
+	if (*p && o == NULL && (h = habits_short((unsigned char)*p)) != NULL)
+		errx(EXIT_USAGE, "-%c is %s: %s", *p, h->is, h->text);
 	if (*p && o == NULL)
 		errx(EXIT_USAGE, "unknown option '-%s' (see watchq --help)",
 		    escape_arg((char[]){ *p, '\0' }));
+	if (*p && p[1] == '\0' && *p == 'n' && (cli_help_scope & APPLY_RUNS) == APPLY_LIST)
+		cli_list_count();
 	if (*p && p[1] == '\0')
 		errx(EXIT_USAGE, "option '-%c' needs %s", *p, o->arg);
 	errx(EXIT_USAGE, "unknown option '%s' (see watchq --help)", escape_arg(opt));
 }
 
+/* Add to *named the bit of the source word w names, if any. */
+static void
+cli_scan_source(const char *w, unsigned *named)
+{
+	const struct event_source *k = source_find(w);
+
+	*named |= k ? 1u << k->type : 0;
+}
+
 /*
- * Refuse a long option not spelled out whole, which getopt would take as any option it begins:
- * one added later would silently change what a script's abbreviation means. Returns the first
- * word that is no option (the SOURCE or verb), or NULL. Stops at "--", as argp does.
+ * Find the first word that is a bad option: one unknown, one that lacks its argument, or a long
+ * option not spelled out whole, which getopt would take as any option it begins (one added later
+ * would silently change what a script's abbreviation means). argp names the word it stopped at
+ * only after the cluster it is in: "-lJ" would be the word before. Returns the first word that is
+ * no option (the SOURCE or verb), or NULL; sets *bad to the bad word, or NULL; adds to *named the
+ * bit of each source a word names. Options end at "--", as argp ends them.
  */
 static const char *
-cli_scan_words(int argc, char **argv)
+cli_scan_words(int argc, char **argv, unsigned *named, const char **bad)
 {
 	const struct argp_option *o;
 	const char *first = NULL, *w;
-	bool in_order = getenv("POSIXLY_CORRECT") != NULL;
+	bool in_order = getenv("POSIXLY_CORRECT") != NULL, args = false;
 	size_t n, k;
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		w = argv[i];
-		if (strcmp(w, "--") == 0)
-			return first ? first : argv[i + 1];
-		if (w[0] != '-' || w[1] == '\0') {
+		if (!args && strcmp(w, "--") == 0) {
+			args = true;
+			continue;
+		}
+		if (args || w[0] != '-' || w[1] == '\0') {
 			if (first == NULL)
 				first = w;
-			if (in_order)
-				return first;
+			cli_scan_source(w, named);
+			args |= in_order;
 			continue;
 		}
 		if (w[1] == '-') {
 			n = strcspn(w + 2, "=");
-			if ((o = cli_find_long(w + 2, n)) == NULL)
-				cli_unknown_long(w);
-			i += o->arg && w[2 + n] == '\0';	/* its argument is the next word */
-			continue;
+			o = cli_find_long(w + 2, n);
+			/* Its argument is the next word. */
+			if (o && o->arg && w[2 + n] == '\0' && ++i >= argc)
+				o = NULL;
+		} else {
+			for (k = 1; w[k] && (o = cli_find_short((unsigned char)w[k])) != NULL &&
+			     !o->arg; k++)
+				;
+			if (o && w[k] && w[k + 1] == '\0' && ++i >= argc)
+				o = NULL;
 		}
-		for (k = 1; w[k] && ((o = cli_find_short((unsigned char)w[k])) == NULL || !o->arg);
-		     k++)
-			;
-		i += w[k] && w[k + 1] == '\0';
+		if (o == NULL && *bad == NULL)
+			*bad = w;
 	}
 	return first;
 }
 
-/* What the first word that is no option asks help for: APPLY_* of a verb or source, or 0. */
+/*
+ * What the words that are no options ask help for: the run of the first (a source's word is a
+ * monitor's) and the sources named, or 0 for everything.
+ */
 static unsigned
-cli_scope_of(const char *word)
+cli_scope_of(const char *first, unsigned named)
 {
-	const struct event_source *k;
-
-	if (word == NULL)
+	if (first == NULL)
 		return 0;
-	if (strcmp(word, "wait") == 0)
-		return APPLY_WAIT;
-	if (strcmp(word, "list") == 0)
-		return APPLY_LIST;
-	return (k = source_find(word)) != NULL ? 1u << k->type : 0;
+	if (strcmp(first, "wait") == 0)
+		return APPLY_WAIT | named;
+	if (strcmp(first, "list") == 0)
+		return APPLY_LIST | named;
+	return source_find(first) != NULL ? APPLY_MONITOR | named : 0;
 }
 
 /* What option o applies to (APPLY_*). */
@@ -342,10 +412,10 @@ cli_applies(const struct argp_option *o)
 {
 	const struct option_scope *sc;
 	const struct backend *be;
-	unsigned applies = APPLY_WAIT | APPLY_LIST;
+	unsigned applies = APPLY_RUNS;
 
 	if (o->key >= OPT_COND && o->key < OPT_COND + COND__N)
-		return APPLY_WAIT;
+		return APPLY_STATE;
 	/* --backend: the sources with a choice of backends. */
 	if (o->key == OPT_BACKEND) {
 		for (be = source_backends; be->name; be++)
@@ -355,7 +425,26 @@ cli_applies(const struct argp_option *o)
 	for (sc = option_scopes; sc->key; sc++)
 		if (sc->key == o->key)
 			return sc->applies;
-	return ~0u;
+	return 0;
+}
+
+/*
+ * Whether --help in scope shows o: it goes with that run and, if it is of some sources only, with a
+ * source named; with none named, with a source that list or a monitor may watch, or that a wait's
+ * conditions open (wait -e's SOURCE, not named yet, could be any).
+ */
+static bool
+cli_help_shows(const struct argp_option *o, unsigned scope)
+{
+	unsigned a = cli_applies(o), named = scope & APPLY_SOURCES;
+
+	if (!(a & scope & APPLY_RUNS))
+		return false;
+	if (!(a & APPLY_SOURCES))
+		return true;
+	if (named)
+		return a & named;
+	return a & scope & (APPLY_RUNS & ~APPLY_EVENT);
 }
 
 /* The options that apply to scope, each group's header with them, ended as options is. */
@@ -370,9 +459,9 @@ cli_scoped_options(unsigned scope)
 	for (o = options; o->name || o->doc; o++) {
 		if (o->name == NULL && o->key == 0) {
 			for (keep = false, p = options; p->name || p->doc; p++)
-				keep |= p->name && p->group == o->group && (cli_applies(p) & scope);
+				keep |= p->name && p->group == o->group && cli_help_shows(p, scope);
 		} else if (!(o->flags & OPTION_ALIAS)) {
-			keep = cli_applies(o) & scope;
+			keep = cli_help_shows(o, scope);
 		}
 		if (keep)
 			out[n++] = *o;
@@ -434,6 +523,9 @@ cli_help_post(const char *text)
 			buf_adds(&b, " TARGET...");
 	}
 	buf_adds(&b, "; several sources may follow one another.");
+	if ((cli_help_scope & APPLY_WAIT) && !(cli_help_scope & APPLY_SOURCES))
+		buf_adds(&b, " wait -e EVENT SOURCE also takes that source's own options: "
+		    "watchq wait SOURCE --help lists them.");
 	for (k = event_sources; k->name && !(cli_help_scope & APPLY_LIST); k++) {
 		if (k->type == EV_META || scope & (1u << k->type)) {
 			buf_addf(&b, k->type == EV_META ? " Always delivered: " : " Events of %s: ",
@@ -459,7 +551,8 @@ cli_help_filter(int key, const char *text, void *input)
 	const char *line;
 
 	if (key == OPT_BACKEND) {
-		for (k = event_sources; k->type != EV_META && cli_help_scope != 1u << k->type; k++)
+		for (k = event_sources;
+		     k->type != EV_META && (cli_help_scope & APPLY_SOURCES) != 1u << k->type; k++)
 			;
 		buf_adds(&b, cli_backend_names(k->type != EV_META ? k : NULL));
 		return b.data;
@@ -622,6 +715,9 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 	case OPT_INITIAL:
 		cfg->initial = true;
 		break;
+	case OPT_TARGET:
+		cfg->list_target = true;
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -647,6 +743,14 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cfg->has_timeout = true;
 		break;
 	case 'n':
+		if ((cli_help_scope & APPLY_RUNS) == APPLY_LIST)
+			cli_list_count();
+		/* A SOURCE or a path after -n: findmnt's -n, no headings. */
+		if (number_count(arg, 1, 1000000000000LL, &n) < 0 &&
+		    (source_find(arg) || strchr(arg, '/')))
+			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number: -n is "
+			    "--count=N here; watchq prints no headings to leave out, as findmnt -n "
+			    "does", escape_arg(arg));
 		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
 			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number",
 			    escape_arg(arg));
@@ -745,6 +849,8 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 	struct cli_state *cs = st->input;
 	struct argp help;
 
+	if (key > 0 && key < OPT__END)
+		cs->given[key] = true;
 	switch (key) {
 	case 'h':
 	case OPT_USAGE:
@@ -782,10 +888,12 @@ static void __attribute__((noreturn))
 cli_unknown_event(const char *opt, const char *name)
 {
 	const struct event_name *n;
-	const char *alias_of;
+	const char *alias_of, *habit;
 	struct suggest s;
 	struct buf b = { 0 };
 
+	if ((habit = habits_event(name)) != NULL)
+		errx(EXIT_USAGE, "%s %s: %s", opt, escape_arg(name), habit);
 	suggest_init(&s, name);
 	for (n = event_names; n->name; n++)
 		suggest_offer(&s, n->name);
@@ -910,6 +1018,13 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE,
 		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
 		    "namespace");
+	/* -T is --timestamps here: findmnt's -T is this long option alone. */
+	if (cfg->list_target && cfg->mode != MODE_LIST)
+		errx(EXIT_USAGE, "--target goes with list: watchq list --target mounts DIR prints "
+		    "the mount that holds DIR, as findmnt -T");
+	if (cfg->list_target && !cli_watches_type(cfg, EV_MOUNT))
+		errx(EXIT_USAGE, "--target applies to mounts (sb PATH names the filesystem that "
+		    "holds PATH already)");
 	if (cfg->recursive && !cli_watches_type(cfg, EV_KEY))
 		errx(EXIT_USAGE, "--recursive applies to keys");
 	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
@@ -920,16 +1035,79 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
 }
 
-/* Once the command line is known good: an -O item findmnt reads otherwise than it looks. */
+/* "mounts", "keys and sb": the sources of the APPLY_* bits in applies. */
+static const char *
+cli_source_words(unsigned applies)
+{
+	static char words[64];
+	const struct event_source *k;
+	size_t n = 0, all = 0, i = 0;
+
+	for (k = event_sources; k->type != EV_META; k++)
+		all += (applies >> k->type) & 1;
+	for (k = event_sources; k->type != EV_META; k++) {
+		if (!((applies >> k->type) & 1) || n >= sizeof(words))
+			continue;
+		i++;
+		n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s",
+		    i == 1 ? "" : i == all ? " and " : ", ", k->word);
+	}
+	return words;
+}
+
+/*
+ * After the checks that say more: an option given where option_scopes says it does not apply, as
+ * --help leaves it out there, is a usage error. (--backend, --keyring and the wait conditions have
+ * checks of their own.)
+ */
+static void
+cli_check_scopes(const struct config *cfg, const struct cli_state *cs)
+{
+	static const char *const runs[] = { "a monitor", "state conditions", "wait -e", "list" };
+	const struct argp_option *o;
+	unsigned run, watched = 0, a;
+	size_t i, r;
+
+	r = cfg->mode == MODE_WAIT_STATE ? 1 : cfg->mode == MODE_WAIT_EVENT ? 2 :
+	    cfg->mode == MODE_LIST ? 3 : 0;
+	run = APPLY_MONITOR << r;
+	for (i = 0; i < cfg->nwatches; i++)
+		watched |= cfg->watches[i].internal ? 0 : 1u << cfg->watches[i].type;
+	/* A state wait's conditions open the sources they need. */
+	if (cfg->mode == MODE_WAIT_STATE)
+		watched |= cfg->sources;
+	for (o = options; o->name || o->doc; o++) {
+		if (o->name == NULL || (o->flags & OPTION_ALIAS) || o->key <= 0 ||
+		    o->key >= OPT__END || !cs->given[o->key] || o->key == OPT_BACKEND ||
+		    o->key == OPT_KEYRING || o->key >= OPT_COND)
+			continue;
+		a = cli_applies(o);
+		if (!(a & run))
+			errx(EXIT_USAGE, "--%s does not apply to %s", o->name, runs[r]);
+		if ((a & APPLY_SOURCES) && !(a & watched))
+			errx(EXIT_USAGE, "--%s applies to %s", o->name,
+			    cli_source_words(a & APPLY_SOURCES));
+	}
+}
+
+/*
+ * Once the command line is known good, what is taken but may not mean what it looks like: an -O
+ * item findmnt reads otherwise, inotifywait's --format '%w%f'.
+ */
 static void
 cli_note_options(const struct config *cfg)
 {
 	const char *trap;
 
-	if (cfg->optlist && !cfg->quiet && (trap = filter_options_trap(cfg->optlist)) != NULL)
+	if (cfg->quiet)
+		return;
+	if (cfg->optlist && (trap = filter_options_trap(cfg->optlist)) != NULL)
 		warnx("--options %s: as findmnt -O, keeps mounts with no option '%s' "
 		    "(mountinfo writes %s, not %s); +%s keeps mounts with %s",
 		    trap, trap + 2, trap, trap + 2, trap, trap);
+	if (cfg->format_kind == OUT_FORMAT && output_format_inotify_path(cfg->format))
+		warnx("--format: %%w%%f is inotifywait's path of a file; here %%w is the watch as "
+		    "given and %%f the filesystem type, the path is %%p");
 }
 
 /* --source as findmnt -S takes it; a tag no device has yet is said once, as it may come later. */
@@ -1105,6 +1283,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	struct cli_state cs = { 0 };
 	size_t i;
 	char **args;
+	const char *first, *bad = NULL;
+	unsigned named = 0;
 	bool wait = false, list = false;
 
 	/* Every message starts "watchq: ", whatever path or link started it. */
@@ -1118,7 +1298,10 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	cfg->queue_size = 256;
 	cs.cfg = cfg;
 	cs.args = xcalloc((size_t)argc + 1, sizeof(char *));
-	cli_help_scope = cli_scope_of(cli_scan_words(argc, argv));
+	first = cli_scan_words(argc, argv, &named, &bad);
+	cli_help_scope = cli_scope_of(first, named);
+	if (bad)
+		cli_bad_option(bad);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
 		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
@@ -1143,6 +1326,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	for (i = 0; i < cfg->nwatches; i++)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	cli_check_applies(cfg);
+	cli_check_scopes(cfg, &cs);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
 		cli_check_source(cfg);

@@ -14,6 +14,7 @@
 #include "path.h"
 #include "source.h"
 #include "srcmatch.h"
+#include "suggest.h"
 #include "xalloc.h"
 #include "wait.h"
 
@@ -30,6 +31,36 @@ cli_watch_source_words(void)
 			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s",
 			    n ? ", " : "", k->word);
 	return words;
+}
+
+/*
+ * Say that word names no source, and exit 64: with the nearest source words (and verbs, where
+ * word is the first), or, for a path, where a path goes.
+ */
+static void __attribute__((noreturn))
+cli_watch_unknown(const struct config *cfg, const char *word, bool first)
+{
+	const struct event_source *k;
+	struct suggest s;
+	struct buf b = { 0 };
+
+	suggest_init(&s, word);
+	for (k = event_sources; k->type != EV_META; k++)
+		suggest_offer(&s, k->word);
+	if (first) {
+		suggest_offer(&s, "wait");
+		suggest_offer(&s, "list");
+	}
+	suggest_text(&s, &b, "");
+	if (b.len == 0 && strchr(word, '/') && cfg->mode == MODE_LIST && cfg->timestamps)
+		buf_addf(&b, ": a DIR follows its SOURCE; -T is --timestamps here, and findmnt -T's "
+		    "mount that holds a DIR is watchq list --target mounts %s", escape_arg(word));
+	else if (b.len == 0 && strchr(word, '/'))
+		buf_addf(&b, ": a DIR follows its SOURCE, as in watchq%s mounts %s",
+		    cfg->mode != MODE_LIST ? "" : cfg->list_target ? " list --target" : " list",
+		    escape_arg(word));
+	errx(EXIT_USAGE, "unknown source '%s' (%s)%s", escape_arg(word), cli_watch_source_words(),
+	    b.len > 0 ? b.data : "");
 }
 
 /* The next watch, tagged tag; exits 64 when there is no room. */
@@ -177,8 +208,7 @@ cli_watch_sources(struct config *cfg, char **args, size_t nargs)
 			continue;
 		}
 		if (k == NULL)
-			errx(EXIT_USAGE, "unknown source '%s' (%s)", escape_arg(args[i]),
-			    cli_watch_source_words());
+			cli_watch_unknown(cfg, args[i], i == 0 && cfg->mode == MODE_MONITOR);
 		cli_watch_add(cfg, k->type, args[i]);
 		had_target = true;
 	}

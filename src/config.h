@@ -98,6 +98,7 @@ struct config {
 	bool no_bpf;		/* --no-bpf: no BPF process capture */
 	const char *output_path;	/* -o FILE; NULL: stdout */
 	bool initial;
+	bool list_target;	/* list --target: the mount that holds each mounts DIR (findmnt -T) */
 	char **fstypes;		/* NULL-terminated; a "no" prefix negates the whole list */
 	bool fstypes_negated;
 	char *fstype_list;	/* storage behind fstypes */

@@ -5,6 +5,7 @@
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_ERROR = 1,
+	EXIT_NOTHING = 1,	/* list: a mounts DIR had nothing to list, as findmnt's 1 */
 	EXIT_TIMEOUT = 2,
 	EXIT_REMOVED = 3,
 	EXIT_USAGE = 64,

@@ -41,6 +41,7 @@ struct run {
 	struct loop *loop;	/* while watching: the sources it polls follow -N all's */
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
+	bool listed[WATCHQ_MAX_WATCHES];	/* list: by tag, a present record was written */
 	int status;		/* exit code once decided, -1 while running */
 	bool silent;		/* state waits and -qq print no events */
 };
@@ -73,6 +74,8 @@ run_emit(struct sink *sink, struct event *ev)
 			return;
 		}
 	}
+	if (event_is_present(ev) && ev->tag >= 0 && ev->tag < WATCHQ_MAX_WATCHES)
+		r->listed[ev->tag] = true;
 	/*
 	 * A state wait's own watches only wake it: their events count towards nothing; nor
 	 * does the state at the start.
@@ -404,7 +407,37 @@ run_watch(struct run *r, const struct stop *stop)
 	return code;
 }
 
-/* Print the present records of every source, whole: 0, or the code of what cut them. */
+/*
+ * As findmnt exits 1 when it finds nothing: EXIT_NOTHING where a mounts DIR had no record, else 0.
+ * Unfiltered, nothing means no mount at or below DIR, which is said once (not with -q).
+ */
+static int
+run_list_found(const struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	const struct watch *w;
+	bool filtered = cfg->fstypes || cfg->source_dev || cfg->optlist || cfg->paths.n > 0;
+	int code = EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < cfg->nwatches; i++) {
+		w = &cfg->watches[i];
+		/* The copies of a DIR in each -N namespace share its tag: one answer. */
+		if (w->type != EV_MOUNT || w->internal || r->listed[w->tag] ||
+		    (i > 0 && w[-1].tag == w->tag))
+			continue;
+		if (!cfg->quiet && !filtered && !cfg->list_target)
+			warnx("%s: no mount at or below it (list --target mounts %s: the mount "
+			    "that holds it)", escape_arg(w->target), escape_arg(w->target));
+		code = EXIT_NOTHING;
+	}
+	return code;
+}
+
+/*
+ * Print the present records of every source, whole: 0 (EXIT_NOTHING where a mounts DIR had none),
+ * or the code of what cut them.
+ */
 static int
 run_list(struct run *r)
 {
@@ -416,7 +449,7 @@ run_list(struct run *r)
 		source_present(&r->src[i]);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
-	return r->status >= 0 ? r->status : EXIT_OK;
+	return r->status >= 0 ? r->status : run_list_found(r);
 }
 
 /*

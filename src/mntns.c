@@ -437,10 +437,10 @@ mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 	int fd, r;
 
 	if (ns == NULL)
-		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, stx);
+		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE | STATX_MNT_ID, stx);
 	if ((fd = mntns_lookup(ns, path)) < 0)
 		return -1;
-	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE, stx);
+	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE | STATX_MNT_ID, stx);
 	close(fd);
 	return r;
 }

@@ -68,7 +68,8 @@ int mntns_reroot(struct mntns *ns);
  * POLLPRI; -1 with errno set. */
 int mntns_mountinfo(struct mntns *ns);
 /* statx(2) of the absolute path as the namespace's process sees it (the last symlink followed, no
- * automount) into stx, with at least STATX_TYPE; -1 with errno set. */
+ * automount) into stx, with at least STATX_TYPE, and STATX_MNT_ID since Linux 5.8; -1 with errno
+ * set. */
 int mntns_statx(const struct mntns *ns, const char *path, struct statx *stx);
 /* The canonical form of the absolute path in the namespace (lenient: a missing rest appended as
  * path_canon_lenient() does); NULL with errno set. */

@@ -1,7 +1,9 @@
+#include <err.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "escape.h"
 #include "filter.h"
 #include "mntns.h"
 #include "mount_events.h"
@@ -213,10 +215,40 @@ mount_events_present_of(struct source *src, const struct watch *w, const struct 
 	src->sink->emit(src->sink, &ev);
 }
 
+/*
+ * list --target: the mount that holds each DIR, as findmnt -T finds it. The kernel says which, by
+ * its id: a mount above a directory higher up can hide the one the paths would point to.
+ */
+static void
+present_holding(struct source *src, const struct mounttab *t)
+{
+	const struct mounttab_entry *e;
+	const struct watch *w;
+	struct statx stx;
+	size_t i;
+
+	for (i = 0; i < src->nwatches; i++) {
+		w = src->watches[i].w;
+		if (!src->watches[i].alive || mntns_statx(src->ns, w->path, &stx) < 0)
+			continue;
+		if (!(stx.stx_mask & STATX_MNT_ID)) {
+			warnx("--target %s: this kernel does not say which mount holds a path "
+			    "(statx STATX_MNT_ID, Linux 5.8)", escape_arg(w->target));
+			continue;
+		}
+		if ((e = mounttab_find_mount_id(t, stx.stx_mnt_id)) != NULL &&
+		    passes_filters(src->cfg, e))
+			mount_events_present_of(src, w, e);
+	}
+}
+
 void
 mount_events_present(struct source *src, const struct mounttab *t)
 {
-	mounttab_each(t, present_one, src);
+	if (src->cfg->list_target)
+		present_holding(src, t);
+	else
+		mounttab_each(t, present_one, src);
 }
 
 void

@@ -22,7 +22,8 @@ void mount_events_transient(struct source *src, const uint64_t *ids, size_t n);
 /* Emit the transient record of those n mounts for watch w to sink. */
 void mount_events_transient_of(struct sink *sink, const struct watch *w, const uint64_t *ids,
     size_t n);
-/* Emit present records for every mount of t that src's watches cover. */
+/* Emit present records for every mount of t that src's watches cover (list --target: the mount
+ * that holds each watched directory). */
 void mount_events_present(struct source *src, const struct mounttab *t);
 /* Emit the present record of mount e for watch w of src. */
 void mount_events_present_of(struct source *src, const struct watch *w,

@@ -96,7 +96,7 @@ mounttab_entry_new(uint64_t id, uint64_t parent_id, dev_t dev, const char *targe
 {
 	struct mounttab_entry *e = xcalloc(1, sizeof(*e));
 
-	e->id = e->mount_id = id;
+	e->id = e->mount_id = e->seq = id;
 	e->parent_id = e->parent_mount_id = parent_id;
 	e->dev = dev;
 	e->target = xstrdup(target ? target : "");
@@ -143,6 +143,7 @@ mounttab_entry_at(const struct mounttab_entry *e, const char *target)
 	c->mount_id = e->mount_id;
 	c->parent_mount_id = e->parent_mount_id;
 	c->unique_id = e->unique_id;
+	c->seq = e->seq;
 	mounttab_entry_set_propagation(c, e->propagation);
 	return c;
 }
@@ -372,6 +373,17 @@ mounttab_has_target(const struct mounttab *t, const char *target)
 }
 
 struct mounttab_entry *
+mounttab_find_mount_id(const struct mounttab *t, uint64_t mount_id)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && t->slot[i]->mount_id == mount_id)
+			return t->slot[i];
+	return NULL;
+}
+
+struct mounttab_entry *
 mounttab_top_at(const struct mounttab *t, const char *target)
 {
 	struct mounttab_entry *top = NULL, *o;
@@ -507,6 +519,18 @@ cmp_deep(const void *a, const void *b)
 	return cmp_shallow(b, a);
 }
 
+/* Mount order; an id breaks a tie, which only a backend that sets no seq leaves. */
+static int
+cmp_seq(const void *a, const void *b)
+{
+	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a;
+	const struct mounttab_entry *y = *(struct mounttab_entry *const *)b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return mounttab_cmp_id(&x->id, &y->id);
+}
+
 /* The entries of t in order; caller frees the array. */
 static struct mounttab_entry **
 sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t *n)
@@ -611,7 +635,7 @@ mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mount
     void *ctx)
 {
 	size_t n, i;
-	struct mounttab_entry **v = sorted(t, cmp_shallow, &n);
+	struct mounttab_entry **v = sorted(t, cmp_seq, &n);
 
 	for (i = 0; i < n; i++)
 		fn(ctx, v[i]);

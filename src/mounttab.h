@@ -11,6 +11,8 @@ struct mounttab_entry {
 	uint64_t id, parent_id;		/* the keys: 64-bit unique ids where the backend has them */
 	uint64_t mount_id, parent_mount_id;	/* the reusable ids of mountinfo and findmnt */
 	uint64_t unique_id;		/* the 64-bit unique id, 0 where unknown */
+	/* The place in the kernel's order (mountinfo's lines): the line, else id (unique: oldest) */
+	uint64_t seq;
 	dev_t dev;
 	char *target, *source, *fstype, *root;
 	char *vfs_opts, *fs_opts;	/* per-mount and superblock options */
@@ -93,6 +95,8 @@ uint64_t mounttab_peer_group(const struct mounttab_entry *e);
  * cost); fn may change the table. */
 void mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx,
     uint64_t id), void *ctx);
+/* The entry whose reusable id (mountinfo's, statx's stx_mnt_id) is mount_id, or NULL. */
+struct mounttab_entry *mounttab_find_mount_id(const struct mounttab *t, uint64_t mount_id);
 /* The mount on top of the others at exactly this target, or NULL. */
 struct mounttab_entry *mounttab_top_at(const struct mounttab *t, const char *target);
 /* Whether some mount has exactly this target. */
@@ -110,7 +114,7 @@ struct mounttab_ids {
 void mounttab_ids_push(struct mounttab_ids *s, uint64_t id);
 /* Sort s by id and drop repeats. */
 void mounttab_ids_unique(struct mounttab_ids *s);
-/* Call fn for each entry, parents before children (by path depth, then id). */
+/* Call fn for each entry in the kernel's order, as mountinfo and findmnt -l list them (by seq). */
 void mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mounttab_entry *e),
     void *ctx);
 /* Replace the entry with e's id (it must exist) by e, taking ownership; report a move, whose

@@ -23,12 +23,24 @@ struct format_escape {
 	void (*write)(struct buf *b, const struct format_event *x);
 };
 
-/* A string field where known; an unknown one prints nothing. */
+/*
+ * A string field where the record has it, known and not empty; else -, as in text output, so that
+ * a line has every column whatever the record (a literal - prints as \x2d, unless raw).
+ */
 static void
 format_str(struct buf *b, const struct format_event *x, const char *s)
 {
-	if (s)
-		escape_field(b, s, x->raw);
+	escape_known(b, s && *s ? s : NULL, x->raw);
+}
+
+/* A number where the record has it, else -. */
+static void
+format_num(struct buf *b, bool has, unsigned long long n)
+{
+	if (has)
+		buf_addf(b, "%llu", n);
+	else
+		buf_addc(b, '-');
 }
 
 static void
@@ -71,8 +83,7 @@ format_path(struct buf *b, const struct format_event *x)
 static void
 format_old(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		format_str(b, x, x->m->old_path ? x->m->old_path : x->m->old_options);
+	format_str(b, x, !x->m ? NULL : x->m->old_path ? x->m->old_path : x->m->old_options);
 }
 
 static void
@@ -90,22 +101,19 @@ format_device(struct buf *b, const struct format_event *x)
 static void
 format_root(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		format_str(b, x, x->m->root);
+	format_str(b, x, x->m ? x->m->root : NULL);
 }
 
 static void
 format_options(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		format_str(b, x, x->m->options);
+	format_str(b, x, x->m ? x->m->options : NULL);
 }
 
 static void
 format_propagation(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		format_str(b, x, x->m->propagation);
+	format_str(b, x, x->m ? x->m->propagation : NULL);
 }
 
 /* ro or rw for a mount; a superblock has a read-only state only in its readonly and present
@@ -117,27 +125,26 @@ format_readonly(struct buf *b, const struct format_event *x)
 		buf_adds(b, x->m->readonly ? "ro" : "rw");
 	else if (x->sb && (x->ev->subtype == SB_READONLY || x->ev->subtype == SB_PRESENT))
 		buf_adds(b, event_sb_ro_name(x->sb->ro));
+	else
+		buf_addc(b, '-');
 }
 
 static void
 format_mount_id(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		buf_addf(b, "%llu", (unsigned long long)x->m->mount_id);
+	format_num(b, x->m, x->m ? x->m->mount_id : 0);
 }
 
 static void
 format_parent_id(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		buf_addf(b, "%llu", (unsigned long long)x->m->parent_id);
+	format_num(b, x->m, x->m ? x->m->parent_id : 0);
 }
 
 static void
 format_mnt_ns(struct buf *b, const struct format_event *x)
 {
-	if (x->ev->mnt_ns)
-		buf_addf(b, "%llu", (unsigned long long)x->ev->mnt_ns);
+	format_num(b, x->ev->mnt_ns, x->ev->mnt_ns);
 }
 
 /* The cgroup of a process in the record's namespace (-N). */
@@ -147,37 +154,34 @@ format_cgroup(struct buf *b, const struct format_event *x)
 	format_str(b, x, x->ev->cgroup);
 }
 
-/* Who made a mount change: - where it is unknown; nothing for other records. */
+/* Who made a mount change: - where it is unknown, and for other records. */
 static void
 format_pid(struct buf *b, const struct format_event *x)
 {
-	if (x->m && x->m->by.pid)
-		buf_addf(b, "%ld", (long)x->m->by.pid);
-	else if (x->m)
-		buf_addc(b, '-');
+	format_num(b, x->m && x->m->by.pid, x->m ? (unsigned long long)x->m->by.pid : 0);
 }
 
 static void
 format_uid(struct buf *b, const struct format_event *x)
 {
-	if (x->m && x->m->by.has_uid)
-		buf_addf(b, "%lu", (unsigned long)x->m->by.uid);
-	else if (x->m)
-		buf_addc(b, '-');
+	format_num(b, x->m && x->m->by.has_uid, x->m ? x->m->by.uid : 0);
 }
 
+/* A name that is - prints as \x2d (unless raw): - alone means unknown; an empty one, nothing. */
 static void
 format_comm(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		escape_known(b, x->m->by.comm, x->raw);
+	escape_known(b, x->m ? x->m->by.comm : NULL, x->raw);
 }
 
+/* Serials are signed, as keyctl prints them. */
 static void
 format_key(struct buf *b, const struct format_event *x)
 {
 	if (x->ev->type == EV_KEY)
 		buf_addf(b, "%d", (int)x->ev->u.key.key);
+	else
+		buf_addc(b, '-');
 }
 
 static void
@@ -185,6 +189,8 @@ format_keyring(struct buf *b, const struct format_event *x)
 {
 	if (x->ev->type == EV_KEY && x->ev->u.key.keyring)
 		buf_addf(b, "%d", (int)x->ev->u.key.keyring);
+	else
+		buf_addc(b, '-');
 }
 
 /* TYPE:DESCRIPTION of a key whose type is known. */
@@ -193,11 +199,50 @@ format_key_desc(struct buf *b, const struct format_event *x)
 {
 	const struct ev_key_fields *k = &x->ev->u.key;
 
-	if (x->ev->type != EV_KEY || k->type == NULL)
+	if (x->ev->type != EV_KEY || k->type == NULL) {
+		buf_addc(b, '-');
 		return;
-	format_str(b, x, k->type);
+	}
+	escape_field(b, k->type, x->raw);
 	buf_addc(b, ':');
-	format_str(b, x, k->description ? k->description : "");
+	escape_field(b, k->description ? k->description : "", x->raw);
+}
+
+/* low or ok: which way a lowspace record crossed its threshold. */
+static void
+format_low(struct buf *b, const struct format_event *x)
+{
+	if (x->sb && x->ev->subtype == SB_LOWSPACE)
+		buf_adds(b, x->sb->low ? "low" : "ok");
+	else
+		buf_addc(b, '-');
+}
+
+/* Bytes of a lowspace record, or of a present one whose space is known. */
+static void
+format_space(struct buf *b, const struct format_event *x, uint64_t n)
+{
+	format_num(b, x->sb && (x->ev->subtype == SB_LOWSPACE ||
+	    (x->ev->subtype == SB_PRESENT && x->sb->has_space)), n);
+}
+
+static void
+format_avail(struct buf *b, const struct format_event *x)
+{
+	format_space(b, x, x->sb ? x->sb->avail : 0);
+}
+
+static void
+format_size(struct buf *b, const struct format_event *x)
+{
+	format_space(b, x, x->sb ? x->sb->size : 0);
+}
+
+/* The bytes --space-below set, which only a lowspace record carries. */
+static void
+format_threshold(struct buf *b, const struct format_event *x)
+{
+	format_num(b, x->sb && x->ev->subtype == SB_LOWSPACE, x->sb ? x->sb->threshold : 0);
 }
 
 static void
@@ -236,6 +281,10 @@ static const struct format_escape format_escapes[] = {
 	{ 'K', false, false, format_keyring },
 	{ 'k', false, false, format_key },
 	{ 'y', true, false, format_key_desc },
+	{ 'l', false, false, format_low },
+	{ 'a', false, false, format_avail },
+	{ 'z', false, false, format_size },
+	{ 'b', false, false, format_threshold },
 	{ 'T', false, false, format_time },
 	{ '%', false, false, format_percent },
 };
@@ -307,6 +356,26 @@ output_format_uses(const char *fmt, char c)
 }
 
 bool
+output_format_inotify_path(const char *fmt)
+{
+	const struct format_escape *e, *prev = NULL;
+	const char *p;
+	size_t len;
+
+	for (p = fmt; *p; p++) {
+		if ((e = format_escape_at(p, &len)) == NULL) {
+			prev = NULL;
+			continue;
+		}
+		if (prev && prev->c == 'w' && e->c == 'f')
+			return true;
+		prev = e;
+		p += len - 1;
+	}
+	return false;
+}
+
+bool
 output_format_needs_who(const char *fmt)
 {
 	const struct format_escape *e;
@@ -332,7 +401,7 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 	const char *p;
 	size_t len;
 
-	/* A transient record knows no mount's fields: its escapes print nothing. */
+	/* A transient record knows no mount's fields: its escapes print -. */
 	if (ev->type == EV_MOUNT && ev->subtype != MOUNT_TRANSIENT)
 		x.m = &ev->u.mount;
 	else if (ev->type == EV_SB)

@@ -14,6 +14,8 @@ void output_format(struct buf *b, const char *fmt, const char *timefmt, const st
 int output_format_check(const char *fmt);
 /* Whether fmt uses the %-escape c (a known fmt). */
 bool output_format_uses(const char *fmt, char c);
+/* Whether fmt has %w right before %f, as inotifywait's --format '%w%f' (a known fmt). */
+bool output_format_inotify_path(const char *fmt);
 /* Whether fmt uses an escape that shows who made a mount change (a known fmt). */
 bool output_format_needs_who(const char *fmt);
 

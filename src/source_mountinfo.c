@@ -161,6 +161,7 @@ mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 	struct mounttab_entry *e;
 	char *next;
 	const char *opts;
+	uint64_t line = 0;
 	int r;
 
 	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
@@ -182,6 +183,8 @@ mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
 		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), opts);
 		mi_set_propagation(e, mnt_fs_get_optional_fields(fs));
+		/* Ids are reused, so only the file's order is the kernel's. */
+		e->seq = line++;
 		mounttab_insert(t, e);
 	}
 	r = 0;

@@ -104,6 +104,66 @@ usage_error() {
 	usage_error "unknown option '--ke'; did you mean --key, --keyring?" wait --ke user:a
 }
 
+@test "findmnt's and inotifywait's options point to the watchq way, on one line, exit 64" {
+	usage_error "watchq: -J is findmnt's --json: here -j, --json, one object a line" -J mounts /
+	usage_error "watchq: -l is findmnt's --list: watchq prints one record a line already; list SOURCE gives the present state, --format '%p %d %f %O' findmnt's columns" \
+		list -l mounts
+	usage_error "-l is findmnt's --list" -lJ list mounts
+	usage_error "-J is findmnt's --json" -qJ list mounts
+	usage_error "watchq: -r is findmnt's --raw or inotifywait's --recursive: watchq's text is one record a line, escaped as findmnt -r escapes (\x20); mounts DIR reports every mount at or below DIR already; keys: --recursive" \
+		-r mounts /
+	usage_error "--raw is findmnt's: watchq's text is one record a line already" list --raw mounts
+	usage_error "--noheadings is findmnt's -n: watchq prints no headings" --noheadings list mounts
+	usage_error "-D is findmnt's --df: watchq list sb PATH gives" -D
+	usage_error "--df is findmnt's: watchq list sb PATH gives" --df
+	usage_error "--tree is findmnt's: watchq lists mounts one a line, in mount order" --tree list mounts
+	usage_error "--list is findmnt's: watchq prints one record a line" --list mounts /
+	usage_error "--poll is findmnt's: watching for changes is what watchq does" --poll mounts /
+	usage_error "-c is inotifywait's --csv: watchq writes no CSV" -c mounts /
+	usage_error "--csv is inotifywait's: watchq writes no CSV" --csv mounts /
+	usage_error "-d is inotifywait's --daemon: watchq stays in the foreground" -d -o "$T/o" mounts /
+	usage_error "--daemon is inotifywait's" --daemon mounts /
+	usage_error "watchq: --fromfile is inotifywait's: give the TARGETs as arguments, as xargs -d '\n' -a FILE watchq mounts does" \
+		--fromfile "$T/list" mounts
+	usage_error "--outfile is inotifywait's: here -o, --output=FILE" --outfile "$T/o" mounts /
+	[ ! -e "$T/o" ]
+	# inotifywait's file events, with the nearest watchq has.
+	usage_error "watchq: -e create: inotifywait's file event; a new mount is mount here" -e create mounts /
+	usage_error "-e modify: inotifywait's file event; a mount's options changing is remount" \
+		-e mount,modify mounts /
+	usage_error "-E DELETE: inotifywait's file event; a mount going away is unmount" -E DELETE mounts /
+	usage_error "-e close_write: inotifywait's file event; watchq sees no file written" \
+		wait -e close_write mounts /
+	# findmnt -n before a SOURCE or a path: no headings meant, not a count.
+	usage_error "watchq: --count: 'mounts' is not a positive whole number: -n is --count=N here; watchq prints no headings to leave out, as findmnt -n does" \
+		-n mounts /
+	usage_error "--count: '/srv' is not a positive whole number: -n is --count=N here" -n /srv mounts
+}
+
+@test "--format '%w%f', inotifywait's path of a file, is taken and said once on stderr; not with -q" {
+	run --separate-stderr "$WATCHQ" list --format '%w%f' mounts /proc
+	[ "$status" -eq 0 ] && [ "$output" = "/procproc" ]
+	[ "$stderr" = "watchq: --format: %w%f is inotifywait's path of a file; here %w is the watch as given and %f the filesystem type, the path is %p" ]
+	run --separate-stderr "$WATCHQ" -q list --format '%#w%#f' mounts /proc
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	run --separate-stderr "$WATCHQ" list --format '%w %f' mounts /proc
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+}
+
+@test "an unknown source word gets the nearest; a path, where a path goes" {
+	usage_error "watchq: unknown source 'key' (mounts, keys, sb); did you mean keys?" key @s
+	usage_error "watchq: unknown source 'mount' (mounts, keys, sb); did you mean mounts?" -e mount mount /
+	usage_error "unknown source 'lst' (mounts, keys, sb); did you mean list?" lst mounts
+	usage_error "unknown source 'sbs' (mounts, keys, sb); did you mean sb?" list sbs /
+	usage_error "watchq: unknown source '/srv' (mounts, keys, sb): a DIR follows its SOURCE, as in watchq list mounts /srv" \
+		list /srv
+	usage_error "a DIR follows its SOURCE, as in watchq list --target mounts /srv" list --target /srv
+	usage_error "watchq: unknown source '/srv' (mounts, keys, sb): a DIR follows its SOURCE; -T is --timestamps here, and findmnt -T's mount that holds a DIR is watchq list --target mounts /srv" \
+		list -T /srv
+	usage_error "a DIR follows its SOURCE, as in watchq mounts /srv" /srv
+	usage_error "watchq: unknown source 'files' (mounts, keys, sb)" files /
+}
+
 @test "long options are taken whole: an abbreviation is refused, with the options it could mean" {
 	usage_error "unknown option '--init'; did you mean --initial?" --init list mounts /
 	usage_error "unknown option '--excl'; did you mean --exclude" --excl mount -t 0 mounts /
@@ -198,6 +258,78 @@ help_of() {
 	out=$("$WATCHQ" list --usage | tr -s ' \n' '  ')
 	[[ "$out" == *"[--fstype=LIST]"* && "$out" != *"--timeout"* && "$out" != *"wait CONDITION"* ]]
 	[[ "$out" == *" list SOURCE [TARGET...]"* ]]
+}
+
+# options_of ARGS...: the long options watchq ARGS --help lists as options, one a line.
+options_of() {
+	"$WATCHQ" "$@" --help | grep -E '^ +(-., )?--' | grep -o -- '--[a-z-]*' | sort -u
+}
+
+@test "scoped --help is exact: what it lists applies there, what it leaves out is refused there" {
+	# What a source does not use.
+	[[ "$(options_of keys)" != *--no-bpf* && "$(options_of sb)" != *--no-bpf* ]]
+	[[ "$(options_of mounts)" == *--no-bpf* ]]
+	usage_error "watchq: --no-bpf applies to mounts" --no-bpf -t 0 keys
+	usage_error "watchq: --queue-size applies to keys" --queue-size 8 -t 0 mounts /
+	usage_error "watchq: --interval applies to keys and sb" --interval 1 -t 0 mounts /
+	# wait alone: its conditions and what any wait -e takes; a source's own options with it.
+	out=$(options_of wait)
+	for opt in --recursive --space-below --queue-size --no-bpf --fstype --include --initial; do
+		[[ "$out" != *"$opt"* ]] || { echo "wait --help lists $opt"; false; }
+	done
+	for opt in --event --count --json --ns --interval --keyring --mounted; do
+		[[ "$out" == *"$opt"* ]] || { echo "wait --help lacks $opt"; false; }
+	done
+	[[ "$(help_of wait)" == *"watchq wait SOURCE --help lists them."* ]]
+	[[ "$(options_of wait keys)" == *--recursive* && "$(options_of wait keys)" == *--queue-size* ]]
+	[[ "$(options_of wait sb)" == *--space-below* && "$(options_of wait sb)" != *--fstype* ]]
+	[[ "$(options_of wait mounts)" == *--fstype* && "$(options_of wait mounts)" == *--no-bpf* ]]
+	[[ "$(options_of wait sb)" != *--backend* ]]
+	# State conditions use none of them: refused.
+	usage_error "watchq: --recursive does not apply to state conditions" \
+		--recursive -t 0 wait --key user:x
+	usage_error "watchq: --space-below does not apply to state conditions" \
+		--space-below 1% -t 0 wait --readonly /
+	usage_error "watchq: --queue-size does not apply to state conditions" \
+		--queue-size 8 -t 0 wait --no-key user:x
+	usage_error "watchq: --no-bpf does not apply to state conditions" --no-bpf -t 0 wait --unmount /
+	usage_error "watchq: --exclude-event does not apply to state conditions" \
+		-E mount -t 0 wait --unmount /
+	# wait -e takes them, for its source.
+	run --separate-stderr "$WATCHQ" -q -t 0 --space-below 1E wait -e lowspace sb /
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$WATCHQ" -q -t 0 --recursive --queue-size 8 wait -e linked keys
+	[ "$status" -eq 2 ]
+	# list: a listing, of that source.
+	for opt in --no-bpf --queue-size --interval --initial --monitor --timeout; do
+		[[ "$(options_of list)" != *"$opt"* ]] || { echo "list --help lists $opt"; false; }
+	done
+	[[ "$(options_of list keys)" == *--recursive* && "$(options_of list keys)" != *--fstype* ]]
+	usage_error "watchq: --no-bpf does not apply to list" --no-bpf list mounts /
+	usage_error "watchq: --initial does not apply to list" --initial list mounts /
+	usage_error "watchq: --interval does not apply to list" --interval 1 list keys
+}
+
+@test "every option is in some scoped --help: none without a row in the scope table" {
+	all=$(options_of)
+	some=$(for a in mounts keys sb wait "wait mounts" "wait keys" "wait sb" list; do
+		# shellcheck disable=SC2086
+		options_of $a
+	done | sort -u)
+	[ "$all" = "$some" ] || { diff <(echo "$all") <(echo "$some"); false; }
+}
+
+@test "--target goes with list mounts: elsewhere a usage error that says where it goes" {
+	usage_error "watchq: --target goes with list: watchq list --target mounts DIR prints the mount that holds DIR, as findmnt -T" \
+		--target mounts /
+	usage_error "--target goes with list" wait --target -e mount mounts /
+	usage_error "--target goes with list" wait --target --mount /
+	usage_error "watchq: --target applies to mounts (sb PATH names the filesystem that holds PATH already)" \
+		list --target sb /
+	usage_error "--target applies to mounts" list --target keys
+	usage_error "option '--target' takes no argument" list --target=/srv mounts
+	run --separate-stderr "$WATCHQ" -q -o "$T/o" --target mounts /
+	[ "$status" -eq 64 ] && [ ! -e "$T/o" ]
 }
 
 @test "an event of another source is a usage error" {

@@ -340,7 +340,7 @@ LABEL=STICK' ]
 	offered=$(complete_bash watchq wait --unmount "$T/m" --)
 	for opt in --initial --monitor --json --format=%p --journal --timestamps --null \
 		--output="$T/o" --count=1 --event=mount --exclude-event=mount --fstype=tmpfs \
-		--source=/dev/x --timefmt=%s --recursive --space-below=1%; do
+		--source=/dev/x --timefmt=%s --recursive --space-below=1% --queue-size=8 --no-bpf; do
 		run --separate-stderr "$WATCHQ" -t 0 "$opt" wait --unmount "$T/m"
 		[ "$status" -eq 64 ] || { echo "$opt: $status"; false; }
 		[[ $'\n'$offered$'\n' != *$'\n'${opt%%=*}$'\n'* ]] ||
@@ -382,7 +382,7 @@ LABEL=STICK' ]
 		offered=$(complete_$sh "watchq wait --unmount $T/m --")
 		for opt in --initial --monitor --json --format --journal --timestamps --null \
 			--output --count --event --exclude-event --fstype --source --timefmt --recursive \
-			--space-below; do
+			--space-below --queue-size --no-bpf; do
 			[[ $'\n'$offered$'\n' != *$'\n'$opt$'\n'* ]] || { echo "$sh: $opt offered"; false; }
 		done
 		for opt in --timeout --backend --ns --quiet --mount --key; do
@@ -609,4 +609,15 @@ LABEL=STICK' ]
 @test "the suite asserts nothing with a bare ! (bats fails no test on it: run ! or [ ])" {
 	run grep -nE '^[[:space:]]*! ' "$ROOT"/tests/*.bats "$ROOT"/tests/helper.bash
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
+}
+
+@test "--target completes after list only, in all three shells" {
+	for sh in bash zsh fish; do
+		command -v "$sh" >/dev/null || continue
+		[ "$sh" = bash ] && [ ! -r /usr/share/bash-completion/bash_completion ] && continue
+		run complete_line_$sh 'watchq list --tar'
+		[ "$output" = --target ] || { echo "$sh: $output"; false; }
+		run complete_line_$sh 'watchq --tar'
+		[ -z "$output" ] || { echo "$sh offers: $output"; false; }
+	done
 }

@@ -77,8 +77,87 @@ many() {
 	[ "$status" -eq 0 ] && [ "$output" = "mount present $T/c tmpfs wq-c" ]
 	"$WATCHQ" list --format '%e %p' -0 --source wq-d mounts "$T" >"$T/out0"
 	printf 'present %s/d\0' "$T" | cmp - "$T/out0"
+	# Nothing left by a filter: exit 1, as findmnt -t exits, and nothing said.
 	run --separate-stderr "$WATCHQ" list --fstype notmpfs mounts "$T"
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
+}
+
+@test "list: a DIR with nothing at or below it exits 1, as findmnt does, and says so once" {
+	need_root
+	mkdir -p "$T/none" "$T/m" "$T/below/x"
+	mount -t tmpfs wq-m "$T/m"
+	mount -t tmpfs wq-x "$T/below/x"
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list mounts "$T/none"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 1 ] && [ -z "$output" ]
+		[ "$stderr" = "watchq: $T/none: no mount at or below it (list --target mounts $T/none: the mount that holds it)" ]
+	done
+	# The others are listed whole all the same; -q says nothing; -qq: the status alone.
+	run --separate-stderr "$WATCHQ" -q list mounts "$T/m" "$T/none"
+	[ "$status" -eq 1 ] && [ -z "$stderr" ] && [ "$output" = "mount present $T/m tmpfs wq-m" ]
+	# Not a mount point, but one below it: listed, 0.
+	run --separate-stderr "$WATCHQ" list mounts "$T/below"
+	[ "$status" -eq 0 ] && [ "$output" = "mount present $T/below/x tmpfs wq-x" ]
+	# A script's question, as findmnt -S asks it.
+	run "$WATCHQ" -qq list --source wq-m mounts "$T"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run "$WATCHQ" -qq list --source wq-gone mounts "$T"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	# --target always finds one; a filter can leave it out.
+	run --separate-stderr "$WATCHQ" list --target --fstype notmpfs mounts "$T/none"
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
+	# Keys and sb always have something to say; a list into a closed pipe is still 141.
+	run --separate-stderr "$WATCHQ" list sb "$T/none"
+	[ "$status" -eq 0 ]
+}
+
+@test "list: mounts in mount order, as findmnt -l lists them, on both backends" {
+	need_root
+	mkdir -p "$T/x/deep" "$T/y"
+	mount -t tmpfs wq-1 "$T/x/deep"
+	mount -t tmpfs wq-2 "$T/y"
+	mkdir "$T/y/m"
+	# Moved below a newer mount: mount order puts it before its parent.
+	mount --move "$T/x/deep" "$T/y/m"
+	mount -t tmpfs wq-3 "$T/x"
+	findmnt -l -n -o TARGET | grep "^$T/" >"$T/want"
+	[ "$(sed -n 1p "$T/want")" = "$T/y/m" ]
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list --format %p mounts "$T"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 0 ]
+		echo "$output" | grep "^$T/" | diff "$T/want" -
+	done
+}
+
+@test "list --target: the mount that holds each DIR, as findmnt -T; the top of a stack, not a hidden one" {
+	need_root
+	mkdir -p "$T/a" "$T/s" "$T/h/b"
+	mount -t tmpfs wq-a "$T/a"
+	mkdir -p "$T/a/sub/deep"
+	mount -t tmpfs wq-under "$T/s"
+	mount -t tmpfs wq-over "$T/s"
+	# $T/h/b's mount hidden by one over $T/h, in which b is a directory again.
+	mount -t tmpfs wq-b "$T/h/b"
+	mount -t tmpfs wq-h "$T/h"
+	mkdir "$T/h/b"
+	for be in fanotify mountinfo; do
+		run --separate-stderr "$WATCHQ" --backend="$be" list --target mounts "$T/a/sub/deep" \
+			"$T/s" "$T/h/b" "$T/a"
+		[ "$be" = fanotify ] && [ "$status" -eq 69 ] && continue
+		[ "$status" -eq 0 ] && [ -z "$stderr" ]
+		[ "$output" = "mount present $T/a tmpfs wq-a
+mount present $T/s tmpfs wq-over
+mount present $T/h tmpfs wq-h
+mount present $T/a tmpfs wq-a" ]
+	done
+	[ "$(findmnt -n -o SOURCE -T "$T/a/sub/deep")" = wq-a ]
+	# The watch is the DIR as given; --json, --format and the filters as for any listing.
+	run --separate-stderr "$WATCHQ" list --target --json mounts "$T/a/sub/../sub/deep"
+	[ "$(echo "$output" | jq -c '[.watch, .path, .device]')" = "[\"$T/a/sub/../sub/deep\",\"$T/a\",\"wq-a\"]" ]
+	run --separate-stderr "$WATCHQ" list --target --format '%w %p' --source wq-over mounts "$T/a" "$T/s"
+	[ "$output" = "$T/s $T/s" ]
 }
 
 @test "list into a slow reader, and as another user: every mount, exit 0" {
@@ -104,17 +183,24 @@ many() {
 }
 
 @test "list: what waits or counts changes is a usage error (64)" {
-	for opts in "-t 1" "-n 1" "-m" "-e present" "-E mount"; do
+	for opts in "-t 1" "-m" "-e present" "-E mount"; do
 		run --separate-stderr "$WATCHQ" list $opts mounts /
 		[ "$status" -eq 64 ]
 		[ "$stderr" = "watchq: list prints the present state whole and exits: -t, -n, -m, -e, -E and --space-below do not apply" ]
 	done
 	run --separate-stderr "$WATCHQ" list
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: list needs a SOURCE, e.g. watchq list mounts /" ]
+	# -n, as findmnt -n (no headings) is typed, whatever follows it: no count is talked of.
+	for opts in "-n mounts /" "-n" "-n 1 mounts" "-qn mounts"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$WATCHQ" list $opts
+		[ "$status" -eq 64 ] && [ -z "$output" ]
+		[ "$stderr" = "watchq: -n is --count here, which list does not take; findmnt's -n (no headings) is what list does anyway" ]
+	done
 	run --separate-stderr "$WATCHQ" list --mount / mounts /
 	[ "$status" -eq 64 ]
 	run --separate-stderr "$WATCHQ" list key @s
-	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: unknown source 'key' (mounts, keys, sb)" ]
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: unknown source 'key' (mounts, keys, sb); did you mean keys?" ]
 	run --separate-stderr "$WATCHQ" list --fstype tmpfs keys
 	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --fstype applies to mounts" ]
 }
@@ -227,4 +313,8 @@ present $T/t rw" ]
 	run --separate-stderr "$WATCHQ" list mounts "$T"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *wq-ns* ]]
+	mkdir "$T/n2"
+	run --separate-stderr "$WATCHQ" list --target -N "$HOLDERS" --format %d mounts "$T/n" "$T/n2"
+	[ "$status" -eq 0 ] && [ "$output" = "wq-ns
+watchq-test" ]
 }

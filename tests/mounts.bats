@@ -602,14 +602,30 @@ mount_raw_names() {
 	[ "$got" = "$T/m/with space|$T/m/with\x20space" ]
 }
 
-@test "--format %#X: unknown stays as before (nothing; - for %#c); a flag on a number escape is a usage error" {
+@test "--format of a meta record: - for each field it has not, no blank or half-empty line" {
+	need_root
+	mkdir "$T/d"
+	start_watchq --format '%e %p %f %w' --include '^/nowhere' mounts "$T/d"
+	rmdir "$T/d"
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "removal - - $T/d" ]
+	mkdir "$T/e"
+	start_watchq -0 --format '%#p' mounts "$T/e"
+	rmdir "$T/e"
+	finish_watchq
+	printf -- '-\0' | cmp - "$T/out"
+}
+
+@test "--format %#X: unknown prints -, as without #; a flag on a number escape is a usage error" {
 	need_root
 	mkdir "$T/a"
 	start_watchq --format '[%#o][%o][%#c][%c][%#p]' -n 1 mounts "$T"
 	mount -t tmpfs wq "$T/a"
 	finish_watchq
 	line=$(cat "$T/out")
-	[[ "$line" =~ ^\[\]\[\]\[(.*)\]\[(.*)\]\[$T/a\]$ ]]
+	# A mount has no old path: - raw or not, as text prints it.
+	[[ "$line" =~ ^\[-\]\[-\]\[(.*)\]\[(.*)\]\[$T/a\]$ ]]
 	[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] || [ "${BASH_REMATCH[2]}" = '\x2d' ]
 	for bad in '%#t' '%#i' '%#%' '%#' '%##p' '%#T'; do
 		run --separate-stderr "$WATCHQ" --format "$bad" mounts /

@@ -207,10 +207,10 @@ announced() {
 	hidden=$INO
 	start_watchq -N all --format '%e %p %N %G' mounts "$T/a"
 	new_ns seen
-	# %G prints nothing for a cgroup not known (no cgroup v2 line, as in the VM kernel).
+	# %G prints - for a cgroup not known (no cgroup v2 line, as in the VM kernel), and %p - for
+	# the path an ns_new record has not: no half-empty line.
 	local g=$NSCG
-	[ "$g" != - ] || g=
-	wait_until grep -q "^ns_new  $INO $g\$" "$T/out"
+	wait_until grep -q "^ns_new - $INO $g\$" "$T/out"
 	nsenter -t "$NS" -m mount -t tmpfs x "$T/a"
 	wait_until grep -q "^mount $T/a $INO $g\$" "$T/out"
 	[ "$(grep -c " $hidden " "$T/out")" -eq 0 ]

@@ -180,6 +180,10 @@ twin_ext4() {
 	run --separate-stderr "$WATCHQ" -n 1 -t 5 --space-below 1M sb "$T/small"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "sb lowspace $T/small tmpfs wq low avail="*" size=2097152 threshold=1048576" ]]
+	# --format tells low from ok, with the bytes, as JSON does.
+	run --separate-stderr "$WATCHQ" -q -n 1 -t 5 --space-below 1M --format '%e %l %a %z %b' sb "$T/small"
+	[ "$status" -eq 0 ]
+	[ "$output" = "lowspace low $(($(stat -f -c '%a * %S' "$T/small"))) 2097152 1048576" ]
 }
 
 @test "sb on filesystems that cannot report errors says so" {

@@ -385,7 +385,8 @@ wq() {
 	mount -t tmpfs wq-two "$T/y"
 	run --separate-stderr wq -t 5 --format %#p wait --mounted wq-two mounts "$T"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$T/y" ]
+	# Mount order, as findmnt -f -S: the deeper one was mounted first.
+	[ "$output" = "$T/x/deep" ]
 	[ "$output" = "$(wq --format %#p --source wq-two list mounts "$T" | head -n 1)" ]
 }
 

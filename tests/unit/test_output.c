@@ -29,7 +29,7 @@ static const char *const transient_lines[] = {
 	    "\"fstype\":null,\"device\":null,\"root\":null,\"options\":null,\"propagation\":null,\"readonly\":null,\"pid\":null,\"comm\":null,"
 	    "\"uid\":null,\"count\":2,"
 	    "\"unique_ids\":[2147483650,2147483651]}\n",
-	"transient [] [] [] [] [] []\n",
+	"transient [-] [-] [-] [-] [-] [-]\n",
 };
 
 int
@@ -142,6 +142,15 @@ main(void)
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"meta\",\"event\":\"loss\","
 	    "\"watch\":\"/\",\"tag\":0,\"mnt_ns\":4026532841,\"cgroup\":null,\"watch_source\":\"mounts\",\"lost\":12,\"backend\":\"fanotify\"}\n");
 
+	/* --format: every field a meta record lacks prints -, so that no line is blank or
+	 * half-empty; raw too, a - there meaning the same. */
+	buf_reset(&b);
+	output_format(&b, "%s %e %E %w %p %f %d %O %i %N %k %y %r %l", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "meta loss mounts / - - - - - 4026532841 - - - -\n");
+	buf_reset(&b);
+	output_format(&b, "%#p|%#c", "%Y", &ev, OUTPUT_END_NUL);
+	CHECK(b.len == 4 && memcmp(b.data, "-|-\0", 4) == 0, "raw: -|-");
+
 	/* A meta record of another source's watch: no namespace. */
 	buf_reset(&b);
 	ev.watch_source = "keys";
@@ -177,7 +186,7 @@ main(void)
 	ev = mount_ev(MOUNT_MOUNT);
 	output_format(&b, "%s %e %E %w %t %p [%o] %f %d %O %r %i %I %N %T %%", "%Y", &ev,
 	    OUTPUT_END_NEWLINE);
-	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
+	CHECK_STR(b.data, "mount mount mounts /srv 3 /srv/b [-] tmpfs none rw,relatime rw 42 7 4026531840 2023 %\n");
 
 	/* A record ends as the caller says: NUL for -0, nothing for the journal's MESSAGE= item. */
 	buf_reset(&b);
@@ -249,11 +258,11 @@ main(void)
 		buf_reset(&b);
 		output_format(&b, "%P %u %c", "%Y", &ev, OUTPUT_END_NEWLINE);
 		CHECK_STR(b.data, "- - -\n");
-		/* Not a mount record: nothing, as for the other mount escapes. */
+		/* Not a mount record: -, as for the other mount escapes. */
 		ev = (struct event){ .type = EV_KEY, .subtype = KEY_REVOKED, .watch = "42", .u.key = { .key = 42 } };
 		buf_reset(&b);
 		output_format(&b, "[%P] [%u] [%c]", "%Y", &ev, OUTPUT_END_NEWLINE);
-		CHECK_STR(b.data, "[] [] []\n");
+		CHECK_STR(b.data, "[-] [-] [-]\n");
 	}
 
 	buf_reset(&b);
@@ -299,6 +308,28 @@ main(void)
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key instantiated @s 2147483647 user:x (error -126)\n");
 
+	/* sb lowspace: which way it crossed, and its bytes; present: the space where known. */
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_SB, .subtype = SB_LOWSPACE, .watch = "/d",
+		.u.sb = { .path = "/d", .low = true, .avail = 5, .size = 100, .threshold = 10 } };
+	output_format(&b, "%e %l %a %z %b", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "lowspace low 5 100 10\n");
+	buf_reset(&b);
+	ev.u.sb.low = false;
+	ev.u.sb.avail = 20;
+	output_format(&b, "%l %a", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "ok 20\n");
+	buf_reset(&b);
+	ev.subtype = SB_PRESENT;
+	ev.u.sb.has_space = true;
+	output_format(&b, "%e %a %z", "%Y", &ev, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "present 20 100\n");
+
+	CHECK(output_format_inotify_path("%w%f") && output_format_inotify_path("%e %#w%#f") &&
+	    output_format_inotify_path("%w%#f"), "%%w%%f: inotifywait's path");
+	CHECK(!output_format_inotify_path("%w %f") && !output_format_inotify_path("%w%%f") &&
+	    !output_format_inotify_path("%%w%f") && !output_format_inotify_path("%f%w"),
+	    "%%w %%f and the like are not");
 	CHECK(output_format_check("%e %w") == 0, "good format");
 	CHECK(output_format_check("%q") == -1, "unknown escape");
 	CHECK(output_format_check("%") == -1, "trailing percent");
