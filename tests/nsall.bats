@@ -481,6 +481,55 @@ cloned() {
 	stop_watchq
 }
 
+# par_tally MADE: of the mounts nsburst par made (MADE: its "NAME INO" lines), "N M L B T": how
+# many; how many $T/out (JSON) has as a mount record of their namespace; how many others a loss
+# record of their namespace or of none covers; how many are left; how many mounts transient
+# records count.
+par_tally() {
+	jq -rs --rawfile made "$1" '
+		($made | split("\n") | map(select(startswith("par-")) | split(" ")
+		    | { name: .[0], ns: (.[1] | tonumber) })) as $m
+		| [.[] | select(.event == "mount") | [.device, .mnt_ns]] as $mounts
+		| [.[] | select(.event == "loss") | .mnt_ns] as $losses
+		| [$m[] | select([.name, .ns] as $k | $mounts | index([$k]) | not)] as $unseen
+		| [$unseen[] | select(.ns as $ns | $losses | (index($ns) or index(null)) | not)] as $left
+		| "\($m | length) \(($m | length) - ($unseen | length))"
+		    + " \(($unseen | length) - ($left | length)) \($left | length)"
+		    + " \([.[] | select(.event == "transient") | .count] | add // 0)"' "$T/out"
+}
+
+# par_accounted MADE: every mount nsburst par made is a mount record, covered by a loss record or
+# counted in a transient record.
+par_accounted() {
+	local n m l b t
+	read -r n m l b t < <(par_tally "$1")
+	[ "$n" -gt 0 ] && [ "$b" -le "$t" ]
+}
+
+@test "-N all with the capture: namespaces made 4 at a time, each mounting once and gone at once: every mount is a mount, a loss or a transient" {
+	need_root
+	need_walk
+	mkdir "$T/a"
+	start_watchq -N all --json mounts "$T/a"
+	# Without it, a namespace gone before a listing is not seen at all (man page).
+	capture_or_skip
+	for how in mount umount; do
+		"$NSBURST" par 200 4 "$T/a" $([ $how = mount ] || echo umount) >"$T/made"
+		[ "$(tail -n 1 "$T/made")" = done ]
+		[ "$(grep -c '^par-' "$T/made")" -eq 200 ]
+		# Two namespaces one after the other: the listing that finds the second began after
+		# every call above was made.
+		for i in 1 2; do
+			new_ns "end-$how-$i"
+			wait_until grep -q "\"event\":\"ns_new\".*\"mnt_ns\":$INO[,}]" "$T/out"
+		done
+		wait_until par_accounted "$T/made" || { par_tally "$T/made"; false; }
+		echo "$how: made, mount records, covered by a loss, left, transient: $(par_tally "$T/made")"
+	done
+	stop_watchq
+	[ "$WQ_STATUS" -eq 0 ]
+}
+
 # flips_ns: a namespace of its own ($NS, $INO) with a tmpfs on $T/f there, $T/f/a (a tmpfs),
 # $T/f/b and $T/f/churn to mount on, and 300 more tmpfs mounts below $T/f.
 flips_ns() {
