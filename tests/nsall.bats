@@ -159,6 +159,30 @@ announced() {
 	stop_watchq
 }
 
+@test "-N all: a record's cgroup is the one its namespace's process is in at the change, not at ns_new" {
+	need_root
+	cg_setup
+	[ -n "$CGDIR" ] || skip "$CG_WHY"
+	mkdir "$T/a" "$CGDIR/moved"
+	mkfifo "$T/go"
+	start_watchq -N all mounts "$T/a"
+	# As some runtimes do: unshare first, then move into its cgroup, then mount.
+	unshare -m --propagation private sh -c 'read x <"$1" && echo $$ >"$2/cgroup.procs" &&
+	    mount -t tmpfs moved "$3" && exec sleep 1000' - "$T/go" "$CGDIR/moved" "$T/a" \
+	    </dev/null >/dev/null 2>&1 3>&- &
+	NS=$!
+	NS_PIDS=$NS
+	wait_until in_new_ns "$NS"
+	INO=$(stat -L -c %i "/proc/$NS/ns/mnt")
+	wait_until grep -q "^meta ns_new mounts $T/a pid=$NS ns=$INO cgroup=$CG\$" "$T/out"
+	echo go >"$T/go"
+	wait_until grep -q "^mount mount $T/a tmpfs moved " "$T/out"
+	cg=$(sed -n 's/^0:://p' "/proc/$NS/cgroup")
+	[ "$cg" = "${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/moved" ]
+	unmarked_has "mount mount $T/a tmpfs moved ns=$INO cgroup=$cg" || { cat "$T/out"; false; }
+	stop_watchq
+}
+
 @test "-N all --initial --json: a namespace made later, its mounts as present records after its ns_new" {
 	need_root
 	mkdir "$T/a"
@@ -401,9 +425,9 @@ ns_pairs() {
 	start_watchq -N all mounts "$T/a"
 	wait_until announced_at "$T/a" "$self"
 	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
-	# Room for a namespace on mountinfo (its nsfs file, root, pidfd, table), not on fanotify
-	# (our own nsfs fd for the group's mark, a timer and the table's signal too), nor for a
-	# second one.
+	# Room for a namespace on mountinfo (its nsfs file, root, pidfd, cgroup file, table), not
+	# on fanotify (our own nsfs fd for the group's mark, a timer and the table's signal too),
+	# nor for a second one.
 	prlimit --pid "$WQ_PID" --nofile=$((fd0 + 5)):$((fd0 + 5))
 	inos=()
 	for i in 1 2 3 4; do
