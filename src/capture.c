@@ -34,6 +34,7 @@
 #define CALLS_MAX	4096		/* mount calls kept at once, as many */
 #define FLIPS_MAX	256		/* flip calls kept at once */
 #define NSFLIPS_MAX	1024		/* namespaces whose flip calls are counted (CAPTURE_NS_FLIPS) */
+#define NSCALLS_MAX	256		/* namespaces whose tree calls are noted between two takes */
 
 /* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
 #define MS_REMOUNT		32
@@ -94,6 +95,11 @@ struct capture {
 	size_t nnsflips;
 	unsigned long long sb_flips, nsflips_resets;
 	unsigned long long nsflips_begun;	/* flip calls begun */
+	/* CAPTURE_NS_FLIPS: where calls that may attach, detach or move a mount began, since the
+	 * last capture_ns_calls_clear(); nscalls_lost: a namespace had no room */
+	struct capture_nscalls nscalls[NSCALLS_MAX];
+	size_t nnscalls;
+	bool nscalls_lost;
 };
 
 static int
@@ -606,6 +612,36 @@ id_ns_call(struct capture *c, const struct capture_head *h)
 			c->ids[i].other_end = UINT64_MAX;
 }
 
+/*
+ * CAPTURE_NS_FLIPS: a call that may attach, detach or move a mount (capjoin_decode(): mount(2) but
+ * a remount or a propagation change, umount2(2), move_mount(2), pivot_root(2)), noted at its entry
+ * by the caller's namespace:
+ * the entry is written before the call changes anything, so a change made before a namespace was
+ * watched has its entry read by the first drain after that. Failed calls count too.
+ */
+static void
+nscalls_note(struct capture *c, const struct capture_enter *e)
+{
+	struct capture_nscalls *n;
+	struct capjoin_call k;
+	size_t i;
+
+	if (!(c->what & CAPTURE_NS_FLIPS) || !capjoin_decode(e, &k))
+		return;
+	for (i = 0; i < c->nnscalls && c->nscalls[i].ns != e->mnt_ns; i++)
+		;
+	if (i == NSCALLS_MAX) {
+		c->nscalls_lost = true;
+		return;
+	}
+	n = &c->nscalls[i];
+	if (i == c->nnscalls) {
+		*n = (struct capture_nscalls){ e->mnt_ns, c->epoch, c->epoch };
+		c->nnscalls++;
+	}
+	n->last = c->epoch;
+}
+
 /* A process began with pid tgid: the kept calls of another with that pid are no longer its own. */
 static void
 call_birth(struct capture *c, uint32_t tgid)
@@ -625,14 +661,16 @@ on_record(void *ctx, const void *p, size_t n)
 
 	if (n < sizeof(*h))
 		return;
-	if (h->kind == CAPTURE_ENTER && n >= sizeof(struct capture_enter))
+	if (h->kind == CAPTURE_ENTER && n >= sizeof(struct capture_enter)) {
+		nscalls_note(c, p);
 		id_enter(c, p);
-	else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit))
+	} else if (h->kind == CAPTURE_EXIT && n >= sizeof(struct capture_exit)) {
 		id_exit(c, p);
-	else if (h->kind == CAPTURE_NS)
+	} else if (h->kind == CAPTURE_NS) {
 		id_ns_call(c, p);
-	else if (h->kind == CAPTURE_BIRTH)
+	} else if (h->kind == CAPTURE_BIRTH) {
 		call_birth(c, h->tgid);
+	}
 }
 
 void
@@ -749,4 +787,31 @@ capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t 
 	*uid = call->uid;
 	memcpy(comm, call->comm, sizeof(call->comm));
 	return true;
+}
+
+uint64_t
+capture_epoch(const struct capture *c)
+{
+	return c->epoch;
+}
+
+bool
+capture_stalled(const struct capture *c)
+{
+	return c->stalled;
+}
+
+const struct capture_nscalls *
+capture_ns_calls(const struct capture *c, size_t *n, bool *lost)
+{
+	*n = c->nnscalls;
+	*lost = c->nscalls_lost;
+	return c->nscalls;
+}
+
+void
+capture_ns_calls_clear(struct capture *c)
+{
+	c->nnscalls = 0;
+	c->nscalls_lost = false;
 }

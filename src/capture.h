@@ -52,6 +52,13 @@ enum capture_what {
 	CAPTURE_NS_PROCS = 8,
 };
 
+/* A mount namespace in which calls that may attach, detach or move a mount began: its inode
+ * number, and the first and the last drain (capture_epoch()) that read one of them. */
+struct capture_nscalls {
+	uint64_t ns;
+	uint64_t first, last;
+};
+
 /* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
  * written to why. */
 struct capture *capture_open(unsigned what, char *why, size_t size);
@@ -105,5 +112,15 @@ bool capture_name(const struct capture *c, const struct capjoin_change *ch, uint
  * behind a fanotify record read now (not read by the last read that emptied the queue) was made
  * in one mount namespace: that namespace's inode number; else 0. */
 uint64_t capture_ns_of(const struct capture *c, int32_t tgid);
+/* How many drains (capture_drain()) there have been. */
+uint64_t capture_epoch(const struct capture *c);
+/* Whether the last drain stopped at a record still being written (the rest waits for the next). */
+bool capture_stalled(const struct capture *c);
+/* With CAPTURE_NS_FLIPS: the namespaces in which such calls began since the last
+ * capture_ns_calls_clear() (*n of them); *lost: a namespace had no room, its calls not noted (not
+ * counted by capture_losses()). */
+const struct capture_nscalls *capture_ns_calls(const struct capture *c, size_t *n, bool *lost);
+/* Forget them. */
+void capture_ns_calls_clear(struct capture *c);
 
 #endif

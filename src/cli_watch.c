@@ -102,7 +102,7 @@ cli_watch_add_ns(struct config *cfg, const char *target, int tag)
 		    "%s: with -N, a PATH must be absolute: it is looked up in each namespace",
 		    escape_arg(target));
 	for (i = 0; i < cfg->nns; i++) {
-		const struct mntns *ns = &cfg->ns[i];
+		struct mntns *ns = &cfg->ns[i];
 
 		w = cli_watch_new(cfg, EV_MOUNT, target, tag);
 		w->ns = ns;

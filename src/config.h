@@ -26,7 +26,8 @@ struct watch {
 	int32_t key;		/* key serial (keys) */
 	int tag;		/* the TARGET's tag, which its copies in each -N namespace share */
 	bool internal;		/* added for a wait condition: neither announced nor counted */
-	const struct mntns *ns;	/* mounts with -N: the namespace path is in (NULL: ours) */
+	/* Mounts with -N: the namespace path is in (NULL: ours); its cgroup is read through it */
+	struct mntns *ns;
 	/* Mounts: that namespace's inode number, 0 if unknown; other sources: 0 */
 	uint64_t mnt_ns;
 	/* Mounts with -N: our path to the directory through the namespace's root (for inotify) */
@@ -118,7 +119,7 @@ struct config {
 	struct cond conds[WATCHQ_MAX_WATCHES];
 	size_t nconds;
 	/* -N: the namespaces watched instead of ours, in the run's storage (sources change them) */
-	const struct mntns *ns;
+	struct mntns *ns;
 	size_t nns;
 	/* -N all: every mount namespace, found as they appear; mounts watches are their TARGETs,
 	 * resolved in each (struct nsall) */

@@ -46,6 +46,22 @@ struct run {
 	bool silent;		/* state waits and -qq print no events */
 };
 
+/*
+ * Whether the run prints ev: a state wait only what met a condition that prints it (present
+ * records); an event wait not the ns_new and ns_gone records of -N all, which say nothing of its
+ * answer (a script takes the line it prints for that answer).
+ */
+static bool
+run_prints(const struct run *r, const struct event *ev)
+{
+	if (r->silent)
+		return false;
+	if (r->cfg->mode == MODE_WAIT_STATE)
+		return event_is_present(ev);
+	return r->cfg->mode != MODE_WAIT_EVENT || ev->type != EV_META ||
+	    (ev->subtype != META_NS_NEW && ev->subtype != META_NS_GONE);
+}
+
 static void
 run_emit(struct sink *sink, struct event *ev)
 {
@@ -55,8 +71,7 @@ run_emit(struct sink *sink, struct event *ev)
 	    !filter_paths_match(&r->cfg->paths, ev))
 		return;
 	clock_gettime(CLOCK_REALTIME, &ev->time);
-	/* A state wait prints only what met a condition that prints it (present records). */
-	if (!r->silent && (r->cfg->mode != MODE_WAIT_STATE || event_is_present(ev))) {
+	if (run_prints(r, ev)) {
 		int w = output_event(&r->out, ev);
 
 		if (w < 0) {

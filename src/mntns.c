@@ -81,6 +81,7 @@ static int
 mntns_follow_pid(struct mntns *ns, pid_t pid)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	char p[64];
 
 	if (fd < 0 && errno != ENOSYS)
 		return -1;
@@ -93,8 +94,13 @@ mntns_follow_pid(struct mntns *ns, pid_t pid)
 	close_fd(&ns->pidfd);
 	ns->pidfd = fd;
 	ns->pid = pid;
+	/* Checked as the pidfd is: the caller looks whether the process exited after this. */
+	close_fd(&ns->cgroupfd);
 	free(ns->cgroup);
-	ns->cgroup = mntns_cgroup_of(pid);
+	ns->cgroup = NULL;
+	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
+	ns->cgroupfd = open(p, O_RDONLY | O_CLOEXEC);
+	(void)mntns_cgroup(ns);
 	return 0;
 }
 
@@ -250,7 +256,7 @@ mntns_open(struct mntns *ns, const char *arg)
 
 	memset(ns, 0, sizeof(*ns));
 	ns->arg = arg;
-	ns->pidfd = ns->nsfd = ns->rootfd = -1;
+	ns->pidfd = ns->nsfd = ns->rootfd = ns->cgroupfd = -1;
 	if ((pid = mntns_open_nsfs(ns, arg)) < 0)
 		return -1;
 	/*
@@ -290,6 +296,7 @@ mntns_close(struct mntns *ns)
 	close_fd(&ns->pidfd);
 	close_fd(&ns->nsfd);
 	close_fd(&ns->rootfd);
+	close_fd(&ns->cgroupfd);
 	free(ns->root);
 	ns->root = NULL;
 	free(ns->cgroup);
@@ -309,6 +316,7 @@ mntns_follow(struct mntns *ns)
 	close_fd(&ns->pidfd);
 	close_fd(&ns->nsfd);
 	close_fd(&ns->rootfd);
+	close_fd(&ns->cgroupfd);
 	return false;
 }
 
@@ -494,28 +502,75 @@ mntns_reach(const struct mntns *ns, const char *path)
 	return b.data;
 }
 
-char *
-mntns_cgroup_of(pid_t pid)
+/*
+ * The cgroup v2 path in text, a /proc/PID/cgroup file's (its line "0::PATH"), allocated; NULL if it
+ * has none. A hybrid host lists its v1 hierarchies too: the v2 line is not always the first.
+ */
+static char *
+cgroup_v2(const char *text)
 {
-	char p[64], *line = NULL, *path = NULL;
-	size_t size = 0;
-	ssize_t n;
-	FILE *f;
+	const char *p, *nl;
+	char *path;
 
-	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
-	if ((f = fopen(p, "re")) == NULL)
-		return NULL;
-	/* A hybrid host lists its v1 hierarchies too: the v2 line is not always the first. */
-	while (path == NULL && (n = getline(&line, &size, f)) > 0) {
-		if (strncmp(line, "0::", 3) != 0)
-			continue;
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		path = xstrdup(line + 3);
+	for (p = text; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (strncmp(p, "0::", 3) == 0) {
+			path = xmalloc((size_t)(nl - p) - 2);
+			memcpy(path, p + 3, (size_t)(nl - p) - 3);
+			path[nl - p - 3] = '\0';
+			return path;
+		}
+		if (*nl == '\0')
+			break;
 	}
-	free(line);
-	fclose(f);
-	return path;
+	return NULL;
+}
+
+/*
+ * Read fd, a /proc file, whole from its start into b; -1 with errno set. A read that comes short
+ * is the end: the kernel makes the whole file at once, and a second read would make it again.
+ */
+static int
+read_whole(int fd, struct buf *b)
+{
+	char chunk[4096];
+	off_t off = 0;
+	ssize_t n;
+
+	for (;;) {
+		while ((n = pread(fd, chunk, sizeof(chunk), off)) < 0 && errno == EINTR)
+			;
+		if (n < 0)
+			return -1;
+		buf_add(b, chunk, (size_t)n);
+		if ((size_t)n < sizeof(chunk))
+			return 0;
+		off += n;
+	}
+}
+
+/*
+ * A process may move to another cgroup at any time (a container runtime moves one in after its
+ * unshare(2)), and nothing tells of it: the file is read again at each record, one pread(2) of
+ * the file kept open. That fd stays the process's, whatever takes its pid later: a read fails
+ * (ESRCH) once it has exited, and the path last read stays.
+ */
+const char *
+mntns_cgroup(struct mntns *ns)
+{
+	struct buf b = { 0 };
+	char *now = NULL;
+
+	if (ns->cgroupfd >= 0 && read_whole(ns->cgroupfd, &b) == 0 && b.len > 0)
+		now = cgroup_v2(b.data);
+	buf_free(&b);
+	if (now == NULL || (ns->cgroup && strcmp(now, ns->cgroup) == 0)) {
+		free(now);
+		return ns->cgroup;
+	}
+	free(ns->cgroup);
+	ns->cgroup = now;
+	return ns->cgroup;
 }
 
 uint64_t

@@ -28,9 +28,10 @@ struct mntns {
 	/* Where that root lies in the namespace, as statmount(2) names mount points ("/" unless
 	 * chrooted). */
 	char *root;
-	/* The cgroup v2 path of the process followed, from the 0:: line of /proc/PID/cgroup;
-	 * NULL: unknown */
+	/* The cgroup v2 path of the process followed, from the 0:: line of /proc/PID/cgroup, as
+	 * last read (mntns_cgroup()); NULL: unknown */
 	char *cgroup;
+	int cgroupfd;		/* that file, open: read again at each record */
 	bool gone;		/* no process is left in it: every fd above is closed */
 	/* -N all: the capture of the calls made in every namespace (not ours to close); NULL:
 	 * none */
@@ -77,8 +78,9 @@ char *mntns_canon(const struct mntns *ns, const char *path, bool lenient);
 /* A path of ours that leads to the absolute path in the namespace (through its root's fd), for
  * inotify(7); allocated. */
 char *mntns_reach(const struct mntns *ns, const char *path);
-/* The cgroup v2 path of pid (its /proc/PID/cgroup line "0::PATH"); NULL if it has none. */
-char *mntns_cgroup_of(pid_t pid);
+/* The cgroup v2 path of the process followed, read now (as last read once it has exited: the
+ * string may change at the next call); NULL if unknown. */
+const char *mntns_cgroup(struct mntns *ns);
 /* The inode number of our own mount namespace, 0 if /proc cannot say. */
 uint64_t mntns_self_ino(void);
 

@@ -187,7 +187,8 @@ nsall_idle_add(struct nsall *a, uint64_t ino, uint64_t id, bool pidless)
 		a->idle = xreallocarray(a->idle, a->nidle + 1, sizeof(*a->idle));
 		e = &a->idle[a->nidle++];
 	}
-	*e = (struct nsall_idle){ ino, id, pidless, 0, true };
+	/* Calls in its namespace read by the next drain may be of one gone before the listing. */
+	*e = (struct nsall_idle){ ino, id, pidless, 0, true, a->cap ? capture_epoch(a->cap) + 1 : 0 };
 }
 
 /* Whether the namespace is watched, or idle and not pidless; it is marked listed. */
@@ -381,6 +382,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		return;
 	}
 	nsall_unidle(a, f);
+	nsall_calls_opened(a, e);
 	e->listed = true;
 	a->ns = xreallocarray(a->ns, a->n + 1, sizeof(*a->ns));
 	a->ns[a->n++] = e;
@@ -396,22 +398,26 @@ nsall_cut_short(struct nsall *a)
 	a->said_walk = true;
 }
 
-/* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused). */
-static void
+/* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused);
+ * whether the listing is whole. */
+static bool
 nsall_list(struct nsall *a, struct nsall_list *l)
 {
 	if (!a->by_proc && nsall_walk(l) < 0) {
 		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
 			nsall_cut_short(a);
-			return;
+			return false;
 		}
 		if (errno != ENOTTY && !a->cfg->quiet)
 			warn("-N all: NS_MNT_GET_NEXT; finding mount namespaces in /proc instead, "
 			    "which misses those without a process we may look into");
 		a->by_proc = true;
 	}
-	if (a->by_proc && nsall_scan_proc(l, true) < 0)
+	if (a->by_proc && nsall_scan_proc(l, true) < 0) {
 		nsall_cut_short(a);
+		return false;
+	}
+	return true;
 }
 
 /* Drop what the last listing did not have. */
@@ -435,11 +441,18 @@ static void
 nsall_discover(struct nsall *a)
 {
 	struct nsall_list l = { NULL, 0 };
-	bool scan = false;
+	bool scan = false, whole;
+	uint64_t before = 0;
 	size_t i;
 
+	/* The calls read until now were made before the listing: it tells where. */
+	if (a->cap) {
+		capture_drain(a->cap);
+		nsall_calls_take(a);
+		before = capture_epoch(a->cap);
+	}
 	nsall_forget(a);
-	nsall_list(a, &l);
+	whole = nsall_list(a, &l);
 	for (i = 0; i < l.n; i++)
 		scan |= !(l.v[i].known = nsall_known(a, l.v[i].ino, l.v[i].id));
 	/*
@@ -448,7 +461,7 @@ nsall_discover(struct nsall *a)
 	 */
 	if (scan && !a->by_proc && nsall_scan_proc(&l, false) < 0) {
 		nsall_cut_short(a);
-		scan = false;
+		scan = whole = false;
 	}
 	for (i = 0; i < l.n; i++) {
 		if (l.v[i].known || !scan)
@@ -459,6 +472,8 @@ nsall_discover(struct nsall *a)
 			nsall_add(a, &l.v[i]);
 	}
 	free(l.v);
+	if (whole)
+		nsall_calls_settle(a, before);
 }
 
 /*
@@ -598,6 +613,7 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	if (a->cap)
 		a->losses = capture_losses(a->cap);
 	nsall_discover(a);
+	nsall_calls_start(a);
 	return nsall_arm(a);
 }
 
@@ -627,6 +643,8 @@ nsall_announce(struct nsall *a)
 			continue;
 		a->ns[i]->announced = true;
 		nsall_emit(a, a->ns[i], META_NS_NEW);
+		if (a->ns[i]->lost_before)
+			nsall_emit(a, a->ns[i], META_LOSS);
 		if (a->cfg->initial)
 			source_present(&a->ns[i]->src);
 	}
@@ -658,6 +676,8 @@ nsall_list_if(struct nsall *a, bool due)
 	for (i = 0; i < NSALL_RELISTS; i++) {
 		if (a->cap) {
 			capture_drain(a->cap);
+			nsall_calls_take(a);
+			due |= nsall_calls_due(a);
 			due |= capture_ns_made(a->cap) != a->ns_made;
 			due |= capture_ns_entered(a->cap) != a->ns_entered &&
 			    nsall_any_pidless(a);
@@ -713,6 +733,13 @@ nsall_reap(struct nsall *a)
 {
 	size_t i;
 
+	/* The calls read until now in a namespace that goes were its own (nsall_calls.c). */
+	for (i = 0; i < a->n && !a->ns[i]->ns.gone; i++)
+		;
+	if (i < a->n && a->cap) {
+		capture_drain(a->cap);
+		nsall_calls_take(a);
+	}
 	for (i = 0; i < a->n; i++) {
 		if (!a->ns[i]->ns.gone)
 			continue;
@@ -754,6 +781,7 @@ nsall_close(struct nsall *a)
 	free(a->ns);
 	free(a->idle);
 	free(a->mi_cfg);
+	free(a->calls);
 	if (a->timerfd >= 0)
 		close(a->timerfd);
 	if (a->fd >= 0 && a->fd != a->timerfd)

@@ -26,6 +26,8 @@ struct nsall_ns {
 	struct source src;
 	bool listed;		/* the last listing had it */
 	bool announced;		/* its ns_new record is out */
+	/* A change before it was watched may have been missed: a loss follows its ns_new */
+	bool lost_before;
 };
 
 /* A namespace listed but not watched: we may not look into it, or no TARGET is a directory
@@ -35,6 +37,9 @@ struct nsall_idle {
 	bool pidless;
 	unsigned rounds;	/* pidless: listings it has been so */
 	bool listed;
+	/* The capture's calls in its namespace first read by a later drain are its own: it held the
+	 * inode number then (nsall_calls.c) */
+	uint64_t since;
 };
 
 /* -N all: every mount namespace, listed again every NSALL_PERIOD_MS. */
@@ -62,6 +67,14 @@ struct nsall {
 	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
 	struct config *mi_cfg;
 	bool changed;		/* sources came or went since nsall_changed() last said so */
+	/* Calls the capture saw in namespaces not watched then, not yet accounted for (one entry a
+	 * namespace); calls_missed: some may have been missed; calls_losses: capture_losses() as
+	 * last looked at (nsall_calls.c) */
+	struct capture_nscalls *calls;
+	size_t ncalls;
+	bool calls_missed;
+	unsigned long long calls_losses;
+	bool started;		/* the first listing is done: a namespace found now is new */
 };
 
 /* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
@@ -99,5 +112,22 @@ bool nsall_changed(struct nsall *a);
 const char *nsall_backend_name(const struct nsall *a);
 /* Release everything. */
 void nsall_close(struct nsall *a);
+
+/* nsall_calls.c: the changes made in a namespace before it was watched. */
+
+/* The first listing is done: what was noted until now is the state at the start. */
+void nsall_calls_start(struct nsall *a);
+/* After a drain of the capture: take what it noted; the calls of a namespace watched are its
+ * records'. */
+void nsall_calls_take(struct nsall *a);
+/* Whether calls wait in a namespace neither watched nor known: a listing will tell where. */
+bool nsall_calls_due(const struct nsall *a);
+/* e's source is open (its mark placed, its table read): whether a change in its namespace may have
+ * been missed before (e->lost_before). */
+void nsall_calls_opened(struct nsall *a, struct nsall_ns *e);
+/* A whole listing is done: a loss for each namespace not watched in which calls read by the
+ * capture's drain before (capture_epoch()) or an earlier one were made; a loss of no namespace if
+ * calls may have been missed. */
+void nsall_calls_settle(struct nsall *a, uint64_t before);
 
 #endif

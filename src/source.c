@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "exit.h"
+#include "mntns.h"
 #include "source.h"
 #include "xalloc.h"
 
@@ -302,7 +303,7 @@ source_event_init(struct event *ev, enum ev_type type, unsigned subtype, const s
 	ev->watch = w->target;
 	ev->watch_source = source_word(w->type);
 	ev->mnt_ns = w->mnt_ns;
-	ev->cgroup = w->ns ? w->ns->cgroup : NULL;
+	ev->cgroup = w->ns ? mntns_cgroup(w->ns) : NULL;
 }
 
 void

@@ -7,6 +7,12 @@
  *                           exits after 0 to MS milliseconds (some before watchq
  *                           sees them, some while it reads them); says "done" when
  *                           the last has exited
+ *   nsburst par N K DIR [umount]
+ *                           N mount namespaces, K at a time: each batch of K children is
+ *                           let go at once, each unshares one, mounts a tmpfs
+ *                           "par-PID-I" (PID: nsburst's) on DIR in it (and unmounts it
+ *                           again with umount) and exits at once; prints "par-PID-I INO"
+ *                           (its namespace's inode) for each mount made, then "done"
  *   nsburst reuse PID DIR   a child with pid PID again (through ns_last_pid; it
  *                           must be free), in a mount namespace of its own with a
  *                           tmpfs "reused" on DIR; says "ready", then waits for a
@@ -26,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -78,6 +85,61 @@ ns_loop(long n, long ms, const char *dir)
 	}
 	while (alive > 0)
 		reap_one(&alive);
+	puts("done");
+	return 0;
+}
+
+/* Child i of ns_par: once the gate opens, its own namespace, one mount (and its unmount), its
+ * line on out, and exit. */
+static void
+par_child(long i, int gate, int out, const char *dir, bool umount_too)
+{
+	char src[32], line[64];
+	struct stat st;
+	int n;
+
+	if (read(gate, src, 1) < 0)
+		_exit(1);
+	snprintf(src, sizeof(src), "par-%ld-%ld", (long)getppid(), i);
+	own_ns(src, dir);
+	if (umount_too && umount2(dir, 0) < 0)
+		err(1, "umount %s", dir);
+	if (stat("/proc/self/ns/mnt", &st) < 0)
+		err(1, "ns/mnt");
+	/* One write(2) of less than PIPE_BUF: the lines of the batch do not mix. */
+	n = snprintf(line, sizeof(line), "%s %llu\n", src, (unsigned long long)st.st_ino);
+	if (write(out, line, (size_t)n) != n)
+		_exit(1);
+	_exit(0);
+}
+
+static int
+ns_par(long n, long k, const char *dir, bool umount_too)
+{
+	int gate[2], alive;
+	long i = 0, b;
+
+	if (k < 1)
+		errx(64, "par: K must be at least 1");
+	while (i < n) {
+		if (pipe(gate) < 0)
+			err(1, "pipe");
+		for (b = 0, alive = 0; b < k && i < n; b++, i++, alive++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				err(1, "fork");
+			if (pid == 0) {
+				close(gate[1]);
+				par_child(i, gate[0], STDOUT_FILENO, dir, umount_too);
+			}
+		}
+		/* Closed, the gate lets the whole batch go at once (read(2) returns 0). */
+		close(gate[0]);
+		close(gate[1]);
+		while (alive > 0)
+			reap_one(&alive);
+	}
 	puts("done");
 	return 0;
 }
@@ -177,9 +239,12 @@ main(int argc, char **argv)
 {
 	if (argc == 5 && strcmp(argv[1], "loop") == 0)
 		return ns_loop(atol(argv[2]), atol(argv[3]), argv[4]);
+	if ((argc == 5 || (argc == 6 && strcmp(argv[5], "umount") == 0)) &&
+	    strcmp(argv[1], "par") == 0)
+		return ns_par(atol(argv[2]), atol(argv[3]), argv[4], argc == 6);
 	if (argc == 4 && strcmp(argv[1], "reuse") == 0)
 		return ns_reuse((pid_t)atol(argv[2]), argv[3]);
 	if (argc == 3 && (strcmp(argv[1], "clone") == 0 || strcmp(argv[1], "clone3") == 0))
 		return ns_clone(argv[2], strcmp(argv[1], "clone3") == 0);
-	errx(64, "usage: nsburst loop N MS DIR | reuse PID DIR | clone DIR | clone3 DIR");
+	errx(64, "usage: nsburst loop N MS DIR | par N K DIR [umount] | reuse PID DIR | clone DIR | clone3 DIR");
 }
