@@ -233,7 +233,7 @@ held_or_dead() {
 # by PID NAME [UID]: the mark of a change made by the process PID called NAME
 # (uid 0 unless given), as this test's watchq prints it: unknown on mountinfo.
 by() {
-	if [ "$(backend_used)" = mountinfo ]; then
+	if [ "$(backend_used)" = mountinfo ] && ! capture_used; then
 		echo "pid=- uid=- comm=-"
 	else
 		echo "pid=$1 uid=${3:-0} comm=$2"
@@ -242,8 +242,8 @@ by() {
 
 # unmarked [FILE]: FILE (default $T/out) with the mark of who made each change (" pid=N uid=N
 # comm=NAME", the end of its line but for the " ns=N cgroup=PATH" of -N) checked and taken
-# off. A mount, unmount or move: on the mountinfo backend every part is unknown (-); on
-# fanotify each is a value or unknown. A readonly, writable, setattr or propagation: every part unknown, or, unless
+# off. A mount, unmount or move: on the mountinfo backend without the process capture every part
+# is unknown (-); else each is a value or unknown. A readonly, writable, setattr or propagation: every part unknown, or, unless
 # the readiness line says the process capture is not loaded, a process of uid 0 whose name
 # matches the regex $FLIP_COMM (default mount). A line without its mark, or with another
 # shape, comes out as "BAD MARK: LINE", so that no comparison holds.
@@ -251,7 +251,8 @@ unmarked() {
 	local be cap=
 	be=$(backend_used 2>/dev/null || true)
 	[ -z "$be" ] || capture_used || cap=no
-	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && echo 1)" -v nocap="$cap" \
+	awk -v mi="$([ "${be:-${WATCHQ_BACKEND:-}}" = mountinfo ] && [ "$cap" = no ] && echo 1)" \
+	    -v nocap="$cap" \
 	    -v fc="${FLIP_COMM:-mount}" '
 		function mark(shape,	ns) {
 			ns = ""
@@ -295,7 +296,7 @@ backend_used() {
 
 # capture_used: whether the readiness line in $T/err says the process capture is loaded.
 capture_used() {
-	grep -q '^watchq: .* (backend fanotify+bpf)$' "$T/err"
+	grep -q '^watchq: .* (backend [a-z]*+bpf)$' "$T/err"
 }
 
 # message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as the man page lists them.
