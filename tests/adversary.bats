@@ -32,6 +32,14 @@ peers() {
 
 show() { echo "--- out"; cat "$T/out"; echo "--- err"; cat "$T/err"; }
 
+# settled: every record before it has been read: a mount made now is reported (records come in
+# order), so any line the changes before it could bring is out.
+settled() {
+	mkdir -p "$T/zz"
+	mount -t tmpfs sentinel "$T/zz"
+	wait_until grep -q '"device":"sentinel"' "$T/out"
+}
+
 @test "adv: a propagation copy made by a process's second call is not named as at its first" {
 	need_capture
 	peers
@@ -210,7 +218,7 @@ reused_at() {
 	"$ADV" name wq-mover move "$T/b" "$T/a"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 2
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	# The mount at a was made by the call as wq-second (or names nobody); never wq-first.
@@ -228,7 +236,7 @@ reused_at() {
 	wait_until grep -q done "$T/h"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 1
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
@@ -251,7 +259,7 @@ reused_at() {
 	wait_until grep -q done "$T/h"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 3
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	# The mounts left at p1/a and p2/a were both made by the call as wq-second.
@@ -272,7 +280,7 @@ reused_at() {
 	wait_until grep -q done "$T/h"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 3
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	# p1/a and its copy at p2/a were made by the call as wq-first: wq-second is not behind them.
@@ -294,7 +302,7 @@ bind_with() {
 	findmnt "$T/a"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 1
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
@@ -365,7 +373,7 @@ lost_master() {
 	findmnt -o TARGET,PROPAGATION "$T/p2/x"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 3
-	sleep 0.5
+settled
 	stop_watchq
 	show
 	jq -e -s --arg x "$T/p2/x" '[.[] | select(.path == $x and .comm == "wq-second")] | length == 0' "$T/out"
