@@ -107,7 +107,36 @@ struct fs_struct {
 	struct path root;
 } __attribute__((preserve_access_index));
 
+/* The registers of a system call, and the number of the call at its exit. */
+#if defined(__TARGET_ARCH_x86)
+struct pt_regs {
+	unsigned long di, si, dx, cx, r10, r8, orig_ax;
+} __attribute__((preserve_access_index));
+#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, orig_ax)
+/* A 32-bit call (int 0x80) has other numbers: TS_COMPAT in the thread's status. */
+struct thread_info {
+	unsigned int status;
+} __attribute__((preserve_access_index));
+#define COMPAT(ti)		(BPF_CORE_READ(ti, status) & 0x0002)
+#elif defined(__TARGET_ARCH_arm64)
+struct user_pt_regs {
+	unsigned long long regs[31];
+} __attribute__((preserve_access_index));
+struct pt_regs {
+	int syscallno;
+} __attribute__((preserve_access_index));
+#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, syscallno)
+/* A 32-bit task's calls have other numbers: TIF_32BIT in the thread's flags. */
+struct thread_info {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+#define COMPAT(ti)		(BPF_CORE_READ(ti, flags) & (1UL << 22))
+#else
+#error "the capture is built for x86 and arm64 (-D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64)"
+#endif
+
 struct task_struct {
+	struct thread_info thread_info;
 	unsigned long long start_time;
 	struct pid *thread_pid;
 	const struct cred *real_cred;
@@ -118,23 +147,6 @@ struct task_struct {
 	char comm[CAPTURE_COMM_LEN];
 } __attribute__((preserve_access_index));
 
-/* The registers of a system call, and the number of the call at its exit. */
-#if defined(__TARGET_ARCH_x86)
-struct pt_regs {
-	unsigned long di, si, dx, cx, r10, r8, orig_ax;
-} __attribute__((preserve_access_index));
-#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, orig_ax)
-#elif defined(__TARGET_ARCH_arm64)
-struct user_pt_regs {
-	unsigned long long regs[31];
-} __attribute__((preserve_access_index));
-struct pt_regs {
-	int syscallno;
-} __attribute__((preserve_access_index));
-#define SYSCALL_NR(regs)	BPF_CORE_READ(regs, syscallno)
-#else
-#error "the capture is built for x86 and arm64 (-D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64)"
-#endif
 
 /* The records of syscall tracepoints: 8 bytes of common fields, the number, the arguments. */
 struct sys_enter_ctx {
@@ -538,6 +550,18 @@ raw_newtask(unsigned long long *ctx)
 	return 0;
 }
 
+/*
+ * Whether the current thread makes 32-bit calls, whose numbers are not these (the raw
+ * tracepoints see them; the syscall tracepoints do not).
+ */
+static __always_inline int
+compat_call(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	return COMPAT(&task->thread_info) != 0;
+}
+
 SEC("raw_tp/sys_enter")
 int
 raw_enter(unsigned long long *ctx)
@@ -546,7 +570,7 @@ raw_enter(unsigned long long *ctx)
 	unsigned long args[6];
 	long nr = (long)ctx[1];
 
-	if (!captured(nr) && !ns_call(nr))
+	if ((!captured(nr) && !ns_call(nr)) || compat_call())
 		return 0;
 	/* No call captured takes a sixth argument. */
 	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);
@@ -564,6 +588,9 @@ raw_exit(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
 	long nr = (long)SYSCALL_NR(regs);
+
+	if (compat_call())
+		return 0;
 
 	if (captured(nr))
 		return on_exit(nr, (long)ctx[1]);
