@@ -63,6 +63,7 @@ capjoin_decode(const struct capture_enter *e, struct capjoin_call *call)
 	call->start = e->start;
 	call->pid_ino = e->pid_ino;
 	call->uid = e->uid;
+	call->cgroup_id = e->cgroup_id;
 	memcpy(call->comm, e->comm, sizeof(call->comm));
 	call->comm[sizeof(call->comm) - 1] = '\0';
 	call->open = true;

@@ -38,6 +38,7 @@ struct capjoin_call {
 	uint64_t pid_ino;	/* its process's pidfs inode; 0: unknown */
 	uint32_t uid;
 	char comm[CAPTURE_COMM_LEN];
+	uint64_t cgroup_id;	/* its cgroup v2 at the call; 0: unknown */
 	unsigned kinds;		/* enum capjoin_kind bits it may cause */
 	bool below;		/* also at mounts below its target */
 	bool open, ok;		/* not ended yet; ended successfully */

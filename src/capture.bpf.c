@@ -135,8 +135,21 @@ struct thread_info {
 #error "the capture is built for x86 and arm64 (-D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64)"
 #endif
 
+struct kernfs_node {
+	unsigned long long id;
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	struct kernfs_node *kn;
+} __attribute__((preserve_access_index));
+
+struct css_set {
+	struct cgroup *dfl_cgrp;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	struct thread_info thread_info;
+	struct css_set *cgroups;
 	unsigned long long start_time;
 	struct pid *thread_pid;
 	const struct cred *real_cred;
@@ -434,6 +447,8 @@ on_enter(long nr, const unsigned long *args)
 	root_read(e, task);
 	e->pid_ino = bpf_core_field_exists(struct pid, ino) ?
 	    BPF_CORE_READ(leader, thread_pid, ino) : 0;
+	e->cgroup_id = bpf_core_field_exists(struct kernfs_node, id) ?
+	    BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id) : 0;
 	__builtin_memset(e->attr, 0, sizeof(e->attr));
 	args_read(e, nr);
 	fd_targets(e, task, nr);

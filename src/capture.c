@@ -776,16 +776,29 @@ capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
 	return call;
 }
 
+/* The cgroup of call's process at its calls, if every kept call of it agrees; else 0. */
+static uint64_t
+call_cgroup(const struct capture *c, const struct capjoin_call *call)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncalls; i++)
+		if (c->calls[i].tgid == call->tgid && c->calls[i].start == call->start &&
+		    c->calls[i].cgroup_id != call->cgroup_id)
+			return 0;
+	return call->cgroup_id;
+}
+
 bool
-capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid, char *comm,
-    size_t size)
+capture_name(const struct capture *c, const struct capjoin_change *ch, struct capture_named *by)
 {
 	const struct capjoin_call *call = capture_call_behind(c, ch);
 
-	if (call == NULL || size < sizeof(call->comm))
+	if (call == NULL)
 		return false;
-	*uid = call->uid;
-	memcpy(comm, call->comm, sizeof(call->comm));
+	by->uid = call->uid;
+	memcpy(by->comm, call->comm, sizeof(by->comm));
+	by->cgroup_id = call_cgroup(c, call);
 	return true;
 }
 

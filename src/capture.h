@@ -104,10 +104,17 @@ unsigned long long capture_ns_flips_all(const struct capture *c);
  * since; NULL if not. */
 const struct capjoin_call *capture_call_behind(const struct capture *c,
     const struct capjoin_change *ch);
+/* A process as it was at its call. */
+struct capture_named {
+	uint32_t uid;		/* real */
+	char comm[16];
+	uint64_t cgroup_id;	/* its cgroup v2 (kernfs id) at each of its calls; 0: not one */
+};
+
 /* If the capture saw the mount call behind the record ch (capjoin_name()), with nothing missed
- * since: the real uid and name (comm, of size at least 16) its process had at that call. */
-bool capture_name(const struct capture *c, const struct capjoin_change *ch, uint32_t *uid,
-    char *comm, size_t size);
+ * since: its process as it was at that call, in by. */
+bool capture_name(const struct capture *c, const struct capjoin_change *ch,
+    struct capture_named *by);
 /* If the capture knows exactly one process numbered tgid, and each of its mount calls that may be
  * behind a fanotify record read now (not read by the last read that emptied the queue) was made
  * in one mount namespace: that namespace's inode number; else 0. */

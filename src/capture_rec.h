@@ -63,6 +63,8 @@ struct capture_enter {
 	/* The process's struct pid as pidfs numbers it: the inode of every pidfd for it (Linux 6.9;
 	 * 0: unknown). Unlike a pid, never given to another process. */
 	unsigned long long pid_ino;
+	/* The caller's cgroup v2 (its kernfs id, as a cgroup2 file handle has it; 0: unknown) */
+	unsigned long long cgroup_id;
 	/* fd targets: mount_setattr's dfd (its mount's unique id) and fsconfig's fs_context fd (its
 	 * superblock's device, the kernel's encoding: major << 20 | minor); 0: none or unknown */
 	unsigned long long fd_mnt_id;

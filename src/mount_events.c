@@ -50,8 +50,13 @@ fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mou
 static void
 emit_by(struct sink *sink, struct event *ev, struct who *who)
 {
+	const char *cg;
+
 	if (who)
 		ev->u.mount.by = *who_get(who);
+	/* With -N: the cgroup of the process at its call, where the capture told it. */
+	if (who && ev->cgroup && who_cgroup(who, &cg))
+		ev->cgroup = cg;
 	sink->emit(sink, ev);
 }
 

@@ -1314,6 +1314,8 @@ fan_open_group(struct source *src)
 		f->group = src->ns->group;
 		/* -N all's capture notes the processes' calls where it has the one group. */
 		f->proc.cap = f->group->cap;
+		if (f->proc.cap)
+			who_proc_cgroups(&f->proc);
 		return 0;
 	}
 	fd = fangroup_init_fd(src->cfg->show_who, &f->read_size, sizeof(f->buf));
@@ -1409,7 +1411,8 @@ fan_open(struct source *src)
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = -1;
-	f->proc = (struct who_proc){ NULL, src->ns ? src->ns->ino : mntns_self_ino(), &f->root };
+	f->proc = (struct who_proc){ NULL, src->ns ? src->ns->ino : mntns_self_ino(), &f->root, -1,
+	    NULL };
 	if (statmount_probe() < 0)
 		return fan_unavailable(src);
 	/* Another namespace's mounts are read by its id (Linux 6.11). */
@@ -1503,6 +1506,7 @@ fan_close(struct source *src)
 		capture_close(f->cap);
 		if (f->signal_fd >= 0)
 			close(f->signal_fd);
+		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);
 		free(f->transient.v);

@@ -6,9 +6,12 @@
  * name come from the capture's call behind the record, joined by the pidfd's pidfs inode (which
  * no other process ever has) and by the mount point (capjoin.c).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -44,9 +47,84 @@ who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm)
 	w->by.comm = w->comm;
 }
 
+/* Where cgroup v2 is mounted: alone, or beside v1 (a hybrid host). */
+static const char *const cgroup2_roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+
+void
+who_proc_cgroups(struct who_proc *p)
+{
+	struct statfs sf;
+	char link[64];
+	size_t i;
+
+	p->cgroot = -1;
+	for (i = 0; p->cgroot < 0 && i < sizeof(cgroup2_roots) / sizeof(cgroup2_roots[0]); i++) {
+		if ((p->cgroot = open(cgroup2_roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", p->cgroot);
+		/* cgroup2's magic (linux/magic.h) */
+		if (fstatfs(p->cgroot, &sf) < 0 || sf.f_type != 0x63677270 ||
+		    (p->cgroot_path = realpath(link, NULL)) == NULL) {
+			close(p->cgroot);
+			p->cgroot = -1;
+		}
+	}
+}
+
+void
+who_proc_close(struct who_proc *p)
+{
+	if (p->cgroot >= 0)
+		close(p->cgroot);
+	free(p->cgroot_path);
+	p->cgroot = -1;
+	p->cgroot_path = NULL;
+}
+
+/*
+ * The path of cgroup id below the cgroup2 root: a file handle of kernfs (FILEID_KERNFS, the id
+ * itself) opens it, and its link in /proc names it. Allocated; NULL if it is gone or not ours.
+ */
+static char *
+cgroup_path(const struct who_proc *p, uint64_t id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h;
+	char link[64], *path, *rel = NULL;
+	size_t n = strlen(p->cgroot_path);
+	int fd;
+
+	h.fh.handle_bytes = sizeof(h.id);
+	h.fh.handle_type = 0xfe;
+	h.id = id;
+	if ((fd = open_by_handle_at(p->cgroot, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	path = realpath(link, NULL);
+	close(fd);
+	if (path && strncmp(path, p->cgroot_path, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		rel = strdup(path[n] ? path + n : "/");
+	free(path);
+	return rel;
+}
+
+bool
+who_cgroup(struct who *w, const char **path)
+{
+	if (w->cgroup_id == 0 || w->proc == NULL || w->proc->cgroot < 0)
+		return false;
+	if (w->cgroup == NULL)
+		w->cgroup = cgroup_path(w->proc, w->cgroup_id);
+	*path = w->cgroup;
+	return true;
+}
+
 void
 who_done(struct who *w)
 {
+	free(w->cgroup);
 	if (w->pidfd >= 0)
 		close(w->pidfd);
 	memset(w, 0, sizeof(*w));
@@ -78,7 +156,7 @@ const struct ev_who *
 who_get(struct who *w)
 {
 	struct capjoin_change ch;
-	uint32_t uid;
+	struct capture_named named;
 
 	if (w->read)
 		return &w->by;
@@ -86,10 +164,13 @@ who_get(struct who *w)
 	if (w->by.pid == 0 || w->kind == 0 || w->proc == NULL || w->proc->cap == NULL)
 		return &w->by;
 	who_change(w, &ch);
-	if (capture_name(w->proc->cap, &ch, &uid, w->comm, sizeof(w->comm))) {
+	if (capture_name(w->proc->cap, &ch, &named)) {
+		memcpy(w->comm, named.comm, sizeof(w->comm));
+		w->comm[sizeof(w->comm) - 1] = '\0';
 		w->by.comm = w->comm;
 		w->by.has_uid = true;
-		w->by.uid = uid;
+		w->by.uid = named.uid;
+		w->cgroup_id = named.cgroup_id;
 	}
 	return &w->by;
 }

@@ -18,6 +18,8 @@ struct who_proc {
 	const struct capture *cap;	/* NULL: none; a record then names a pid alone */
 	uint64_t mnt_ns;		/* the mount namespace of the records (its inode) */
 	const struct mntns_root_id *root;	/* the root their paths are from; NULL: none */
+	int cgroot;			/* cgroup v2's root, where cgroups are named; -1: none */
+	char *cgroot_path;		/* its path */
 };
 
 /* The change a record stands for, as capjoin.h's enum capjoin_kind. */
@@ -37,6 +39,8 @@ struct who {
 	bool spread;		/* its parent is shared (a copy may be there) */
 	struct ev_who by;
 	char comm[WHO_COMM_MAX];
+	uint64_t cgroup_id;	/* the process's cgroup at its call (the capture's); 0: unknown */
+	char *cgroup;		/* its path, once who_cgroup() has looked */
 };
 
 /* Start w for a record's pid (0: hidden) and pidfd (negative: none), which w now owns; proc may be
@@ -50,6 +54,14 @@ void who_at(struct who *w, enum who_kind kind, const char *path, bool spread);
 const struct ev_who *who_get(struct who *w);
 /* Start w as the process pid (positive), known already: its real uid and name at its call. */
 void who_known(struct who *w, int32_t pid, uint32_t uid, const char *comm);
+/* Open cgroup v2's root (/sys/fs/cgroup) into p, where who_cgroup() names cgroups; none there is
+ * no error. */
+void who_proc_cgroups(struct who_proc *p);
+/* Close what who_proc_cgroups() opened. */
+void who_proc_close(struct who_proc *p);
+/* After who_get(): whether the capture told the cgroup of w's process at its call; if so, *path
+ * is its path (as /proc/PID/cgroup spells it), or NULL where it cannot be named now. */
+bool who_cgroup(struct who *w, const char **path);
 /* Close w's pidfd, if any; w knows nothing after. */
 void who_done(struct who *w);
 

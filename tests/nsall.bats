@@ -897,3 +897,26 @@ transients_at_least() {
 		all(.path == $a and .mnt_ns == $ns and .pid == $m and .comm == "wq-in-ns" and .uid == 0)' \
 		"$T/out" || { cat "$T/out"; false; }
 }
+
+@test "-N all: a mount's cgroup is its process's at the call, where the capture saw it, not the namespace's" {
+	need_root
+	[ -z "${WATCHQ_BACKEND:-}" ] || skip "the fanotify backend's capture tells it"
+	cg_setup
+	[ -n "$CGDIR" ] || skip "$CG_WHY"
+	mkdir "$T/a" "$CGDIR/mounter"
+	new_ns x
+	start_watchq --json -N all mounts "$T"
+	grep -q "new ones seen at their calls) (backend fanotify)" "$T/err" || skip "no process capture here: $(cat "$T/err")"
+	wait_until grep -q "\"ns_new\".*\"mnt_ns\":$INO" "$T/out"
+	kill -STOP "$WQ_PID"
+	# In the namespace, from another cgroup than its followed process's; gone before the read.
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec nsenter -t "$2" -m "$3" as wq-cg mount wq "$4"' - \
+	    "$CGDIR/mounter" "$NS" "$BURST" "$T/a"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q '"event":"mount"' "$T/out"
+	stop_watchq
+	want=${CGDIR#$(findmnt -n -t cgroup2 -o TARGET | head -n 1)}/mounter
+	jq -e -s --arg cg "$want" --arg a "$T/a" '
+		[.[] | select(.event == "mount")] | length == 1 and all(.path == $a and .comm == "wq-cg" and .cgroup == $cg)' \
+		"$T/out" || { cat "$T/out"; echo "want $want, namespace's $NSCG"; false; }
+}

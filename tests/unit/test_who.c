@@ -5,7 +5,7 @@
 int
 main(void)
 {
-	struct who_proc none = { NULL, 0, NULL };
+	struct who_proc none = { NULL, 0, NULL, -1, NULL };
 	struct who w;
 
 	/* No capture: the pid alone; a hidden pid (0) or a negative one: nothing. */
