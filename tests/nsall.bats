@@ -115,9 +115,13 @@ announced() {
 		pids+=("$NS") inos+=("$INO") cgs+=("$NSCG")
 		wait_until announced "$INO" "$NSCG"
 	done
-	# The same path in each, its own tmpfs: the chrooted one's as it sees it.
+	# The same path in each, its own tmpfs: the chrooted one's as it sees it. Each made from the
+	# namespace's cgroup: with the capture a mount carries its process's cgroup at the call.
+	cgroot=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
 	for i in 0 1 2 3 4; do
-		nsenter -t "${pids[$i]}" -m $([ $i -eq 1 ] && echo -r) mount -t tmpfs "in-ns$i" "$T/a"
+		sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs"; shift; exec "$@"' - \
+		    "${CGDIR:+$cgroot${cgs[$i]}}" nsenter -t "${pids[$i]}" -m $([ $i -eq 1 ] && echo -r) \
+		    mount -t tmpfs "in-ns$i" "$T/a"
 	done
 	self=$(stat -L -c %i /proc/self/ns/mnt)
 	mount -t tmpfs ours "$T/b"
