@@ -377,7 +377,9 @@ mi_privileged(void)
 
 /*
  * Load the capture where the output names processes (a monitor or an event wait, our own
- * namespace) and we are privileged; where it cannot load, say why where the readiness line is.
+ * namespace) and we are privileged. Where it cannot load (a kernel without BTF, as many that have
+ * no fanotify mount events), the readiness line says so by its backend alone: the backend every
+ * kernel has is not to greet each run with a warning.
  */
 static void
 mi_open_capture(struct source *src)
@@ -389,11 +391,8 @@ mi_open_capture(struct source *src)
 	if (cfg->no_bpf || src->ns || !cfg->show_who ||
 	    (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT) || !mi_privileged())
 		return;
-	if ((mi->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL) {
-		if (!cfg->quiet)
-			warnx("no process capture: %s", why);
+	if ((mi->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL)
 		return;
-	}
 	mi->mnt_ns = mntns_self_ino();
 	src->backend_label = "mountinfo+bpf";
 	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(mi->cap), POLLIN, 0 };
