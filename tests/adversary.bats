@@ -32,6 +32,16 @@ peers() {
 
 show() { echo "--- out"; cat "$T/out"; echo "--- err"; cat "$T/err"; }
 
+# while_stopped ADV-STEPS...: with watchq stopped, tests/adv.c's steps by a process that stays
+# (until teardown), done before watchq reads again.
+while_stopped() {
+	kill -STOP "$WQ_PID"
+	"$ADV" "$@" say done hold >"$T/h" &
+	HOLDERS=$!
+	wait_until grep -q done "$T/h"
+	kill -CONT "$WQ_PID"
+}
+
 # settled: every record before it has been read: a mount made now is reported (records come in
 # order), so any line the changes before it could bring is out.
 settled() {
@@ -110,11 +120,7 @@ automount_point() {
 	automount_point
 	mkdir "$T/a"
 	start_watchq --json mounts "$T"
-	kill -STOP "$WQ_PID"
-	"$ADV" name wq-mounter chdir "$T" mount a name wq-walker walk "$T/dbg/tracing" say done hold >"$T/h" &
-	HOLDERS=$!
-	wait_until grep -q done "$T/h"
-	kill -CONT "$WQ_PID"
+	while_stopped name wq-mounter chdir "$T" mount a name wq-walker walk "$T/dbg/tracing"
 	wait_until lines_at_least 2
 	stop_watchq
 	show
@@ -218,7 +224,7 @@ reused_at() {
 	"$ADV" name wq-mover move "$T/b" "$T/a"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 2
-settled
+	settled
 	stop_watchq
 	show
 	# The mount at a was made by the call as wq-second (or names nobody); never wq-first.
@@ -236,7 +242,7 @@ settled
 	wait_until grep -q done "$T/h"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 1
-settled
+	settled
 	stop_watchq
 	show
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
@@ -259,7 +265,7 @@ settled
 	wait_until grep -q done "$T/h"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 3
-settled
+	settled
 	stop_watchq
 	show
 	# The mounts left at p1/a and p2/a were both made by the call as wq-second.
@@ -274,13 +280,9 @@ settled
 	peers
 	mkdir "$T/c"
 	start_watchq --json mounts "$T"
-	kill -STOP "$WQ_PID"
-	"$ADV" name wq-first chdir "$T/p1" mount a name wq-second mount "$T/c" say done hold >"$T/h" &
-	HOLDERS=$!
-	wait_until grep -q done "$T/h"
-	kill -CONT "$WQ_PID"
+	while_stopped name wq-first chdir "$T/p1" mount a name wq-second mount "$T/c"
 	wait_until lines_at_least 3
-settled
+	settled
 	stop_watchq
 	show
 	# p1/a and its copy at p2/a were made by the call as wq-first: wq-second is not behind them.
@@ -302,7 +304,7 @@ bind_with() {
 	findmnt "$T/a"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 1
-settled
+	settled
 	stop_watchq
 	show
 	jq -e -s '[.[] | select(.comm == "wq-first")] | length == 0' "$T/out"
@@ -373,7 +375,7 @@ lost_master() {
 	findmnt -o TARGET,PROPAGATION "$T/p2/x"
 	kill -CONT "$WQ_PID"
 	wait_until lines_at_least 3
-settled
+	settled
 	stop_watchq
 	show
 	jq -e -s --arg x "$T/p2/x" '[.[] | select(.path == $x and .comm == "wq-second")] | length == 0' "$T/out"
