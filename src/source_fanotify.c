@@ -104,6 +104,7 @@ struct fan {
 	struct timespec last_event;
 	struct timespec owed_since;
 	struct timespec last_scan;	/* when the last re-scan began */
+	struct timespec held_since;	/* a re-scan is held back for a flip call since; 0: none */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
 	/* -N all: the one group of every namespace (its records routed to this member); NULL: our
@@ -855,15 +856,19 @@ fan_flip_under_way(struct source *src)
 	const struct capture_call *o;
 	size_t i;
 
-	if (f->cap == NULL || (f->owed && nsec_since(&f->owed_since) >= OWED_MAX_NS))
+	if (f->cap == NULL)
 		return false;
 	capture_drain(f->cap);
 	fan_on_flips(src);
 	for (i = 0; i < capture_nflips(f->cap); i++) {
 		o = capture_flip(f->cap, i);
-		if (!o->done && (!o->elsewhere || o->sb || o->target == CAPTURE_TARGET_SB ||
-		    (o->target == CAPTURE_TARGET_MOUNT && mounttab_find(&f->tab, o->mnt_id))))
-			return true;
+		if (o->done || (o->elsewhere && !o->sb && o->target != CAPTURE_TARGET_SB &&
+		    (o->target != CAPTURE_TARGET_MOUNT || !mounttab_find(&f->tab, o->mnt_id))))
+			continue;
+		/* Waited for since the first re-scan it held back: up to OWED_MAX_NS. */
+		if (f->held_since.tv_sec == 0 && f->held_since.tv_nsec == 0)
+			clock_gettime(CLOCK_MONOTONIC, &f->held_since);
+		return nsec_since(&f->held_since) < OWED_MAX_NS;
 	}
 	return false;
 }
@@ -879,6 +884,7 @@ fan_rescan_now(struct source *src)
 		fan_arm_timer(src, FLIP_WAITS * 1000000LL);
 		return;
 	}
+	f->held_since = (struct timespec){ 0, 0 };
 	if (f->owed) {
 		f->owed = false;
 		f->lazy = false;
