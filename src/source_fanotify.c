@@ -845,6 +845,21 @@ fan_poll_signal(struct source *src)
 static void fan_owe(struct source *src, bool lazy);
 
 /*
+ * A superblock remounted from another namespace may have changed mounts of ours without a signal
+ * here, and no flip here is named until they are read again (sb_elsewhere): read them now
+ * (naming nobody) where that is cheap and no flip of ours is under way. Above PROMPT_MAX it waits
+ * for the next re-scan: remounts elsewhere cost no re-scan here, flips here name nobody meanwhile.
+ */
+static void
+fan_absorb_elsewhere(struct source *src)
+{
+	struct fan *f = src->priv;
+
+	if (f->sb_elsewhere && fan_small(f) && !fan_flips_open(f))
+		fan_rescan(src);
+}
+
+/*
  * Whether a flip call that may change a mount of ours is still under way once the ended ones have
  * been read: it has made its change, which its exit reads and names (fan_on_flips()). A re-scan
  * now would find that change first and name nobody, so it waits, up to OWED_MAX_NS.
@@ -990,8 +1005,10 @@ fan_take_changes(struct source *src)
 	} else {
 		fan_flush_transient(src);
 	}
-	if (f->cap)
+	if (f->cap) {
 		fan_on_flips(src);
+		fan_absorb_elsewhere(src);
+	}
 	return 0;
 }
 
