@@ -527,7 +527,9 @@ LABEL=STICK' ]
 	[ "$(wc -l <"$T/cmds")" -ge 15 ]
 	PATH=$ROOT:$PATH unshare -m --propagation private keyctl session - bash -c '
 		for d in /srv /mnt /media; do mount -t tmpfs readme "$d"; done
-		mkdir /mnt/backup /media/usb
+		mkdir /mnt/backup /media/usb /mnt/ro
+		# A read-only nosuid mount for list -O to find (list exits 1 when it finds none).
+		mount -t tmpfs -o ro,nosuid readme /mnt/ro
 		while IFS= read -r cmd; do
 			status=0
 			timeout 2 bash -c "$cmd" >/dev/null 2>"$1.err" || status=$?
