@@ -30,7 +30,8 @@ struct capjoin_root {
 	uint64_t ino;
 };
 
-/* A mount call that may be behind records: who made it, as they were at the call, and its target. */
+/* A mount call that may be behind records: who made it, as they were at the call, and its
+ * target. */
 struct capjoin_call {
 	uint32_t gtid;		/* the calling thread in the initial pid namespace */
 	uint32_t tgid;		/* in watchq's pid namespace */

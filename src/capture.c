@@ -768,7 +768,8 @@ capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
 
 	if (ch->tgid == 0 || c->stalled || c->unsure || c->blind)
 		return NULL;
-	/* A change with no pid: a call lost since the last read, of any process, may be behind it. */
+	/* A change with no pid: a call lost since the last read, of any process, may be behind
+	 * it. */
 	if (ch->tgid == CAPJOIN_ANY_PID && c->losses != c->settled_losses)
 		return NULL;
 	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL || dropped(c, call->tgid))

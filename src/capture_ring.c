@@ -76,7 +76,8 @@ capture_ring_read(struct capture_ring *r, capture_ring_fn *fn, void *ctx)
 		if (!ring_header(r, cons, &len))
 			return false;
 		if (!(len & RB_DISCARD))
-			fn(ctx, r->data + (cons & (r->size - 1)) + RB_HDR, len & ~(RB_BUSY | RB_DISCARD));
+			fn(ctx, r->data + (cons & (r->size - 1)) + RB_HDR,
+			    len & ~(RB_BUSY | RB_DISCARD));
 		cons += ((len & ~(RB_BUSY | RB_DISCARD)) + RB_HDR + 7) & ~7ULL;
 		__atomic_store_n(r->cons, cons, __ATOMIC_RELEASE);
 	}

@@ -420,6 +420,14 @@ mounttab_peer_group(const struct mounttab_entry *e)
 	return strtoull(e->propagation + 7, NULL, 10);
 }
 
+bool
+mounttab_parent_shared(const struct mounttab *t, const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *up;
+
+	return e && (up = mounttab_find(t, e->parent_id)) && mounttab_peer_group(up) != 0;
+}
+
 struct group_find {
 	uint64_t g;
 	bool in;

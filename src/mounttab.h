@@ -91,6 +91,9 @@ struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 bool mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e);
 /* The peer group e is in (its shared:N), 0 if none. */
 uint64_t mounttab_peer_group(const struct mounttab_entry *e);
+/* Whether e (NULL: false) has a parent in t that is in a peer group: a mount there may be a copy
+ * made by propagation. */
+bool mounttab_parent_shared(const struct mounttab *t, const struct mounttab_entry *e);
 /* Call fn with the id of each entry in peer group g or a slave of it, oldest first (none: at no
  * cost); fn may change the table. */
 void mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx,

@@ -185,19 +185,11 @@ fan_watched(const struct source *src, const char *path, enum fan_place place)
 	return false;
 }
 
-/* Whether e's parent is in a peer group: a mount there may be a copy made by propagation. */
-static bool
-fan_parent_shared(struct fan *f, const struct mounttab_entry *e)
-{
-	const struct mounttab_entry *up;
-
-	return e && (up = mounttab_find(&f->tab, e->parent_id)) && mounttab_peer_group(up) != 0;
-}
-
 static enum who_kind
 fan_who_kind(enum mounttab_change_kind kind)
 {
-	return kind == MOUNTTAB_MOUNT ? WHO_ATTACH : kind == MOUNTTAB_UNMOUNT ? WHO_DETACH : WHO_MOVE;
+	return kind == MOUNTTAB_MOUNT ? WHO_ATTACH :
+	    kind == MOUNTTAB_UNMOUNT ? WHO_DETACH : WHO_MOVE;
 }
 
 static void
@@ -212,7 +204,8 @@ fan_on_change(void *p, const struct mounttab_change *ch)
 	/* The change the record stands for: the capture's call behind it is joined by its path. */
 	if (cr->who && ch->kind == cr->kind && ch->kind != MOUNTTAB_REMOUNT)
 		who_at(cr->who, fan_who_kind(ch->kind), ch->new ? ch->new->target : ch->old->target,
-		    fan_parent_shared(f, ch->new) || fan_parent_shared(f, ch->old));
+		    mounttab_parent_shared(&f->tab, ch->new) ||
+		    mounttab_parent_shared(&f->tab, ch->old));
 	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
 		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
 		    cr->props && !mount_events_was_slave(ch->old) ? cr->who : NULL);
@@ -603,8 +596,8 @@ fan_flip(struct source *src, const struct capture_call *call)
 	 * whose mounts the capture could not tell, a remount of a superblock from another
 	 * namespace): a difference read now may be that one's, so the call is not named.
 	 */
-	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere && capture_losses(f->cap) == f->losses &&
-	    fan_flip_alone(f, call, &ids)) {
+	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere &&
+	    capture_losses(f->cap) == f->losses && fan_flip_alone(f, call, &ids)) {
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}
@@ -838,10 +831,6 @@ fan_poll_signal(struct source *src)
 	src->pfd[FD_MOUNTINFO].fd = idle ? -1 : f->signal_fd;
 }
 
-/*
- * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
- * it again.
- */
 static void fan_owe(struct source *src, bool lazy);
 
 /*
@@ -888,6 +877,10 @@ fan_flip_under_way(struct source *src)
 	return false;
 }
 
+/*
+ * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
+ * it again.
+ */
 static void
 fan_rescan_now(struct source *src)
 {

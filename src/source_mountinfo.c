@@ -243,15 +243,6 @@ mi_on_change(void *p, const struct mounttab_change *ch)
 	mi->seen[mi->nseen++] = (struct mi_seen){ *ch, NULL };
 }
 
-/* Whether e's parent in t is in a peer group: a mount there may be a copy made by propagation. */
-static bool
-mi_parent_shared(const struct mounttab *t, const struct mounttab_entry *e)
-{
-	const struct mounttab_entry *up;
-
-	return e && (up = mounttab_find(t, e->parent_id)) && mounttab_peer_group(up) != 0;
-}
-
 /* The captured call that alone can have made the mount, unmount or move ch; NULL if none. */
 static const struct capjoin_call *
 mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct mounttab_change *ch)
@@ -260,7 +251,8 @@ mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct 
 	struct capjoin_change jc = { CAPJOIN_ANY_PID, 0,
 	    ch->kind == MOUNTTAB_MOUNT ? CAPJOIN_ATTACH : ch->kind == MOUNTTAB_UNMOUNT ?
 	    CAPJOIN_DETACH : CAPJOIN_MOVE, e->target,
-	    mi_parent_shared(fresh, ch->new) || mi_parent_shared(&mi->tab, ch->old), mi->mnt_ns,
+	    mounttab_parent_shared(fresh, ch->new) || mounttab_parent_shared(&mi->tab, ch->old),
+	    mi->mnt_ns,
 	    { mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev), mi->root.ino } };
 
 	return capture_call_behind(mi->cap, &jc);
