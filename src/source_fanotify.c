@@ -29,6 +29,7 @@
 #include "mount_events.h"
 #include "mount_wait.h"
 #include "path.h"
+#include "rescan.h"
 #include "source.h"
 #include "statmount.h"
 #include "xalloc.h"
@@ -36,25 +37,11 @@
 
 /*
  * fanotify says nothing of remounts and attribute changes, but every change of the table raises
- * POLLPRI on /proc/self/mountinfo (the signal), so a signal may stand for one; a re-scan reads
- * the options of every watched mount again. When the watched subtrees hold at most PROMPT_MAX
- * mounts, a signal that no record explains (see fan_on_wake()) is re-scanned at once. Any other
- * signal makes a re-scan owed. It is paid once the source has been idle for IDLE_NS, or once RATIO
- * times as many events have gone by as the last re-scan cost statmounts (at most 1/RATIO
- * statmount per event whatever the size of the table), and at the latest once it has been owed
- * for OWED_MAX_NS, at every size: a change is re-read within OWED_MAX_NS of the signal it raised,
- * plus one re-scan. Above PROMPT_MAX a re-scan is not cheap: quiet pays it only OWED_MAX_NS after
- * the last one began, so that changes elsewhere at any pace cost at most one a second beyond what
- * RATIO allows, and the signal is not polled while one is owed (it could say nothing new, and each
- * change would wake watchq). A remount of a mount that is unmounted before the re-scan is not
- * seen: statmount(2) no longer finds it, and its unmount reports the options watchq last reported.
- * Where the capture is loaded and sure of every change, flips are read at their calls' exits and
- * a re-scan is only a lazy safety net (fan_owe()).
+ * POLLPRI on /proc/self/mountinfo (the signal): when a re-read of the watched mounts' options (a
+ * re-scan) is made is rescan.h's rule. A remount of a mount that is unmounted before the re-scan
+ * is not seen: statmount(2) no longer finds it, and its unmount reports the options watchq last
+ * reported.
  */
-#define PROMPT_MAX	500		/* watched mounts re-scanned at once on every signal */
-#define RATIO		4		/* events per statmount a large re-scan may cost */
-#define IDLE_NS		100000000L	/* quiet time before an owed re-scan */
-#define OWED_MAX_NS	1000000000L	/* longest a re-scan is owed; least gap of large ones */
 #define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
 #define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
 #define RECORD_WAIT_NS	200000L		/* how long a signal alone awaits its record */
@@ -73,8 +60,7 @@ struct fan {
 	bool overflow;			/* the kernel queue overflowed: resync */
 	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
 	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
-	bool owed;			/* a re-scan is owed */
-	bool lazy;			/* only as a safety net (fan_owe()) */
+	struct rescan rs;		/* when the watched mounts are read again */
 	/*
 	 * With the capture: since the last re-scan began, a change the records and the capture may
 	 * not account for (a flip call whose mounts it could not tell, or calls it lost).
@@ -97,14 +83,8 @@ struct fan {
 	 */
 	bool recheck_dirs;
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
-	unsigned long long since_scan;	/* events since the last re-scan */
-	size_t scan_cost;		/* watched mounts the last re-scan looked at */
 	struct mounttab_ids transient;	/* this drain's mounts gone before they could be read */
 	struct mounttab_ids unseen;	/* transient at their attach: their detach is no news */
-	struct timespec last_event;
-	struct timespec owed_since;
-	struct timespec last_scan;	/* when the last re-scan began */
-	struct timespec held_since;	/* a re-scan is held back for a flip call since; 0: none */
 	size_t read_size;		/* bytes of buf one read(2) may fill */
 	struct who_proc proc;		/* where the names of processes are read */
 	/* -N all: the one group of every namespace (its records routed to this member); NULL: our
@@ -135,15 +115,6 @@ struct fan_credit {
 	bool opts, props;		/* a flip call's: what it may have changed */
 };
 
-static long long
-nsec_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)(now.tv_sec - t->tv_sec) * 1000000000LL + (now.tv_nsec - t->tv_nsec);
-}
-
 static void
 fan_arm_timer(struct source *src, long long ns)
 {
@@ -153,13 +124,6 @@ fan_arm_timer(struct source *src, long long ns)
 	if (ns <= 0)
 		its.it_value = (struct timespec){ 0, 1 };
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
-}
-
-/* Whether the watched subtrees are small enough to re-scan at once, as the last re-scan counted. */
-static bool
-fan_small(const struct fan *f)
-{
-	return f->scan_cost <= PROMPT_MAX;
 }
 
 /* Where a path lies from a watched directory. */
@@ -463,7 +427,7 @@ fan_act(struct source *src, const struct fan_rec *r, struct mounttab_entry *new)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
 	if (r->has_id && !f->overflow && !f->root_moved) {
-		f->since_scan++;
+		f->rs.since_scan++;
 		f->records++;
 		if (r->mask & FAN_MNT_ATTACH)
 			fan_on_attach(&cr, r->mnt_id, new);
@@ -754,7 +718,7 @@ fan_resync(struct source *src)
 	f->tab = fresh;
 	f->overflow = false;
 	f->recheck_dirs = true;
-	f->scan_cost = fan_count_watched(src);
+	f->rs.scan_cost = fan_count_watched(src);
 	return 0;
 }
 
@@ -790,7 +754,7 @@ fan_rescan(struct source *src)
 		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
-	clock_gettime(CLOCK_MONOTONIC, &f->last_scan);
+	rescan_began(&f->rs, rescan_clock());
 	fan_sure_from_now(f);
 	for (i = 0; i < cnt; i++) {
 		/*
@@ -798,7 +762,7 @@ fan_rescan(struct source *src)
 		 * after the rest. Only once per pass, so that a stream of changes cannot keep the
 		 * oldest from being looked at; a later change raises the signal for the next wake.
 		 */
-		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= PROMPT_MAX &&
+		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= RESCAN_PROMPT_MAX &&
 		    fan_signal_consume(f)) {
 			restarted = true;
 			i = 0;
@@ -812,23 +776,20 @@ fan_rescan(struct source *src)
 			mounttab_update(&f->tab, new, fan_on_change, &cr);
 	}
 	free(ids);
-	f->since_scan = 0;
-	f->scan_cost = cnt;
+	rescan_done(&f->rs, cnt);
 }
 
 /*
- * Poll the signal only where it may tell something new: not while a re-scan is owed above
- * PROMPT_MAX (each change would wake watchq for nothing), nor while the capture is sure of every
- * change (fan_sure(), fan_ns_sure(): the records and the calls wake watchq for each, and stand for
- * its signal).
+ * Poll the signal only where it may tell something new (rescan_polls_signal()): the capture is sure
+ * of every change where fan_sure() or fan_ns_sure() says so.
  */
 static void
 fan_poll_signal(struct source *src)
 {
 	struct fan *f = src->priv;
-	bool idle = (f->owed && !f->lazy && !fan_small(f)) || fan_sure(f) || fan_ns_sure(f);
+	bool polled = rescan_polls_signal(&f->rs, fan_sure(f) || fan_ns_sure(f));
 
-	src->pfd[FD_MOUNTINFO].fd = idle ? -1 : f->signal_fd;
+	src->pfd[FD_MOUNTINFO].fd = polled ? f->signal_fd : -1;
 }
 
 static void fan_owe(struct source *src, bool lazy);
@@ -836,22 +797,23 @@ static void fan_owe(struct source *src, bool lazy);
 /*
  * A superblock remounted from another namespace may have changed mounts of ours without a signal
  * here, and no flip here is named until they are read again (sb_elsewhere): read them now
- * (naming nobody) where that is cheap and no flip of ours is under way. Above PROMPT_MAX it waits
- * for the next re-scan: remounts elsewhere cost no re-scan here, flips here name nobody meanwhile.
+ * (naming nobody) where that is cheap and no flip of ours is under way. Above RESCAN_PROMPT_MAX
+ * it waits for the next re-scan: remounts elsewhere cost no re-scan here, flips here name nobody
+ * meanwhile.
  */
 static void
 fan_absorb_elsewhere(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	if (f->sb_elsewhere && fan_small(f) && !fan_flips_open(f))
+	if (f->sb_elsewhere && rescan_small(&f->rs) && !fan_flips_open(f))
 		fan_rescan(src);
 }
 
 /*
  * Whether a flip call that may change a mount of ours is still under way once the ended ones have
  * been read: it has made its change, which its exit reads and names (fan_on_flips()). A re-scan
- * now would find that change first and name nobody, so it waits, up to OWED_MAX_NS.
+ * now would find that change first and name nobody, so it waits (rescan_hold()).
  */
 static bool
 fan_flip_under_way(struct source *src)
@@ -869,10 +831,7 @@ fan_flip_under_way(struct source *src)
 		if (o->done || (o->elsewhere && !o->sb && o->target != CAPTURE_TARGET_SB &&
 		    (o->target != CAPTURE_TARGET_MOUNT || !mounttab_find(&f->tab, o->mnt_id))))
 			continue;
-		/* Waited for since the first re-scan it held back: up to OWED_MAX_NS. */
-		if (f->held_since.tv_sec == 0 && f->held_since.tv_nsec == 0)
-			clock_gettime(CLOCK_MONOTONIC, &f->held_since);
-		return nsec_since(&f->held_since) < OWED_MAX_NS;
+		return rescan_hold(&f->rs, rescan_clock());
 	}
 	return false;
 }
@@ -887,17 +846,13 @@ fan_rescan_now(struct source *src)
 	struct fan *f = src->priv;
 
 	if (fan_flip_under_way(src)) {
-		if (!f->owed)
+		if (!f->rs.owed)
 			fan_owe(src, false);
 		fan_arm_timer(src, FLIP_WAITS * 1000000LL);
 		return;
 	}
-	f->held_since = (struct timespec){ 0, 0 };
-	if (f->owed) {
-		f->owed = false;
-		f->lazy = false;
+	if (rescan_paid(&f->rs))
 		(void)fan_signal_consume(f);
-	}
 	fan_rescan(src);
 	fan_poll_signal(src);
 }
@@ -914,21 +869,6 @@ fan_signal_for_attrs(struct source *src, size_t i)
 	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
 	return i == FD_MOUNTINFO || fan_signal_consume(f);
-}
-
-/* Nanoseconds until an owed re-scan is due; 0 or less: now. See the comment on PROMPT_MAX. */
-static long long
-fan_owed_left(const struct fan *f)
-{
-	long long quiet = IDLE_NS - nsec_since(&f->last_event);
-	long long cap = OWED_MAX_NS - nsec_since(&f->owed_since);
-	long long gap;
-
-	if (!fan_small(f)) {
-		gap = OWED_MAX_NS - nsec_since(&f->last_scan);
-		quiet = quiet > gap ? quiet : gap;
-	}
-	return quiet < cap || f->lazy ? quiet : cap;
 }
 
 /*
@@ -1017,13 +957,12 @@ fan_record_soon(struct source *src)
 	struct fan *f = src->priv;
 	struct pollfd p = { f->group ? f->group->fd : src->pfd[FD_FAN].fd, POLLIN, 0 };
 	unsigned long long was = f->records;
-	struct timespec start, wait;
-	long long left;
+	struct timespec wait;
+	long long start = rescan_clock(), left;
 
 	if (f->group && f->group->pumping)
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while ((left = RECORD_WAIT_NS - nsec_since(&start)) > 0) {
+	while ((left = RECORD_WAIT_NS - (rescan_clock() - start)) > 0) {
 		wait = (struct timespec){ 0, left };
 		p.revents = 0;
 		if (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
@@ -1037,36 +976,15 @@ fan_record_soon(struct source *src)
 	return false;
 }
 
-/* Whether the re-scan owed is paid once quiet (fan_owe()). */
-static bool
-fan_net_at_quiet(const struct fan *f)
-{
-	return !f->lazy || f->ns_cap == NULL;
-}
-
-/*
- * Owe a re-scan. A lazy one is a safety net where the records and the capture account for every
- * change (fan_sure()): paid once quiet, or as RATIO allows, never at OWED_MAX_NS. Another one (or
- * a lazy one made strict) is paid within OWED_MAX_NS.
- */
+/* Owe a re-scan (lazy: a safety net), and arm the timer for it (rescan_owe()). */
 static void
 fan_owe(struct source *src, bool lazy)
 {
 	struct fan *f = src->priv;
+	long long arm;
 
-	if (f->owed && (lazy || !f->lazy))
-		return;
-	if (!f->owed || !lazy)
-		clock_gettime(CLOCK_MONOTONIC, &f->owed_since);
-	f->owed = true;
-	f->lazy = lazy;
-	/*
-	 * -N all: a namespace's safety net is paid as RATIO allows, not once it is quiet, which with
-	 * events spread over many namespaces would re-read one at nearly each of its events.
-	 */
-	if (!fan_net_at_quiet(f))
-		return;
-	fan_arm_timer(src, fan_owed_left(f));
+	if (rescan_owe(&f->rs, lazy, rescan_clock(), &arm))
+		fan_arm_timer(src, arm);
 }
 
 /*
@@ -1084,7 +1002,7 @@ static int
 fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
-	bool signal = fan_signal_for_attrs(src, i), explained, small, sure;
+	bool signal = fan_signal_for_attrs(src, i), explained, sure;
 	/* Records may have been routed here since (fangroup.c): they count as this wake's. */
 	unsigned long long before = f->records_woke, flips = f->flips_read;
 
@@ -1093,7 +1011,7 @@ fan_on_wake(struct source *src, size_t i)
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	src->pfd[FD_CAP].revents = 0;
 	explained = f->records != before || f->flips_read != flips || fan_flips_open(f);
-	if (signal && !explained && fan_small(f) && !fan_sure(f) && fan_record_soon(src)) {
+	if (signal && !explained && rescan_small(&f->rs) && !fan_sure(f) && fan_record_soon(src)) {
 		if (fan_take_changes(src) < 0)
 			return -1;
 		explained = f->records != before || f->flips_read != flips;
@@ -1102,7 +1020,7 @@ fan_on_wake(struct source *src, size_t i)
 	if (explained && fan_signal_for_attrs(src, FD_FAN))
 		signal = true;
 	if (explained)
-		clock_gettime(CLOCK_MONOTONIC, &f->last_event);
+		f->rs.last_event = rescan_clock();
 	/* While the capture is sure, the records and calls that woke us stand for the signal. */
 	sure = fan_sure(f);
 	if (!sure && explained && f->ns_cap && f->want_attrs) {
@@ -1111,13 +1029,18 @@ fan_on_wake(struct source *src, size_t i)
 		signal |= !sure;
 	}
 	signal |= sure && explained && f->want_attrs;
-	if (signal || f->owed) {
-		small = fan_small(f);
-		if ((small && signal && !explained && !sure) ||
-		    f->since_scan >= RATIO * f->scan_cost)
-			fan_rescan_now(src);
-		else
-			fan_owe(src, sure);
+	switch (rescan_on_wake(&f->rs, signal, explained, sure)) {
+	case RESCAN_NOW:
+		fan_rescan_now(src);
+		break;
+	case RESCAN_OWE:
+		fan_owe(src, false);
+		break;
+	case RESCAN_OWE_LAZY:
+		fan_owe(src, true);
+		break;
+	case RESCAN_NONE:
+		break;
 	}
 	fan_poll_signal(src);
 	f->records_woke = f->records;
@@ -1129,16 +1052,14 @@ fan_on_timer(struct source *src)
 {
 	struct fan *f = src->priv;
 	uint64_t ticks;
-	long long left;
+	long long arm;
 
 	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
-	if (!f->owed || !fan_net_at_quiet(f))
-		return;
-	if ((left = fan_owed_left(f)) <= 0)
+	if (rescan_on_timer(&f->rs, rescan_clock(), &arm))
 		fan_rescan_now(src);
-	else
-		fan_arm_timer(src, left);
+	else if (arm >= 0)
+		fan_arm_timer(src, arm);
 }
 
 /* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */
@@ -1159,7 +1080,7 @@ fan_ns_gone(struct source *src)
 	for (i = 0; i < src->nfds; i++)
 		src->pfd[i].fd = -1;
 	f->signal_fd = -1;
-	f->owed = false;
+	f->rs.owed = false;
 }
 
 /* Read the table if its first read is still owed; -1 with errno set. */
@@ -1241,7 +1162,7 @@ fan_member_transient(void *p, uint64_t id)
 	struct fan *f = src->priv;
 
 	/* A record of this namespace, as for a group of its own: its signal is explained. */
-	f->since_scan++;
+	f->rs.since_scan++;
 	f->records++;
 	fan_add_transient(f, id);
 }
@@ -1397,7 +1318,7 @@ fan_wants_capture(const struct source *src)
 
 	if (cfg->no_bpf || src->ns || (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT))
 		return false;
-	return cfg->show_who || (f->want_attrs && !fan_small(f));
+	return cfg->show_who || (f->want_attrs && !rescan_small(&f->rs));
 }
 
 /* Load the capture where it is wanted; where it cannot, say why where the readiness line is. */
@@ -1459,6 +1380,7 @@ fan_open(struct source *src)
 	/* Where the capture of -N all says what it saw, from before the table is read. */
 	if (src->ns && src->ns->cap) {
 		f->ns_cap = src->ns->cap;
+		f->rs.spread = true;
 		f->ns_ino = src->ns->ino;
 		fan_sure_from_now(f);
 	}
@@ -1470,7 +1392,7 @@ fan_open(struct source *src)
 	f->tab_owed = true;
 	if (!fan_waits_for_paths(src) && fan_read_owed(f) < 0)
 		return -1;
-	f->scan_cost = fan_count_watched(src);
+	f->rs.scan_cost = fan_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	fan_open_capture(src);
@@ -1491,7 +1413,7 @@ fan_poke(struct source *src)
 	if (f == NULL || f->ns_cap == NULL || !f->want_attrs || f->signal_fd < 0 || f->tab_owed ||
 	    fan_ns_sure(f))
 		return;
-	if (fan_small(f))
+	if (rescan_small(&f->rs))
 		fan_rescan_now(src);
 	else
 		fan_owe(src, false);
