@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "capture.h"
 #include "compat.h"
+#include "fan.h"
 #include "fan_decode.h"
 #include "fangroup.h"
 #include "mntns.h"
@@ -42,78 +43,9 @@
  * is not seen: statmount(2) no longer finds it, and its unmount reports the options watchq last
  * reported.
  */
-#define RESTART_STEP	32		/* mounts between looks at the signal in a prompt re-scan */
-#define FLIP_WAITS	5		/* milliseconds a flip call under way is awaited */
-#define RECORD_WAIT_NS	200000L		/* how long a signal alone awaits its record */
 
-/*
- * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
- * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
- * FD_CAP: the capture's ring, read with the records whichever of the two woke us.
- */
-enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS, FD_CAP };
 
-struct fan {
-	struct mounttab tab;
-	struct statmount_buf sm;
-	bool want_attrs;		/* readonly or setattr events are wanted: re-scan */
-	bool overflow;			/* the kernel queue overflowed: resync */
-	bool root_moved;		/* a mount moved from or to "/" (pivot_root) */
-	struct mntns_root_id root;	/* the root statmount(2) names mount points from */
-	struct rescan rs;		/* when the watched mounts are read again */
-	/*
-	 * With the capture: since the last re-scan began, a change the records and the capture may
-	 * not account for (a flip call whose mounts it could not tell, or calls it lost).
-	 */
-	bool unsure;
-	bool sb_elsewhere;		/* and a superblock was remounted from another namespace */
-	unsigned long long losses;	/* the capture's, as of the last re-scan */
-	/*
-	 * -N all with its capture (ns_cap, not ours): its count of calls that may change a mount of
-	 * this namespace without a record, as of the last re-read (fan_ns_sure()).
-	 */
-	struct capture *ns_cap;
-	uint64_t ns_ino;
-	unsigned long long ns_flips;
-	unsigned long long flips_read;	/* flip calls whose mounts were read again */
-	bool tab_owed;			/* the first read of the table is owed (a state wait) */
-	/*
-	 * Since the last removal check, a mount that held a watched directory went or moved, or one
-	 * came over it: the watched directories are checked again.
-	 */
-	bool recheck_dirs;
-	int signal_fd;			/* the mountinfo fd, also while it is not polled */
-	struct mounttab_ids transient;	/* this drain's mounts gone before they could be read */
-	struct mounttab_ids unseen;	/* transient at their attach: their detach is no news */
-	size_t read_size;		/* bytes of buf one read(2) may fill */
-	struct who_proc proc;		/* where the names of processes are read */
-	/* -N all: the one group of every namespace (its records routed to this member); NULL: our
-	 * own group, FD_FAN */
-	struct fangroup *group;
-	struct fangroup_member member;
-	unsigned long long records;	/* records acted on */
-	/* -N all's capture: its count of propagation calls of the namespace before the group's mark
-	 * was placed; props_unsure: one was under way then (fan_member_spreads()) */
-	unsigned long long ns_props;
-	bool props_unsure;
-	unsigned long long records_woke;	/* as of the end of the last fan_on_wake() */
-	struct capture *cap;		/* the process capture; NULL: none */
-	bool cap_loss_said;		/* its first loss has been said on stderr */
-	unsigned char buf[65536] __attribute__((aligned(8)));
-};
 
-/*
- * The context of fan_on_change(). Each record names the process behind it. A change is credited
- * to that process only when it is the change the record stands for: an attach that shows as a
- * mount, a detach as an unmount, a move as a move (of the mount and its submounts). What a record
- * only reveals (a move found on an attach, a remount) was made by someone else, unknown.
- */
-struct fan_credit {
-	struct source *src;
-	struct who *who;		/* the record's process; NULL for a re-scan or a resync */
-	enum mounttab_change_kind kind;	/* the change the record stands for */
-	bool opts, props;		/* a flip call's: what it may have changed */
-};
 
 static void
 fan_arm_timer(struct source *src, long long ns)
@@ -126,523 +58,36 @@ fan_arm_timer(struct source *src, long long ns)
 	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
 }
 
-/* Where a path lies from a watched directory. */
-enum fan_place {
-	FAN_IN_WATCH,		/* at or below it: in the watched subtree */
-	FAN_HOLDS_WATCH,	/* at or above it: a mount there holds the directory */
-};
 
-/* Whether path lies at place from some live watch's directory. */
-static bool
-fan_watched(const struct source *src, const char *path, enum fan_place place)
-{
-	const char *dir;
-	size_t i;
 
-	for (i = 0; i < src->nwatches; i++) {
-		if (!src->watches[i].alive)
-			continue;
-		dir = src->watches[i].w->path;
-		if (place == FAN_IN_WATCH ? path_within(dir, path) : path_within(path, dir))
-			return true;
-	}
-	return false;
-}
 
-static enum who_kind
-fan_who_kind(enum mounttab_change_kind kind)
-{
-	return kind == MOUNTTAB_MOUNT ? WHO_ATTACH :
-	    kind == MOUNTTAB_UNMOUNT ? WHO_DETACH : WHO_MOVE;
-}
 
-static void
-fan_on_change(void *p, const struct mounttab_change *ch)
-{
-	const struct fan_credit *cr = p;
-	struct source *src = cr->src;
-	struct fan *f = src->priv;
-	bool went = ch->kind == MOUNTTAB_UNMOUNT || ch->kind == MOUNTTAB_MOVE;
-	bool came = ch->kind == MOUNTTAB_MOUNT || ch->kind == MOUNTTAB_MOVE;
 
-	/* The change the record stands for: the capture's call behind it is joined by its path. */
-	if (cr->who && ch->kind == cr->kind && ch->kind != MOUNTTAB_REMOUNT)
-		who_at(cr->who, fan_who_kind(ch->kind), ch->new ? ch->new->target : ch->old->target,
-		    mounttab_parent_shared(&f->tab, ch->new) ||
-		    mounttab_parent_shared(&f->tab, ch->old));
-	if (ch->kind == MOUNTTAB_REMOUNT && cr->kind == MOUNTTAB_REMOUNT) {
-		mount_events_remount_by(src, ch, cr->opts ? cr->who : NULL,
-		    cr->props && !mount_events_was_slave(ch->old) ? cr->who : NULL);
-		return;
-	}
 
-	/* A watched directory goes with a mount that held it, or under one mounted over it. */
-	if ((went && fan_watched(src, ch->old->target, FAN_HOLDS_WATCH)) ||
-	    (came && fan_watched(src, ch->new->target, FAN_HOLDS_WATCH)))
-		f->recheck_dirs = true;
-	mount_events_change_by(src, ch, ch->kind == cr->kind ? cr->who : NULL);
-}
 
-static void
-fan_add_transient(struct fan *f, uint64_t id)
-{
-	mounttab_ids_push(&f->transient, id);
-}
 
-/* Whether id's attach was counted as transient; if so, forget it (its detach comes only once). */
-static bool
-fan_take_unseen(struct fan *f, uint64_t id)
-{
-	size_t i;
 
-	for (i = 0; i < f->unseen.n; i++) {
-		if (f->unseen.v[i] == id) {
-			f->unseen.v[i] = f->unseen.v[--f->unseen.n];
-			return true;
-		}
-	}
-	return false;
-}
 
-/* One transient record for the drain: each id once (its attach and its detach both named it). */
-static void
-fan_flush_transient(struct source *src)
-{
-	struct fan *f = src->priv;
 
-	if (f->transient.n == 0)
-		return;
-	mounttab_ids_unique(&f->transient);
-	mount_events_transient(src, f->transient.v, f->transient.n);
-	f->transient.n = 0;
-}
 
-/* The context of fan_on_below(): the record's credit and the mount it attached. */
-struct fan_below {
-	struct fan_credit *cr;
-	uint64_t top;
-};
 
-/*
- * A mount attached beneath another (move_mount(2) with MOVE_MOUNT_BENEATH) becomes the parent of
- * the mount that was on top there, and the kernel queues a record for the attached mount alone.
- * So a mount below the attached one that the cache does not place below it has a new parent: it
- * is read again. So is one without a path (outside the root of the process followed): its mount
- * may have moved it into sight. One that is not cached has its own attach record on the way.
- */
-static void
-fan_on_below(void *p, uint64_t id)
-{
-	struct fan_below *b = p;
-	struct fan *f = b->cr->src->priv;
-	struct mounttab_entry *e = mounttab_find(&f->tab, id), *new;
 
-	if (e == NULL || (mounttab_below(&f->tab, e, b->top) && e->target[0] != '\0'))
-		return;
-	if ((new = statmount_one(&f->sm, id)) != NULL)
-		mounttab_update(&f->tab, new, fan_on_change, b->cr);
-}
 
-/*
- * Whether a mount just attached, that was in sight before, may have mounts below it that the
- * cache places elsewhere (see fan_on_below()): only if the cache has another mount with the same
- * parent at the same mount point, as the mount that was on top there is after an attach beneath
- * it. listmount(2) of a mount's children costs the size of the whole namespace; the cache is
- * asked instead, without a look at the path, which would hold the mount for a moment and make a
- * concurrent umount(2) of it fail with EBUSY.
- */
-static bool
-fan_covered(struct source *src, uint64_t id)
-{
-	struct fan *f = src->priv;
-	const struct mounttab_entry *e = mounttab_find(&f->tab, id);
 
-	return e == NULL || mounttab_has_twin(&f->tab, e);
-}
 
-static void
-fan_add_id(void *p, uint64_t id)
-{
-	mounttab_ids_push(p, id);
-}
 
-static bool
-fan_ids_have(const struct mounttab_ids *ids, uint64_t id)
-{
-	size_t i;
 
-	for (i = 0; i < ids->n; i++)
-		if (ids->v[i] == id)
-			return true;
-	return false;
-}
 
-/* Replace the cached mount new->id by new, reporting what differs; one that moved or went
- * meanwhile is left to its record. */
-static void
-fan_update_still(struct fan *f, struct mounttab_entry *new, struct fan_credit *cr)
-{
-	const struct mounttab_entry *old = mounttab_find(&f->tab, new->id);
 
-	if (old && strcmp(old->target, new->target) == 0 && old->parent_id == new->parent_id)
-		mounttab_update(&f->tab, new, fan_on_change, cr);
-	else
-		mounttab_entry_free(new);
-}
 
-/* Read a cached mount again and report what differs, made by someone unknown. */
-static void
-fan_reread(void *p, uint64_t id)
-{
-	struct source *src = p;
-	struct fan *f = src->priv;
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
-	struct mounttab_entry *new;
 
-	if (mounttab_find(&f->tab, id) != NULL && (new = statmount_one(&f->sm, id)) != NULL)
-		fan_update_still(f, new, &cr);
-}
 
-/*
- * Propagation that changes without a record or a call of its own. A mount that leaves peer group
- * g (unmounted, made private or a slave) hands g's slaves to another peer, or to g's master, or
- * frees them: its peers and slaves are read again (none: at no cost). A mount moved under a
- * shared one becomes shared with every mount below it: those are read again, as after any move
- * that changed the moved mount's propagation.
- */
-static void
-fan_reread_group(struct source *src, uint64_t g)
-{
-	struct fan *f = src->priv;
 
-	mounttab_each_in_group(&f->tab, g, fan_reread, src);
-}
 
-static void
-fan_reread_below(struct source *src, uint64_t top)
-{
-	struct fan *f = src->priv;
-	struct mounttab_ids ids = { NULL, 0, 0 };
-	size_t i;
 
-	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && f->tab.slot[i]->id != top &&
-		    mounttab_below(&f->tab, f->tab.slot[i], top))
-			fan_add_id(&ids, f->tab.slot[i]->id);
-	for (i = 0; i < ids.n; i++)
-		fan_reread(src, ids.v[i]);
-	free(ids.v);
-}
-
-/* An attach of id; new: the mount as read already, or NULL to read it here. */
-static void
-fan_on_attach(struct fan_credit *cr, uint64_t id, struct mounttab_entry *new)
-{
-	struct fan *f = cr->src->priv;
-	struct mounttab_entry *old, *up;
-	struct mounttab_change ch;
-	bool unseen, spread;
-
-	if (new == NULL)
-		new = statmount_one(&f->sm, id);
-	if (new == NULL) {
-		/*
-		 * Gone before we could look; its detach record follows. A known
-		 * mount that moved and went is reported unmounted from where the
-		 * cache has it; an unknown one is transient.
-		 */
-		if (mounttab_find(&f->tab, id) == NULL) {
-			fan_add_transient(f, id);
-			mounttab_ids_push(&f->unseen, id);
-		}
-		return;
-	}
-	/*
-	 * A root moved (pivot_root(2)) moves every path: the whole table is read again, once the
-	 * roots have changed too (mntns_root_settle()).
-	 */
-	if ((old = mounttab_find(&f->tab, id)) != NULL &&
-	    (strcmp(old->target, "/") == 0) != (strcmp(new->target, "/") == 0)) {
-		f->root_moved = true;
-		mounttab_entry_free(new);
-		return;
-	}
-	/* Moved into sight: the mounts on it come with it, without records of their own. */
-	unseen = old != NULL && old->target[0] == '\0';
-	if (old == NULL) {
-		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, new };
-		fan_on_change(cr, &ch);
-		mounttab_insert(&f->tab, new);
-	} else {
-		/* A move, or an attach the first read saw: report what differs from the last. */
-		spread = strcmp(old->propagation, new->propagation) != 0 ||
-		    ((up = mounttab_find(&f->tab, new->parent_id)) && mounttab_peer_group(up));
-		mounttab_update(&f->tab, new, fan_on_change, cr);
-		if (spread)
-			fan_reread_below(cr->src, id);
-	}
-	/* Gone meanwhile (ENOENT): its detach record follows. */
-	if (unseen || fan_covered(cr->src, id))
-		(void)statmount_each_below(&f->sm, id, fan_on_below, &(struct fan_below){ cr, id });
-}
-
-static void
-fan_on_detach(struct fan_credit *cr, uint64_t id)
-{
-	struct fan *f = cr->src->priv;
-	struct mounttab_entry *old = mounttab_remove(&f->tab, id);
-	struct mounttab_change ch = { MOUNTTAB_UNMOUNT, old, NULL };
-
-	if (old == NULL) {
-		/* Its attach may have been counted in an earlier drain's transient record. */
-		if (!fan_take_unseen(f, id))
-			fan_add_transient(f, id);
-		return;
-	}
-	fan_on_change(cr, &ch);
-	fan_reread_group(cr->src, mounttab_peer_group(old));
-	mounttab_entry_free(old);
-}
-
-/* The change a record stands for: a move has both bits. */
-static enum mounttab_change_kind
-fan_record_kind(const struct fan_rec *r)
-{
-	if ((r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH))
-		return MOUNTTAB_MOVE;
-	return r->mask & FAN_MNT_ATTACH ? MOUNTTAB_MOUNT : MOUNTTAB_UNMOUNT;
-}
-
-/* Act on r; new: for an attach, the mount as read already, or NULL. */
-static void
-fan_act(struct source *src, const struct fan_rec *r, struct mounttab_entry *new)
-{
-	struct fan *f = src->priv;
-	struct who who;
-	struct fan_credit cr = { src, &who, fan_record_kind(r), false, false };
-
-	/* The pidfd is ours to close, whatever becomes of the record. */
-	who_init(&who, &f->proc, r->pid, r->pidfd);
-	if (r->mask & FAN_Q_OVERFLOW)
-		f->overflow = true;
-	/* After an overflow the resync will tell. */
-	if (r->has_id && !f->overflow && !f->root_moved) {
-		f->rs.since_scan++;
-		f->records++;
-		if (r->mask & FAN_MNT_ATTACH)
-			fan_on_attach(&cr, r->mnt_id, new);
-		else if (r->mask & FAN_MNT_DETACH)
-			fan_on_detach(&cr, r->mnt_id);
-	} else {
-		mounttab_entry_free(new);
-	}
-	who_done(&who);
-}
-
-static void
-fan_on_record(void *p, const struct fan_rec *r)
-{
-	fan_act(p, r, NULL);
-}
-
-/*
- * The mounts a flip call changed: the one it named (by its path, as the cache has it now),
- * those below it for a recursive call, every one of its superblock for a remount or a
- * reconfigure. None if the capture could not tell which.
- */
-static void
-fan_flip_targets(struct fan *f, const struct capture_call *call, struct mounttab_ids *ids)
-{
-	struct mounttab_entry *e;
-	uint64_t id = 0;
-	dev_t dev;
-	size_t i;
-
-	/*
-	 * A path a remount, mount_setattr(2) or propagation change succeeded on is the root of a
-	 * mount: the one on top there, as the cache has it where the path is spelled as the kernel
-	 * spells mount points (mount(8) passes it so). It is not looked up: a look holds the mount
-	 * for a moment and makes a concurrent umount(2) of it fail with EBUSY.
-	 */
-	if (call->target == CAPTURE_TARGET_PATH && (e = mounttab_top_at(&f->tab, call->path)))
-		id = e->id;
-	else if (call->target == CAPTURE_TARGET_MOUNT)
-		id = call->mnt_id;
-	if (call->target == CAPTURE_TARGET_SB) {
-		dev = makedev(call->major, call->minor);
-	} else if (call->sb && (e = mounttab_find(&f->tab, id)) != NULL) {
-		dev = e->dev;
-	} else {
-		if (id != 0)
-			fan_add_id(ids, id);
-		if (id != 0 && call->subtree)
-			(void)statmount_each_below(&f->sm, id, fan_add_id, ids);
-		return;
-	}
-	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && f->tab.slot[i]->dev == dev)
-			fan_add_id(ids, f->tab.slot[i]->id);
-}
-
-/*
- * Whether flip call o may have changed a mount of ids: a call on one mount, of ours, or on one
- * superblock, of theirs; a remount of a superblock anywhere; a call in our namespace on a mount
- * of ids, or on one the cache cannot tell. A bind remount or a propagation change made in another
- * namespace changes that namespace's mounts only.
- */
-static bool
-fan_flip_may_touch(struct fan *f, const struct capture_call *o, const struct mounttab_ids *ids)
-{
-	const struct mounttab_entry *e;
-	size_t i;
-
-	if (o->target == CAPTURE_TARGET_MOUNT)
-		return mounttab_find(&f->tab, o->mnt_id) != NULL;
-	if (o->target == CAPTURE_TARGET_SB) {
-		for (i = 0; i < ids->n; i++)
-			if ((e = mounttab_find(&f->tab, ids->v[i])) &&
-			    e->dev == makedev(o->major, o->minor))
-				return true;
-		return false;
-	}
-	if (o->sb || !o->elsewhere)
-		return o->sb || o->subtree || o->target != CAPTURE_TARGET_PATH ||
-		    (e = mounttab_top_at(&f->tab, o->path)) == NULL || fan_ids_have(ids, e->id);
-	return false;
-}
-
-/* Whether call alone may have changed the mounts ids: no other flip call kept, ended or not, may
- * have, and none was missed. */
-static bool
-fan_flip_alone(struct fan *f, const struct capture_call *call, const struct mounttab_ids *ids)
-{
-	size_t i;
-
-	if (capture_flips_lost(f->cap))
-		return false;
-	for (i = 0; i < capture_nflips(f->cap); i++)
-		if (capture_flip(f->cap, i) != call &&
-		    fan_flip_may_touch(f, capture_flip(f->cap, i), ids))
-			return false;
-	return true;
-}
-
-/*
- * Read again at once the mounts a flip call that succeeded changed, and report what differs, said
- * to be made by its process only if no other flip call that may have changed them was under way
- * or unread: the capture is read again after the mounts, for calls begun before then. A mount
- * that moved meanwhile is left to its record. Whether the capture told which mounts it changed.
- */
-static bool
-fan_flip(struct source *src, const struct capture_call *call)
-{
-	struct fan *f = src->priv;
-	struct mounttab_ids ids = { NULL, 0, 0 };
-	struct mounttab_entry **news, *old;
-	struct fan_credit cr = { src, NULL, MOUNTTAB_REMOUNT, call->opts, call->props };
-	uint64_t *groups;
-	struct who who;
-	size_t i;
-	bool told;
-
-	fan_flip_targets(f, call, &ids);
-	told = ids.n > 0;
-	news = xcalloc(ids.n + 1, sizeof(*news));
-	groups = xcalloc(ids.n + 1, sizeof(*groups));
-	for (i = 0; i < ids.n; i++)
-		if ((old = mounttab_find(&f->tab, ids.v[i])) != NULL) {
-			groups[i] = call->props ? mounttab_peer_group(old) : 0;
-			news[i] = statmount_one(&f->sm, ids.v[i]);
-		}
-	capture_drain(f->cap);
-	/*
-	 * Since the last re-scan a change may have been made that the cache does not show (a flip
-	 * whose mounts the capture could not tell, a remount of a superblock from another
-	 * namespace): a difference read now may be that one's, so the call is not named.
-	 */
-	if (call->tgid > 0 && !f->unsure && !f->sb_elsewhere &&
-	    capture_losses(f->cap) == f->losses && fan_flip_alone(f, call, &ids)) {
-		who_known(&who, call->tgid, call->uid, call->comm);
-		cr.who = &who;
-	}
-	for (i = 0; i < ids.n; i++)
-		if (news[i] != NULL)
-			fan_update_still(f, news[i], &cr);
-	for (i = 0; i < ids.n; i++)
-		fan_reread_group(src, groups[i]);
-	free(groups);
-	free(news);
-	free(ids.v);
-	return told;
-}
-
-/* Whether a flip call is under way: the signal it raised is its exit's to explain. */
-static bool
-fan_flips_open(const struct fan *f)
-{
-	size_t i;
-
-	for (i = 0; f->cap && i < capture_nflips(f->cap); i++)
-		if (!capture_flip(f->cap, i)->done)
-			return true;
-	return false;
-}
-
-/*
- * Each flip call that has ended, oldest first: re-read what it changed if it succeeded. A call
- * under way has made its change when it raises the signal, and ends microseconds later: its end
- * is awaited a little (its exit record wakes the ring), so that the mount is read before another
- * call can change it again.
- */
-static void
-fan_on_flips(struct source *src)
-{
-	struct fan *f = src->priv;
-	struct pollfd p = { capture_fd(f->cap), POLLIN, 0 };
-	const struct capture_call *call;
-	size_t i = 0;
-	int n;
-
-	for (n = 0; n < FLIP_WAITS && fan_flips_open(f); n++) {
-		while (poll(&p, 1, 1) < 0 && errno == EINTR)
-			;
-		capture_drain(f->cap);
-	}
-
-	while (i < capture_nflips(f->cap)) {
-		if (!capture_flip(f->cap, i)->done) {
-			i++;
-			continue;
-		}
-		call = capture_flip(f->cap, i);
-		/*
-		 * A call in another namespace changes no mount of ours but by a remount of a
-		 * filesystem mounted in both, which raises no signal here: read at a re-scan.
-		 */
-		if (call->ok && fan_flip(src, call))
-			f->flips_read++;
-		else if (call->ok && !call->elsewhere)
-			f->unsure = true;
-		else if (call->ok && call->sb)
-			f->sb_elsewhere = true;
-		capture_take(f->cap, i);
-	}
-}
-
-/* How many cached mounts lie in a watched subtree. */
-static size_t
-fan_count_watched(const struct source *src)
-{
-	const struct fan *f = src->priv;
-	size_t i, n = 0;
-
-	for (i = 0; i < f->tab.cap; i++)
-		n += f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH);
-	return n;
-}
 
 /* A re-read of the table begins: it accounts for what was unsure until now. */
-static void
+void
 fan_sure_from_now(struct fan *f)
 {
 	bool open;
@@ -686,44 +131,9 @@ fan_ns_sure(struct fan *f)
 	return capture_ns_flips(f->ns_cap, f->ns_ino, &open) == f->ns_flips && !open;
 }
 
-/*
- * After lost events (say so) or a root moved, report the difference between the cache and a fresh
- * table. With -N, the root of the process followed is taken again: its paths are from there.
- */
-static int
-fan_resync(struct source *src)
-{
-	struct fan *f = src->priv;
-	struct mounttab fresh = { 0 };
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
-
-	if (f->overflow)
-		source_loss(src);
-	if (f->root_moved && mntns_root_settle(src->ns, &f->root) && src->ns) {
-		if (mntns_reroot(src->ns) < 0)
-			return -1;
-		f->sm.root = src->ns->root;
-	}
-	f->root_moved = false;
-	f->transient.n = 0;	/* the resync accounts for them */
-	f->unseen.n = 0;
-	fan_sure_from_now(f);
-	if (statmount_read_table(&f->sm, &fresh) < 0) {
-		mounttab_clear(&fresh);
-		return -1;
-	}
-	mounttab_diff(&f->tab, &fresh, fan_on_change, &cr);
-	fresh.had_shared |= f->tab.had_shared;
-	mounttab_clear(&f->tab);
-	f->tab = fresh;
-	f->overflow = false;
-	f->recheck_dirs = true;
-	f->rs.scan_cost = fan_count_watched(src);
-	return 0;
-}
 
 /* Consume the mountinfo signal: whether it was raised since it was last consumed. */
-static bool
+bool
 fan_signal_consume(struct fan *f)
 {
 	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
@@ -735,49 +145,6 @@ fan_signal_consume(struct fan *f)
 	return p.revents & (POLLPRI | POLLERR);
 }
 
-/*
- * Read the options of every cached mount in a watched subtree again, and report what changed
- * since the last report. Newest first (unique ids only grow): a mount just made is the one most
- * likely to be remounted and then unmounted at once, and only a look before the unmount sees it.
- */
-static void
-fan_rescan(struct source *src)
-{
-	struct fan *f = src->priv;
-	size_t i, cnt = 0;
-	uint64_t *ids = xcalloc(f->tab.count + 1, sizeof(*ids)), id;
-	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
-	struct mounttab_entry *old, *new;
-	bool restarted = false;
-
-	for (i = 0; i < f->tab.cap; i++)
-		if (f->tab.slot[i] && fan_watched(src, f->tab.slot[i]->target, FAN_IN_WATCH))
-			ids[cnt++] = f->tab.slot[i]->id;
-	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
-	rescan_began(&f->rs, rescan_clock());
-	fan_sure_from_now(f);
-	for (i = 0; i < cnt; i++) {
-		/*
-		 * On a change during a prompt re-scan, start again from the newest at once, not
-		 * after the rest. Only once per pass, so that a stream of changes cannot keep the
-		 * oldest from being looked at; a later change raises the signal for the next wake.
-		 */
-		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= RESCAN_PROMPT_MAX &&
-		    fan_signal_consume(f)) {
-			restarted = true;
-			i = 0;
-		}
-		id = ids[cnt - 1 - i];
-		/* Gone: its detach record is on the way. */
-		if ((old = mounttab_find(&f->tab, id)) == NULL ||
-		    statmount_same_options(&f->sm, old) != 0)
-			continue;
-		if ((new = statmount_one(&f->sm, id)) != NULL)
-			mounttab_update(&f->tab, new, fan_on_change, &cr);
-	}
-	free(ids);
-	rescan_done(&f->rs, cnt);
-}
 
 /*
  * Poll the signal only where it may tell something new (rescan_polls_signal()): the capture is sure
@@ -806,35 +173,10 @@ fan_absorb_elsewhere(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	if (f->sb_elsewhere && rescan_small(&f->rs) && !fan_flips_open(f))
-		fan_rescan(src);
+	if (f->sb_elsewhere && rescan_small(&f->rs) && !fan_flip_open(f))
+		fan_table_rescan(src);
 }
 
-/*
- * Whether a flip call that may change a mount of ours is still under way once the ended ones have
- * been read: it has made its change, which its exit reads and names (fan_on_flips()). A re-scan
- * now would find that change first and name nobody, so it waits (rescan_hold()).
- */
-static bool
-fan_flip_under_way(struct source *src)
-{
-	struct fan *f = src->priv;
-	const struct capture_call *o;
-	size_t i;
-
-	if (f->cap == NULL)
-		return false;
-	capture_drain(f->cap);
-	fan_on_flips(src);
-	for (i = 0; i < capture_nflips(f->cap); i++) {
-		o = capture_flip(f->cap, i);
-		if (o->done || (o->elsewhere && !o->sb && o->target != CAPTURE_TARGET_SB &&
-		    (o->target != CAPTURE_TARGET_MOUNT || !mounttab_find(&f->tab, o->mnt_id))))
-			continue;
-		return rescan_hold(&f->rs, rescan_clock());
-	}
-	return false;
-}
 
 /*
  * Re-scan now. The signal is polled again and consumed first, so that a change after that raises
@@ -853,7 +195,7 @@ fan_rescan_now(struct source *src)
 	}
 	if (rescan_paid(&f->rs))
 		(void)fan_signal_consume(f);
-	fan_rescan(src);
+	fan_table_rescan(src);
 	fan_poll_signal(src);
 }
 
@@ -871,53 +213,7 @@ fan_signal_for_attrs(struct source *src, size_t i)
 	return i == FD_MOUNTINFO || fan_signal_consume(f);
 }
 
-/*
- * Records just read: the capture is read again before they are, so that the entry record of each
- * call that caused one is in hand when its process is named.
- */
-static int
-fan_decode_records(void *ctx, const void *buf, size_t n)
-{
-	struct source *src = ctx;
-	struct fan *f = src->priv;
 
-	if (f->cap) {
-		capture_reading(f->cap);
-		capture_drain(f->cap);
-	}
-	return fan_decode(buf, n, fan_on_record, ctx);
-}
-
-/* Read the fanotify queue until it is empty, with the capture around it; as source_read_ready(). */
-static int
-fan_read_queue(struct source *src)
-{
-	struct fan *f = src->priv;
-	int r;
-
-	if (f->group) {
-		r = fangroup_read(f->group);
-		f->member.pending = false;
-		return r;
-	}
-	if (f->cap) {
-		capture_drain(f->cap);
-		capture_reading(f->cap);
-	}
-	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, FAN_PIDFD_RECORD,
-	    fan_decode_records, src);
-	if (f->cap && r >= 0)
-		capture_settle(f->cap);
-	/* Once: the changes of the calls it missed name nobody from now on, silently. */
-	if (f->cap && !f->cap_loss_said && capture_losses(f->cap) > 0) {
-		f->cap_loss_said = true;
-		if (!src->cfg->quiet)
-			warnx("the process capture missed calls (its ring or tables were full): "
-			    "the changes they made name nobody");
-	}
-	return r;
-}
 
 /* Read the records and the calls, and act on them; -1 with errno set. */
 static int
@@ -925,7 +221,7 @@ fan_take_changes(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	switch (fan_read_queue(src)) {
+	switch (fan_feed_read(src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -933,48 +229,18 @@ fan_take_changes(struct source *src)
 		break;
 	}
 	if (f->overflow || f->root_moved) {
-		if (fan_resync(src) < 0)
+		if (fan_table_resync(src) < 0)
 			return -1;
 	} else {
-		fan_flush_transient(src);
+		fan_table_flush_transient(src);
 	}
 	if (f->cap) {
-		fan_on_flips(src);
+		fan_flip_ended(src);
 		fan_absorb_elsewhere(src);
 	}
 	return 0;
 }
 
-/*
- * The kernel raises the signal of a mount, unmount or move just before it queues the record:
- * whether a record comes within RECORD_WAIT_NS of a signal that came alone. On -N all's one
- * group, whether one of this namespace does (it is read and routed here: records of others may
- * come first); none is read while the group's members are woken (fangroup_pump()).
- */
-static bool
-fan_record_soon(struct source *src)
-{
-	struct fan *f = src->priv;
-	struct pollfd p = { f->group ? f->group->fd : src->pfd[FD_FAN].fd, POLLIN, 0 };
-	unsigned long long was = f->records;
-	struct timespec wait;
-	long long start = rescan_clock(), left;
-
-	if (f->group && f->group->pumping)
-		return false;
-	while ((left = RECORD_WAIT_NS - (rescan_clock() - start)) > 0) {
-		wait = (struct timespec){ 0, left };
-		p.revents = 0;
-		if (ppoll(&p, 1, &wait, NULL) < 0 && errno == EINTR)
-			continue;
-		if (!(p.revents & POLLIN))
-			return false;
-		/* A failed read is the next one's error. */
-		if (f->group == NULL || fangroup_read(f->group) < 0 || f->records != was)
-			return true;
-	}
-	return false;
-}
 
 /* Owe a re-scan (lazy: a safety net), and arm the timer for it (rescan_owe()). */
 static void
@@ -1010,8 +276,8 @@ fan_on_wake(struct source *src, size_t i)
 		return -1;
 	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
 	src->pfd[FD_CAP].revents = 0;
-	explained = f->records != before || f->flips_read != flips || fan_flips_open(f);
-	if (signal && !explained && rescan_small(&f->rs) && !fan_sure(f) && fan_record_soon(src)) {
+	explained = f->records != before || f->flips_read != flips || fan_flip_open(f);
+	if (signal && !explained && rescan_small(&f->rs) && !fan_sure(f) && fan_feed_record_soon(src)) {
 		if (fan_take_changes(src) < 0)
 			return -1;
 		explained = f->records != before || f->flips_read != flips;
@@ -1084,7 +350,7 @@ fan_ns_gone(struct source *src)
 }
 
 /* Read the table if its first read is still owed; -1 with errno set. */
-static int
+int
 fan_read_owed(struct fan *f)
 {
 	if (!f->tab_owed)
@@ -1095,7 +361,7 @@ fan_read_owed(struct fan *f)
 	return 0;
 }
 
-static int
+int
 fan_drain(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
@@ -1120,82 +386,11 @@ fan_drain(struct source *src, size_t i)
 	return 0;
 }
 
-/* The member of -N all's one group (fangroup.c): each record routed to it, and its wake. */
-static bool
-fan_member_holds(void *p, uint64_t id)
-{
-	struct source *src = p;
-	struct fan *f = src->priv;
 
-	return mounttab_find(&f->tab, id) != NULL;
-}
 
-static bool
-fan_member_take(void *p, const struct fan_rec *r)
-{
-	struct source *src = p;
-	struct fan *f = src->priv;
-	struct mounttab_entry *new = NULL;
 
-	/* A failed read is the next drain's error; one leaving needs no table. */
-	if (!f->member.leaving)
-		(void)fan_read_owed(f);
-	/* A mount attached (or moved) is in this namespace if statmount(2) finds it here: read it
-	 * once. */
-	if (r->has_id && (r->mask & FAN_MNT_ATTACH) && mounttab_find(&f->tab, r->mnt_id) == NULL &&
-	    (new = statmount_one(&f->sm, r->mnt_id)) == NULL)
-		return false;
-	if (f->member.leaving) {
-		mounttab_entry_free(new);
-		if (r->pidfd >= 0)
-			close(r->pidfd);
-		return true;
-	}
-	fan_act(src, r, new);
-	return true;
-}
 
-static void
-fan_member_transient(void *p, uint64_t id)
-{
-	struct source *src = p;
-	struct fan *f = src->priv;
 
-	/* A record of this namespace, as for a group of its own: its signal is explained. */
-	f->rs.since_scan++;
-	f->records++;
-	fan_add_transient(f, id);
-}
-
-static bool
-fan_member_spreads(void *p)
-{
-	struct source *src = p;
-	struct fan *f = src->priv;
-	bool open;
-
-	/*
-	 * Once and for all, not as of the last re-read: a re-read may come after calls whose
-	 * records are still unread (a copy made under a mount made private since).
-	 */
-	if (f->tab.had_shared || f->ns_cap == NULL || f->props_unsure)
-		return true;
-	return capture_ns_props(f->ns_cap, f->ns_ino, &open) != f->ns_props || open;
-}
-
-static int
-fan_member_wake(void *p)
-{
-	return fan_drain(p, FD_FAN);
-}
-
-static const struct fangroup_ops fan_member_ops = {
-	.holds = fan_member_holds,
-	.take = fan_member_take,
-	.transient = fan_member_transient,
-	.spreads = fan_member_spreads,
-	.wake = fan_member_wake,
-};
 
 static bool
 wants_attrs(const struct config *cfg)
@@ -1244,7 +439,7 @@ fan_open_group(struct source *src)
 
 	if (src->ns && src->ns->group) {
 		/* -N all: a member of the one group, which -N all polls (FD_FAN stays empty). */
-		f->member = (struct fangroup_member){ &fan_member_ops, src, src->ns->ino,
+		f->member = (struct fangroup_member){ &fan_feed_member_ops, src, src->ns->ino,
 		    &f->tab.top_id, -1, false, false };
 		if (fangroup_join(src->ns->group, &f->member, src->ns->nsfd) < 0)
 			return -1;
@@ -1392,7 +587,7 @@ fan_open(struct source *src)
 	f->tab_owed = true;
 	if (!fan_waits_for_paths(src) && fan_read_owed(f) < 0)
 		return -1;
-	f->rs.scan_cost = fan_count_watched(src);
+	f->rs.scan_cost = fan_table_count_watched(src);
 	if (src->ns)
 		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
 	fan_open_capture(src);
