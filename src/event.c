@@ -1,5 +1,6 @@
 #include <stddef.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "compat.h"
 #include "event.h"
@@ -12,58 +13,120 @@ _Static_assert(KEY_INSTANTIATED == KAPI_NOTIFY_KEY_INSTANTIATED &&
     "enum ev_key must equal the kernel's key notification subtypes");
 
 const struct event_name event_names[] = {
-	{ "present", EV_MOUNT, MOUNT_PRESENT, 0, 0 },
-	{ "mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
-	{ "new_mount", EV_MOUNT, MOUNT_MOUNT, 0, 0 },
-	{ "unmount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
-	{ "move_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
-	{ "move_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
-	{ "move", EV_MOUNT, MOUNT_MOVE, 0, 0 },
-	{ "readonly", EV_MOUNT, MOUNT_READONLY, 0, 0 },
-	{ "writable", EV_MOUNT, MOUNT_WRITABLE, 0, 0 },
-	{ "setattr", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
-	{ "propagation", EV_MOUNT, MOUNT_PROPAGATION, 0, 0 },
-	{ "transient", EV_MOUNT, MOUNT_TRANSIENT, 0, 0 },
-	{ "instantiated", EV_KEY, KEY_INSTANTIATED, 0, 0 },
-	{ "updated", EV_KEY, KEY_UPDATED, 0, 0 },
-	{ "linked", EV_KEY, KEY_LINKED, 0, 0 },
-	{ "unlinked", EV_KEY, KEY_UNLINKED, 0, 0 },
-	{ "cleared", EV_KEY, KEY_CLEARED, 0, 0 },
-	{ "revoked", EV_KEY, KEY_REVOKED, 0, 0 },
-	{ "invalidated", EV_KEY, KEY_INVALIDATED, 0, 0 },
-	{ "setattr", EV_KEY, KEY_SETATTR, 0, 0 },
-	{ "present", EV_KEY, KEY_PRESENT, 0, 0 },
-	{ "error", EV_SB, SB_ERROR, 0, 0 },
-	{ "readonly", EV_SB, SB_READONLY, 0, 0 },
-	{ "edquot", EV_SB, SB_EDQUOT, 0, 0 },
-	{ "lowspace", EV_SB, SB_LOWSPACE, 0, 0 },
-	{ "present", EV_SB, SB_PRESENT, 0, 0 },
-	{ "loss", EV_META, META_LOSS, 0, 0 },
-	{ "removal", EV_META, META_REMOVAL, 0, 0 },
-	{ "ns_new", EV_META, META_NS_NEW, 0, 0 },
-	{ "ns_gone", EV_META, META_NS_GONE, 0, 0 },
+	{ .name = "present", .type = EV_MOUNT, .subtype = MOUNT_PRESENT,
+	    .message_id = "e6d00a8a0eee4642b677b5978a8f0e00",
+	    .priority = LOG_INFO },
+	{ .name = "mount", .type = EV_MOUNT, .subtype = MOUNT_MOUNT,
+	    .message_id = "7126bf6314fe4efebcee6fd8379f8930",
+	    .priority = LOG_INFO },
+	{ .name = "new_mount", .type = EV_MOUNT, .subtype = MOUNT_MOUNT },
+	{ .name = "unmount", .type = EV_MOUNT, .subtype = MOUNT_UNMOUNT,
+	    .message_id = "7b42f54dd0134a92b06fe62e8d891409",
+	    .priority = LOG_INFO },
+	{ .name = "move_from", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
+	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_FROM,
+	    .message_id = "05332dd799814eeca66fbdea761f8aa3",
+	    .priority = LOG_INFO },
+	{ .name = "move_to", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
+	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_TO,
+	    .message_id = "a5e4d75cca0f4092a095cbed1455c317",
+	    .priority = LOG_INFO },
+	{ .name = "move", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
+	    .message_id = "3daf7e56f3364843b2fb74249ad488be",
+	    .priority = LOG_INFO },
+	{ .name = "readonly", .type = EV_MOUNT, .subtype = MOUNT_READONLY,
+	    .message_id = "3f50eea74684451282e8989dc9b61af4",
+	    .priority = LOG_WARNING, .on_signal = true },
+	{ .name = "writable", .type = EV_MOUNT, .subtype = MOUNT_WRITABLE,
+	    .message_id = "1f0224450e624ff8bf111a682623393e",
+	    .priority = LOG_INFO, .on_signal = true },
+	{ .name = "setattr", .type = EV_MOUNT, .subtype = MOUNT_SETATTR,
+	    .message_id = "8a0afb69d2384330993c3fbeaba0da87",
+	    .priority = LOG_INFO, .on_signal = true },
+	{ .name = "propagation", .type = EV_MOUNT, .subtype = MOUNT_PROPAGATION,
+	    .message_id = "1007e75004d04c169f3840974de01093",
+	    .priority = LOG_INFO, .on_signal = true },
+	{ .name = "transient", .type = EV_MOUNT, .subtype = MOUNT_TRANSIENT,
+	    .message_id = "9ae6ed05d51349e8bf49efce514b96fb",
+	    .priority = LOG_INFO },
+	{ .name = "instantiated", .type = EV_KEY, .subtype = KEY_INSTANTIATED,
+	    .message_id = "73e4a413d5e4488c823cae550af3820c",
+	    .priority = LOG_INFO },
+	{ .name = "updated", .type = EV_KEY, .subtype = KEY_UPDATED,
+	    .message_id = "9477f569c458428dae9da7e3374d9a21",
+	    .priority = LOG_INFO },
+	{ .name = "linked", .type = EV_KEY, .subtype = KEY_LINKED,
+	    .message_id = "8517a7b661034fcaaeaff2bbd89279e8",
+	    .priority = LOG_INFO },
+	{ .name = "unlinked", .type = EV_KEY, .subtype = KEY_UNLINKED,
+	    .message_id = "894f2ed435a242e4844e2d18c2b62106",
+	    .priority = LOG_INFO },
+	{ .name = "cleared", .type = EV_KEY, .subtype = KEY_CLEARED,
+	    .message_id = "14364cb0b15444058333778ade48cef2",
+	    .priority = LOG_INFO },
+	{ .name = "revoked", .type = EV_KEY, .subtype = KEY_REVOKED,
+	    .message_id = "8c7941313a0642f6be2ec29283f67cf5",
+	    .priority = LOG_INFO },
+	{ .name = "invalidated", .type = EV_KEY, .subtype = KEY_INVALIDATED,
+	    .message_id = "f2cc70dd9d0b4f0cb2305ab1ddf72dd5",
+	    .priority = LOG_INFO },
+	{ .name = "setattr", .type = EV_KEY, .subtype = KEY_SETATTR,
+	    .message_id = "344c83ddc57c4f1b982a2853b4393232",
+	    .priority = LOG_INFO },
+	{ .name = "present", .type = EV_KEY, .subtype = KEY_PRESENT,
+	    .message_id = "45b6861337d24e0cb4598a7650979f19",
+	    .priority = LOG_INFO },
+	{ .name = "error", .type = EV_SB, .subtype = SB_ERROR,
+	    .message_id = "b7df2cfdc9644f16a4ee4b05566e6c89",
+	    .priority = LOG_ERR },
+	{ .name = "readonly", .type = EV_SB, .subtype = SB_READONLY,
+	    .message_id = "4f283b87319d4444856e8574f87a96e9",
+	    .priority = LOG_WARNING },
+	{ .name = "edquot", .type = EV_SB, .subtype = SB_EDQUOT,
+	    .message_id = "e16efbd32f4045dca97a9391cb86c621",
+	    .priority = LOG_WARNING },
+	{ .name = "lowspace", .type = EV_SB, .subtype = SB_LOWSPACE,
+	    .message_id = "84af2e7b76cc4d27bbb6f2ca878a8967",
+	    .priority = LOG_WARNING },
+	{ .name = "present", .type = EV_SB, .subtype = SB_PRESENT,
+	    .message_id = "e860a6d54df147e380368ab5addd48e4",
+	    .priority = LOG_INFO },
+	{ .name = "loss", .type = EV_META, .subtype = META_LOSS,
+	    .message_id = "d4577f0b04444851aaae9c5ef670c444",
+	    .priority = LOG_WARNING },
+	{ .name = "removal", .type = EV_META, .subtype = META_REMOVAL,
+	    .message_id = "baab567b4b06496c8d985f19d62ab4c0",
+	    .priority = LOG_NOTICE },
+	{ .name = "ns_new", .type = EV_META, .subtype = META_NS_NEW,
+	    .message_id = "9c152da4c32141c9a0919294220db28d",
+	    .priority = LOG_INFO },
+	{ .name = "ns_gone", .type = EV_META, .subtype = META_NS_GONE,
+	    .message_id = "4ab5f6a03ad0439eb35dd5a5b3d2e7d0",
+	    .priority = LOG_INFO },
 	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
-	{ "umount", EV_MOUNT, MOUNT_UNMOUNT, 0, 0 },
-	{ "remount", EV_MOUNT, MOUNT_READONLY, 0, 0 },
-	{ "remount", EV_MOUNT, MOUNT_WRITABLE, 0, 0 },
-	{ "remount", EV_MOUNT, MOUNT_SETATTR, 0, 0 },
-	{ "moved_from", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_FROM },
-	{ "moved_to", EV_MOUNT, MOUNT_MOVE, EV_INFO_MOVE_MASK, EV_INFO_MOVE_TO },
+	{ .name = "umount", .type = EV_MOUNT, .subtype = MOUNT_UNMOUNT },
+	{ .name = "remount", .type = EV_MOUNT, .subtype = MOUNT_READONLY },
+	{ .name = "remount", .type = EV_MOUNT, .subtype = MOUNT_WRITABLE },
+	{ .name = "remount", .type = EV_MOUNT, .subtype = MOUNT_SETATTR },
+	{ .name = "moved_from", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
+	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_FROM },
+	{ .name = "moved_to", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
+	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_TO },
 	/* keyctl watch's: the words it prints (its gc: a watched key destroyed), and in full. */
-	{ "inst", EV_KEY, KEY_INSTANTIATED, 0, 0 },
-	{ "update", EV_KEY, KEY_UPDATED, 0, 0 },
-	{ "upd", EV_KEY, KEY_UPDATED, 0, 0 },
-	{ "link", EV_KEY, KEY_LINKED, 0, 0 },
-	{ "unlink", EV_KEY, KEY_UNLINKED, 0, 0 },
-	{ "unlk", EV_KEY, KEY_UNLINKED, 0, 0 },
-	{ "clr", EV_KEY, KEY_CLEARED, 0, 0 },
-	{ "revoke", EV_KEY, KEY_REVOKED, 0, 0 },
-	{ "rev", EV_KEY, KEY_REVOKED, 0, 0 },
-	{ "inval", EV_KEY, KEY_INVALIDATED, 0, 0 },
-	{ "inv", EV_KEY, KEY_INVALIDATED, 0, 0 },
-	{ "attr", EV_KEY, KEY_SETATTR, 0, 0 },
-	{ "gc", EV_META, META_REMOVAL, 0, 0 },
-	{ NULL, 0, 0, 0, 0 },
+	{ .name = "inst", .type = EV_KEY, .subtype = KEY_INSTANTIATED },
+	{ .name = "update", .type = EV_KEY, .subtype = KEY_UPDATED },
+	{ .name = "upd", .type = EV_KEY, .subtype = KEY_UPDATED },
+	{ .name = "link", .type = EV_KEY, .subtype = KEY_LINKED },
+	{ .name = "unlink", .type = EV_KEY, .subtype = KEY_UNLINKED },
+	{ .name = "unlk", .type = EV_KEY, .subtype = KEY_UNLINKED },
+	{ .name = "clr", .type = EV_KEY, .subtype = KEY_CLEARED },
+	{ .name = "revoke", .type = EV_KEY, .subtype = KEY_REVOKED },
+	{ .name = "rev", .type = EV_KEY, .subtype = KEY_REVOKED },
+	{ .name = "inval", .type = EV_KEY, .subtype = KEY_INVALIDATED },
+	{ .name = "inv", .type = EV_KEY, .subtype = KEY_INVALIDATED },
+	{ .name = "attr", .type = EV_KEY, .subtype = KEY_SETATTR },
+	{ .name = "gc", .type = EV_META, .subtype = META_REMOVAL },
+	{ .name = NULL },
 };
 
 const struct event_source event_sources[] = {
@@ -112,16 +175,24 @@ event_sb_ro_name(enum sb_ro ro)
 	}
 }
 
-const char *
-event_name(const struct event *ev)
+const struct event_name *
+event_row(const struct event *ev)
 {
 	const struct event_name *n;
 
 	for (n = event_names; n->name; n++)
 		if (n->type == ev->type && n->subtype == ev->subtype &&
 		    (ev->info & n->info_mask) == n->info_value)
-			return n->name;
-	return "unknown";
+			return n;
+	return NULL;
+}
+
+const char *
+event_name(const struct event *ev)
+{
+	const struct event_name *n = event_row(ev);
+
+	return n ? n->name : "unknown";
 }
 
 const struct event_name *

@@ -172,6 +172,8 @@ const char *event_type_name(enum ev_type type);
 const char *event_sb_ro_name(enum sb_ro ro);
 /* Name of an event as printed ("unmount", "move_from"). */
 const char *event_name(const struct event *ev);
+/* The row of event_names[] that ev prints as, or NULL. */
+const struct event_name *event_row(const struct event *ev);
 
 /* One user-visible event name and the records it selects. */
 struct event_name {
@@ -179,6 +181,14 @@ struct event_name {
 	enum ev_type type;
 	unsigned subtype;
 	unsigned info_mask, info_value;	/* record matches if (info & mask) == value */
+	/* The row a record prints as (no alias): */
+	const char *message_id;		/* the journal's MESSAGE_ID (watchq.catalog) */
+	int priority;			/* the journal's PRIORITY, a LOG_* of syslog(3) */
+	/*
+	 * A mount event that only the mountinfo signal tells of (no fanotify record): wanting it
+	 * makes the fanotify backend poll the signal and re-read mounts.
+	 */
+	bool on_signal;
 };
 
 /*

@@ -21,77 +21,24 @@ const char output_journal_socket[] = "/run/systemd/journal/socket";
  * than 40 WATCHQ_ fields. */
 #define JOURNAL_MAX_ITEMS	64
 
-/*
- * Each kind of event, by the name it prints under: its MESSAGE_ID (made once with systemd-id128
- * new, never to change: watchq.catalog and users' queries name it) and its priority.
- */
-static const struct journal_kind {
-	enum ev_type type;
-	const char *event;
-	const char *message_id;
-	int priority;
-} journal_kinds[] = {
-	{ EV_MOUNT, "present", "e6d00a8a0eee4642b677b5978a8f0e00", LOG_INFO },
-	{ EV_MOUNT, "mount", "7126bf6314fe4efebcee6fd8379f8930", LOG_INFO },
-	{ EV_MOUNT, "unmount", "7b42f54dd0134a92b06fe62e8d891409", LOG_INFO },
-	{ EV_MOUNT, "move", "3daf7e56f3364843b2fb74249ad488be", LOG_INFO },
-	{ EV_MOUNT, "move_from", "05332dd799814eeca66fbdea761f8aa3", LOG_INFO },
-	{ EV_MOUNT, "move_to", "a5e4d75cca0f4092a095cbed1455c317", LOG_INFO },
-	{ EV_MOUNT, "readonly", "3f50eea74684451282e8989dc9b61af4", LOG_WARNING },
-	{ EV_MOUNT, "writable", "1f0224450e624ff8bf111a682623393e", LOG_INFO },
-	{ EV_MOUNT, "setattr", "8a0afb69d2384330993c3fbeaba0da87", LOG_INFO },
-	{ EV_MOUNT, "propagation", "1007e75004d04c169f3840974de01093", LOG_INFO },
-	{ EV_MOUNT, "transient", "9ae6ed05d51349e8bf49efce514b96fb", LOG_INFO },
-	{ EV_KEY, "instantiated", "73e4a413d5e4488c823cae550af3820c", LOG_INFO },
-	{ EV_KEY, "updated", "9477f569c458428dae9da7e3374d9a21", LOG_INFO },
-	{ EV_KEY, "linked", "8517a7b661034fcaaeaff2bbd89279e8", LOG_INFO },
-	{ EV_KEY, "unlinked", "894f2ed435a242e4844e2d18c2b62106", LOG_INFO },
-	{ EV_KEY, "cleared", "14364cb0b15444058333778ade48cef2", LOG_INFO },
-	{ EV_KEY, "revoked", "8c7941313a0642f6be2ec29283f67cf5", LOG_INFO },
-	{ EV_KEY, "invalidated", "f2cc70dd9d0b4f0cb2305ab1ddf72dd5", LOG_INFO },
-	{ EV_KEY, "setattr", "344c83ddc57c4f1b982a2853b4393232", LOG_INFO },
-	{ EV_KEY, "present", "45b6861337d24e0cb4598a7650979f19", LOG_INFO },
-	{ EV_SB, "error", "b7df2cfdc9644f16a4ee4b05566e6c89", LOG_ERR },
-	{ EV_SB, "readonly", "4f283b87319d4444856e8574f87a96e9", LOG_WARNING },
-	{ EV_SB, "edquot", "e16efbd32f4045dca97a9391cb86c621", LOG_WARNING },
-	{ EV_SB, "lowspace", "84af2e7b76cc4d27bbb6f2ca878a8967", LOG_WARNING },
-	{ EV_SB, "present", "e860a6d54df147e380368ab5addd48e4", LOG_INFO },
-	{ EV_META, "loss", "d4577f0b04444851aaae9c5ef670c444", LOG_WARNING },
-	{ EV_META, "removal", "baab567b4b06496c8d985f19d62ab4c0", LOG_NOTICE },
-	{ EV_META, "ns_new", "9c152da4c32141c9a0919294220db28d", LOG_INFO },
-	{ EV_META, "ns_gone", "4ab5f6a03ad0439eb35dd5a5b3d2e7d0", LOG_INFO },
-};
-
-static const struct journal_kind *
-journal_kind(const struct event *ev)
-{
-	const char *name = event_name(ev);
-	size_t i;
-
-	for (i = 0; i < sizeof(journal_kinds) / sizeof(journal_kinds[0]); i++)
-		if (journal_kinds[i].type == ev->type && strcmp(journal_kinds[i].event, name) == 0)
-			return &journal_kinds[i];
-	return NULL;
-}
-
 const char *
 output_journal_message_id(const struct event *ev)
 {
-	const struct journal_kind *k = journal_kind(ev);
+	const struct event_name *n = event_row(ev);
 
-	return k ? k->message_id : NULL;
+	return n ? n->message_id : NULL;
 }
 
 static int
 journal_priority(const struct event *ev)
 {
-	const struct journal_kind *k = journal_kind(ev);
+	const struct event_name *n = event_row(ev);
 
 	/* A filesystem back to writable or above its threshold is good news. */
 	if (ev->type == EV_SB && ((ev->subtype == SB_READONLY && ev->u.sb.ro == SB_RO_RW) ||
 	    (ev->subtype == SB_LOWSPACE && !ev->u.sb.low)))
 		return LOG_NOTICE;
-	return k ? k->priority : LOG_INFO;
+	return n && n->message_id ? n->priority : LOG_INFO;
 }
 
 /* The entry being built: "NAME=value" items back to back in b, item i ending at end[i]. */

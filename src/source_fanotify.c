@@ -392,22 +392,18 @@ fan_drain(struct source *src, size_t i)
 
 
 
+/* Whether a mount event that only the signal tells of is wanted (event_names[]' on_signal). */
 static bool
-wants_attrs(const struct config *cfg)
+fan_wants_attrs(const struct config *cfg)
 {
-	struct event rec = { .type = EV_MOUNT };
+	const struct event_name *n;
 
-	rec.subtype = MOUNT_READONLY;
-	if (filter_match(&cfg->filter, &rec))
-		return true;
-	rec.subtype = MOUNT_WRITABLE;
-	if (filter_match(&cfg->filter, &rec))
-		return true;
-	rec.subtype = MOUNT_PROPAGATION;
-	if (filter_match(&cfg->filter, &rec))
-		return true;
-	rec.subtype = MOUNT_SETATTR;
-	return filter_match(&cfg->filter, &rec);
+	for (n = event_names; n->name; n++)
+		if (n->type == EV_MOUNT && n->on_signal &&
+		    filter_match(&cfg->filter, &(struct event){ .type = EV_MOUNT,
+		    .subtype = n->subtype }))
+			return true;
+	return false;
 }
 
 /*
@@ -491,7 +487,7 @@ fan_open_signal(struct source *src)
 {
 	struct fan *f = src->priv;
 
-	f->want_attrs = wants_attrs(src->cfg);
+	f->want_attrs = fan_wants_attrs(src->cfg);
 	if (!f->want_attrs && !waits_for_flip(src->cfg))
 		return 0;
 	f->signal_fd = mntns_mountinfo(src->ns);
