@@ -345,10 +345,15 @@ finish_more() {
 
 @test "MESSAGE_IDs: the man page, watchq.catalog and the writer's table agree, each id once" {
 	message_ids >"$T/man"
-	sed -n 's/^\t{ EV_\([A-Z]*\), "\([a-z_]*\)", "\([0-9a-f]\{32\}\)", LOG_[A-Z]* },$/\1 \2 \3/p' \
-		"$ROOT/src/output_journal.c" | tr '[:upper:]' '[:lower:]' >"$T/src"
+	# The rows of event_names[] with a MESSAGE_ID: "type name id".
+	awk 'match($0, /\.name = "[a-z_]*", \.type = EV_[A-Z]*/) {
+		split(substr($0, RSTART, RLENGTH), a, "\""); t = $0
+		sub(/.*\.type = EV_/, "", t); sub(/[^A-Z].*/, "", t); name = a[2] }
+	     match($0, /\.message_id = "[0-9a-f]*"/) {
+		split(substr($0, RSTART, RLENGTH), b, "\""); print tolower(t), name, b[2] }' \
+		"$ROOT/src/event.c" | sort >"$T/src"
 	[ "$(wc -l <"$T/man")" -ge 27 ]
-	diff "$T/src" "$T/man"
+	sort "$T/man" | diff "$T/src" -
 	[ -z "$(cut -d' ' -f3 "$T/man" | sort | uniq -d)" ]
 	# One catalog entry per id, each with a subject.
 	sed -n 's/^-- \([0-9a-f]\{32\}\)$/\1/p' "$ROOT/watchq.catalog" | sort >"$T/catalog"
