@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "debug.h"
 #include "fan.h"
 #include "mount_events.h"
 #include "path.h"
@@ -137,6 +138,9 @@ fan_flip_read(struct source *src, const struct capture_call *call)
 		who_known(&who, call->tgid, call->uid, call->comm);
 		cr.who = &who;
 	}
+	DEBUG(DEBUG_CAPTURE, "flip call by pid %d (%s): %zu mounts read again, %s", (int)call->tgid,
+	    call->comm, ids.n, ids.n == 0 ? "none cached" : cr.who ? "its process named" :
+	    "nobody named (another call may have changed them)");
 	for (i = 0; i < ids.n; i++)
 		if (news[i] != NULL)
 			fan_table_update_still(f, news[i], &cr);

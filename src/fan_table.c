@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "debug.h"
 #include "fan.h"
 #include "mount_events.h"
 #include "path.h"
@@ -305,6 +306,10 @@ fan_table_act(struct source *src, const struct fan_rec *r, struct mounttab_entry
 
 	/* The pidfd is ours to close, whatever becomes of the record. */
 	who_init(&who, &f->proc, r->pid, r->pidfd);
+	DEBUG(DEBUG_FANOTIFY, "record: %s%s%s mount %llu, pid %d%s", r->mask & FAN_MNT_ATTACH ?
+	    "attach" : "", (r->mask & FAN_MNT_ATTACH) && (r->mask & FAN_MNT_DETACH) ? "+" : "",
+	    r->mask & FAN_MNT_DETACH ? "detach" : "", (unsigned long long)r->mnt_id, (int)r->pid,
+	    r->mask & FAN_Q_OVERFLOW ? ", the queue overflowed" : "");
 	if (r->mask & FAN_Q_OVERFLOW)
 		f->overflow = true;
 	/* After an overflow the resync will tell. */
@@ -350,6 +355,7 @@ fan_table_resync(struct source *src)
 	struct mounttab fresh = { 0 };
 	struct fan_credit cr = { src, NULL, MOUNTTAB_MOUNT, false, false };
 
+	DEBUG(DEBUG_FANOTIFY, "resync: %s", f->overflow ? "records lost" : "a root moved");
 	if (f->overflow)
 		source_loss(src);
 	if (f->root_moved && mntns_root_settle(src->ns, &f->root) && src->ns) {
@@ -417,4 +423,5 @@ fan_table_rescan(struct source *src)
 	}
 	free(ids);
 	rescan_done(&f->rs, cnt);
+	DEBUG(DEBUG_RESCAN, "re-read %zu watched mounts%s", cnt, restarted ? ", restarted once" : "");
 }

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "debug.h"
 #include "fangroup.h"
 #include "mounttab.h"
 #include "source.h"
@@ -142,6 +143,8 @@ fangroup_give(struct fangroup_member *m, const struct fan_rec *r)
 {
 	if (!m->ops->take(m->ctx, r))
 		return false;
+	DEBUG(DEBUG_GROUP, "mount %llu (mask %#x): routed to mnt:[%llu]",
+	    (unsigned long long)r->mnt_id, (unsigned)r->mask, (unsigned long long)m->ino);
 	m->pending = true;
 	return true;
 }
@@ -281,6 +284,8 @@ fangroup_transient(struct fangroup *g, const struct fan_rec *r, size_t first, bo
 	if (m && m->leaving)
 		return;
 	if (m == NULL) {
+		DEBUG(DEBUG_GROUP, "mount %llu: gone before any namespace could read it",
+		    (unsigned long long)r->mnt_id);
 		mounttab_ids_push(&g->lost, r->mnt_id);
 		return;
 	}

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "debug.h"
 #include "cli_watch.h"
 #include "compat.h"
 #include "escape.h"
@@ -507,6 +508,7 @@ main(int argc, char **argv)
 	if (stop_open(&stop) < 0)
 		err(EXIT_ERROR, "signalfd");
 	cli_parse(&cfg, run.ns, argc, argv);
+	debug_init();
 	run.silent = cfg.no_events || (cfg.mode == MODE_WAIT_STATE && !wait_prints(&cfg));
 	if (!out_ok && cfg.output_path == NULL && !run.silent && cfg.format_kind != OUT_JOURNAL)
 		errx(EXIT_ERROR, "standard output is closed (use -o FILE)");

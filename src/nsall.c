@@ -40,6 +40,7 @@
 
 #include "compat.h"
 #include "mount_events.h"
+#include "debug.h"
 #include "nsall.h"
 #include "xalloc.h"
 
@@ -642,6 +643,7 @@ nsall_announce(struct nsall *a)
 		if (a->ns[i]->announced)
 			continue;
 		a->ns[i]->announced = true;
+		DEBUG(DEBUG_NS, "mnt:[%llu] found", (unsigned long long)a->ns[i]->ns.ino);
 		nsall_emit(a, a->ns[i], META_NS_NEW);
 		if (a->ns[i]->lost_before)
 			nsall_emit(a, a->ns[i], META_LOSS);
@@ -743,6 +745,7 @@ nsall_reap(struct nsall *a)
 	for (i = 0; i < a->n; i++) {
 		if (!a->ns[i]->ns.gone)
 			continue;
+		DEBUG(DEBUG_NS, "mnt:[%llu] gone", (unsigned long long)a->ns[i]->ns.ino);
 		nsall_emit(a, a->ns[i], META_NS_GONE);
 		nsall_free(a->ns[i]);
 		a->ns[i--] = a->ns[--a->n];

@@ -12,6 +12,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
@@ -23,6 +24,7 @@
 #include "buf.h"
 #include "capture.h"
 #include "compat.h"
+#include "debug.h"
 #include "fan.h"
 #include "fan_decode.h"
 #include "fangroup.h"
@@ -46,6 +48,18 @@
 
 
 
+
+/* What a debug line names the source by: its namespace's inode with -N, else "ours". */
+static const char *
+fan_label(const struct source *src)
+{
+	static char label[32];
+
+	if (src->ns == NULL)
+		return "ours";
+	snprintf(label, sizeof(label), "mnt:[%llu]", (unsigned long long)src->ns->ino);
+	return label;
+}
 
 static void
 fan_arm_timer(struct source *src, long long ns)
@@ -188,6 +202,7 @@ fan_rescan_now(struct source *src)
 	struct fan *f = src->priv;
 
 	if (fan_flip_under_way(src)) {
+		DEBUG(DEBUG_RESCAN, "%s: re-read held back: a flip call is under way", fan_label(src));
 		if (!f->rs.owed)
 			fan_owe(src, false);
 		fan_arm_timer(src, FLIP_WAITS * 1000000LL);
@@ -249,8 +264,11 @@ fan_owe(struct source *src, bool lazy)
 	struct fan *f = src->priv;
 	long long arm;
 
-	if (rescan_owe(&f->rs, lazy, rescan_clock(), &arm))
+	if (rescan_owe(&f->rs, lazy, rescan_clock(), &arm)) {
+		DEBUG(DEBUG_RESCAN, "%s: %s owed, due in %lld ms", fan_label(src),
+		    lazy ? "a safety net" : "a re-read", arm / 1000000);
 		fan_arm_timer(src, arm);
+	}
 }
 
 /*
@@ -269,6 +287,7 @@ fan_on_wake(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 	bool signal = fan_signal_for_attrs(src, i), explained, sure;
+	enum rescan_act act;
 	/* Records may have been routed here since (fangroup.c): they count as this wake's. */
 	unsigned long long before = f->records_woke, flips = f->flips_read;
 
@@ -295,7 +314,12 @@ fan_on_wake(struct source *src, size_t i)
 		signal |= !sure;
 	}
 	signal |= sure && explained && f->want_attrs;
-	switch (rescan_on_wake(&f->rs, signal, explained, sure)) {
+	act = rescan_on_wake(&f->rs, signal, explained, sure);
+	DEBUG(DEBUG_RESCAN, "%s: wake: signal %d, records %llu, flips read %llu, capture sure %d, "
+	    "%llu events since the last re-read of %zu mounts: %s", fan_label(src), signal,
+	    f->records - before, f->flips_read - flips, sure, f->rs.since_scan, f->rs.scan_cost,
+	    (const char *[]){ "nothing", "re-read now", "owe a re-read", "owe a safety net" }[act]);
+	switch (act) {
 	case RESCAN_NOW:
 		fan_rescan_now(src);
 		break;

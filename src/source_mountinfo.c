@@ -29,6 +29,7 @@
 
 #include "buf.h"
 #include "capjoin.h"
+#include "debug.h"
 #include "capture.h"
 #include "compat.h"
 #include "mntns.h"
@@ -505,6 +506,8 @@ mi_drain(struct source *src, size_t i)
 		mounttab_clear(&fresh);
 		return -1;
 	}
+	DEBUG(DEBUG_MOUNTINFO, "re-read the table: %zu mounts, %zu before", fresh.count,
+	    mi->tab.count);
 	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
 	if (mi->cap) {
 		mi_report_seen(src, &fresh);

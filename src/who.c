@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capjoin.h"
+#include "debug.h"
 #include "capture.h"
 #include "who.h"
 
@@ -164,7 +165,14 @@ who_get(struct who *w)
 	if (w->by.pid == 0 || w->kind == 0 || w->proc == NULL || w->proc->cap == NULL)
 		return &w->by;
 	who_change(w, &ch);
-	if (capture_name(w->proc->cap, &ch, &named)) {
+	if (!capture_name(w->proc->cap, &ch, &named)) {
+		DEBUG(DEBUG_CAPTURE, "pid %d, %s at %s: nobody named (no captured call can alone be "
+		    "behind it)", (int)w->by.pid, w->kind == WHO_ATTACH ? "attach" :
+		    w->kind == WHO_DETACH ? "detach" : "move", w->path ? w->path : "-");
+	} else {
+		DEBUG(DEBUG_CAPTURE, "pid %d, %s at %s: %s uid %u, at its call", (int)w->by.pid,
+		    w->kind == WHO_ATTACH ? "attach" : w->kind == WHO_DETACH ? "detach" : "move",
+		    w->path ? w->path : "-", named.comm, (unsigned)named.uid);
 		memcpy(w->comm, named.comm, sizeof(w->comm));
 		w->comm[sizeof(w->comm) - 1] = '\0';
 		w->by.comm = w->comm;

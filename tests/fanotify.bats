@@ -263,3 +263,26 @@ comm_names() {
 		done < <(comm_names)
 	done
 }
+
+@test "WATCHQ_DEBUG: a line per decision on stderr, output unchanged; an unknown area is one line, exit 64" {
+	need_fanotify
+	run --separate-stderr env WATCHQ_DEBUG=rescan,nope "$WATCHQ" -t 0 mounts /
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: WATCHQ_DEBUG: unknown area 'nope' (fanotify, rescan, capture, group, mountinfo, ns, all)" ]
+	[ -z "$output" ]
+	run env WATCHQ_DEBUG=help "$WATCHQ" mounts /
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rescan     why a re-read of the watched mounts ran, was owed or held back"* ]]
+	mkdir "$T/a"
+	WATCHQ_DEBUG=fanotify,rescan start_watchq --backend=fanotify -n 2 -e mount,unmount mounts "$T"
+	mount -t tmpfs wq "$T/a"
+	umount "$T/a"
+	wait_until lines_at_least 2
+	finish_watchq
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+	grep -q "^watchq: debug: [0-9]*\.[0-9]\{6\} fanotify: record: attach mount [0-9]*, pid [0-9]*$" "$T/err"
+	grep -q "^watchq: debug: [0-9.]* fanotify: record: detach mount " "$T/err"
+	grep -q "^watchq: debug: [0-9.]* rescan: ours: wake: signal [01], records 1, " "$T/err"
+	# Areas not asked for say nothing.
+	run ! grep -q " capture: " "$T/err"
+}
