@@ -176,9 +176,9 @@ loop_fill(const struct loop *l, struct pollfd *pfd)
 {
 	size_t i, j, n = 0;
 
-	for (i = 0; i < l->nsrc; i++)
-		for (j = 0; j < l->src[i]->nfds; j++)
-			pfd[n++] = l->src[i]->pfd[j];
+	for (i = 0; i < l->set->n; i++)
+		for (j = 0; j < l->set->v[i]->nfds; j++)
+			pfd[n++] = l->set->v[i]->pfd[j];
 	pfd[n] = (struct pollfd){ l->stop->sigfd, POLLIN, 0 };
 	pfd[n + 1] = (struct pollfd){ l->out_fd, 0, 0 };	/* negative fds are ignored */
 	pfd[n + 2] = (struct pollfd){ l->removal_fd, POLLIN, 0 };
@@ -190,17 +190,19 @@ loop_fill(const struct loop *l, struct pollfd *pfd)
 static int
 loop_drain(struct loop *l, const struct pollfd *pfd)
 {
+	struct source *src;
 	size_t i, j, n = 0;
 
-	for (i = 0; i < l->nsrc; i++) {
+	for (i = 0; i < l->set->n; i++) {
+		src = l->set->v[i];
 		/* A drain may clear the revents of another of its fds it has served. */
-		for (j = 0; j < l->src[i]->nfds; j++, n++)
-			l->src[i]->pfd[j].revents = pfd[n].revents;
-		for (j = 0; j < l->src[i]->nfds; j++) {
-			if (l->src[i]->pfd[j].revents == 0)
+		for (j = 0; j < src->nfds; j++, n++)
+			src->pfd[j].revents = pfd[n].revents;
+		for (j = 0; j < src->nfds; j++) {
+			if (src->pfd[j].revents == 0)
 				continue;
-			if (source_drain(l->src[i], j) < 0) {
-				warn("%s", l->src[i]->backend->name);
+			if (source_drain(src, j) < 0) {
+				warn("%s", src->backend->name);
 				return -1;
 			}
 		}
@@ -215,6 +217,7 @@ loop_run(struct loop *l)
 	struct pollfd *pfd = NULL;
 	struct timespec left;
 	size_t sig, cap = 0;
+	unsigned long gen = l->set->gen - 1;
 	int r, code = -1;
 
 	while (code < 0) {
@@ -222,17 +225,18 @@ loop_run(struct loop *l)
 			code = EXIT_TIMEOUT;
 			break;
 		}
-		if (cap < l->nsrc * SOURCE_MAX_FDS + LOOP_OWN_FDS) {
-			cap = l->nsrc * SOURCE_MAX_FDS + LOOP_OWN_FDS;
+		if (cap < l->set->n * SOURCE_MAX_FDS + LOOP_OWN_FDS) {
+			cap = l->set->n * SOURCE_MAX_FDS + LOOP_OWN_FDS;
 			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
 		}
 		sig = loop_fill(l, pfd);
-		if (loop_sync(&set, pfd, sig + LOOP_OWN_FDS, l->resync) < 0) {
+		/* Where sources came or went, every fd is registered anew. */
+		if (loop_sync(&set, pfd, sig + LOOP_OWN_FDS, gen != l->set->gen) < 0) {
 			warn("epoll");
 			code = EXIT_ERROR;
 			break;
 		}
-		l->resync = false;
+		gen = l->set->gen;
 		r = loop_wait(&set, pfd, sig + LOOP_OWN_FDS, l->stop->has_deadline ? &left : NULL);
 		if (r < 0 && errno != EINTR) {
 			warn("poll");

@@ -4,22 +4,18 @@
 #include <stdbool.h>
 
 #include "source.h"
+#include "sourceset.h"
 #include "stop.h"
 
-/* A source of each type, mounts once per -N namespace (-N all: sources come and go, see tick) */
-#define LOOP_MAX_SOURCES	(EV__NTYPES + MNTNS_MAX)
-
 struct loop {
-	struct source **src;	/* the sources polled, which on_tick may change */
-	size_t nsrc;
-	bool resync;		/* set where src changed: every fd is registered anew */
+	struct sourceset *set;	/* the sources polled, which on_tick and after may change */
 	const struct stop *stop;	/* the signals and deadline that end the run */
 	int out_fd;		/* a pipe whose reader going away ends the run, or -1 */
 	/* Wakes when a watched path may have gone (struct removal), or -1 */
 	int removal_fd;
 	void (*on_removal)(void *ctx);	/* called when removal_fd is ready, before after() */
 	int tick_fd;		/* a timer for -N all's discovery, or -1 */
-	/* Called when tick_fd is ready, after the drains: it may change src and nsrc. */
+	/* Called when tick_fd is ready, after the drains: it may change the set. */
 	void (*on_tick)(void *ctx);
 	/* After each round of drains: an exit code to stop with, or -1 to go on. */
 	int (*after)(void *ctx);

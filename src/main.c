@@ -24,6 +24,7 @@
 #include "output_journal.h"
 #include "removal.h"
 #include "source.h"
+#include "sourceset.h"
 #include "stop.h"
 #include "wait.h"
 #include "xalloc.h"
@@ -34,12 +35,15 @@ struct run {
 	const struct config *cfg;
 	struct output out;
 	/* Those in use, in the order of event_sources: mounts once per -N namespace */
-	struct source src[LOOP_MAX_SOURCES];
+	struct source src[EV__NTYPES + MNTNS_MAX];
 	/* -N: the namespaces, which their sources follow and change */
 	struct mntns ns[MNTNS_MAX];
 	size_t nsrc;
 	struct nsall all;	/* -N all: its namespaces and their mounts sources */
-	struct loop *loop;	/* while watching: the sources it polls follow -N all's */
+	/* Every source polled: those of src, and -N all's, which it adds and removes */
+	struct sourceset set;
+	unsigned long set_gen;	/* set->gen as the watches were last followed for removal */
+	bool watching;		/* the loop runs */
 	struct removal gone;	/* wakes when a watched path may have gone */
 	long long emitted;
 	bool listed[WATCHQ_MAX_WATCHES];	/* list: by tag, a present record was written */
@@ -127,19 +131,18 @@ run_met(struct run *r)
 static void
 run_look_for_removals(struct run *r)
 {
-	const char **paths = xcalloc(r->cfg->nwatches * (r->all.n + 1) + 1, sizeof(*paths));
+	const char **paths;
 	size_t i, n = 0;
 
-	for (i = 0; i < r->nsrc; i++)
-		n += source_removal_paths(&r->src[i], paths + n);
-	for (i = 0; i < r->all.n; i++)
-		n += source_removal_paths(&r->all.ns[i]->src, paths + n);
+	for (i = 0; i < r->set.n; i++)
+		n += r->set.v[i]->nwatches;
+	paths = xcalloc(n + 1, sizeof(*paths));
+	for (i = n = 0; i < r->set.n; i++)
+		n += source_removal_paths(r->set.v[i], paths + n);
 	removal_arm(&r->gone, paths, n);
 	free(paths);
-	for (i = 0; i < r->nsrc; i++)
-		source_look_again(&r->src[i]);
-	for (i = 0; i < r->all.n; i++)
-		source_look_again(&r->all.ns[i]->src);
+	for (i = 0; i < r->set.n; i++)
+		source_look_again(r->set.v[i]);
 }
 
 static void
@@ -151,24 +154,13 @@ run_on_removal(void *p)
 		run_look_for_removals(r);
 }
 
-/*
- * Where -N all's sources came or went: the loop polls the run's own sources and those, and every
- * live watch is followed for removal again.
- */
+/* Where sources came or went (-N all's), every live watch is followed for removal again. */
 static void
 run_take_sources(struct run *r)
 {
-	struct loop *l = r->loop;
-	size_t i;
-
-	if (l == NULL || !nsall_changed(&r->all))
+	if (!r->watching || r->set_gen == r->set.gen)
 		return;
-	l->src = xreallocarray(l->src, r->nsrc + r->all.n, sizeof(*l->src));
-	for (l->nsrc = 0; l->nsrc < r->nsrc; l->nsrc++)
-		l->src[l->nsrc] = &r->src[l->nsrc];
-	for (i = 0; i < r->all.n; i++)
-		l->src[l->nsrc++] = &r->all.ns[i]->src;
-	l->resync = true;
+	r->set_gen = r->set.gen;
 	run_look_for_removals(r);
 }
 
@@ -192,14 +184,10 @@ run_after(void *p)
 		}
 	}
 	if (cfg->ns_all) {
-		if (nsall_pump(&r->all) < 0) {
+		if (nsall_after(&r->all) < 0) {
 			warn("fanotify");
 			return EXIT_ERROR;
 		}
-		/* Here, not at the ring's wake-up: a source's read may have taken the flip. */
-		nsall_poke(&r->all);
-		nsall_recheck(&r->all);
-		nsall_reap(&r->all);
 		run_take_sources(r);
 		return -1;
 	}
@@ -334,16 +322,15 @@ run_open_sources(struct run *r)
 		if (!(cfg->sources & (1u << k->type)))
 			continue;
 		if (k->type == EV_MOUNT && cfg->ns_all) {
-			if (nsall_open(&r->all, cfg, &r->sink) < 0)
+			if (nsall_open(&r->all, cfg, &r->sink, &r->set) < 0)
 				err(EXIT_ERROR, "-N all: timerfd");
 			continue;
 		}
-		if (k->type == EV_MOUNT && cfg->nns > 0) {
-			for (i = 0; i < cfg->nns; i++)
-				source_open(&r->src[r->nsrc++], k->type, &r->ns[i], cfg, &r->sink);
-			continue;
+		for (i = 0; i < (k->type == EV_MOUNT && cfg->nns > 0 ? cfg->nns : 1); i++) {
+			source_open(&r->src[r->nsrc], k->type, k->type == EV_MOUNT && cfg->nns > 0 ?
+			    &r->ns[i] : NULL, cfg, &r->sink);
+			sourceset_add(&r->set, &r->src[r->nsrc++]);
 		}
-		source_open(&r->src[r->nsrc++], k->type, NULL, cfg, &r->sink);
 	}
 }
 
@@ -400,9 +387,10 @@ run_watch(struct run *r, const struct stop *stop)
 	if (cfg->ns_all)
 		nsall_announce(&r->all);
 	output_whole(&r->out, false);
-	r->loop = &loop;
-	r->all.changed = true;
+	r->watching = true;
+	r->set_gen = r->set.gen - 1;
 	run_take_sources(r);
+	loop.set = &r->set;
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
 	loop.tick_fd = cfg->ns_all ? r->all.fd : -1;
@@ -415,11 +403,11 @@ run_watch(struct run *r, const struct stop *stop)
 	if (cfg->mode == MODE_MONITOR)
 		run_notify("STOPPING=1");
 	removal_close(&r->gone);
+	nsall_close(&r->all);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
-	nsall_close(&r->all);
-	free(loop.src);
-	r->loop = NULL;
+	sourceset_free(&r->set);
+	r->watching = false;
 	return code;
 }
 
@@ -465,6 +453,7 @@ run_list(struct run *r)
 		source_present(&r->src[i]);
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
+	sourceset_free(&r->set);
 	return r->status >= 0 ? r->status : run_list_found(r);
 }
 

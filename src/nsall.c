@@ -317,21 +317,16 @@ nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
 {
 	const struct backend *mi = source_backend_find("mountinfo");
 
-	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->cfg, a->sink,
+	if (source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, NULL, a->cfg, a->sink,
 	    why) == 0)
 		return 0;
 	if ((errno != EMFILE && errno != ENOSPC) || a->cfg->backend != NULL)
 		return -1;
-	if (a->mi_cfg == NULL) {
-		a->mi_cfg = xmalloc(sizeof(*a->mi_cfg));
-		*a->mi_cfg = *a->cfg;
-		a->mi_cfg->backend = mi;
-		if (!a->cfg->quiet)
-			warnx("-N all: mnt:[%llu]: %s: %s; namespaces that cannot have one are "
-			    "watched on %s", (unsigned long long)e->ns.ino, *why, strerror(errno),
-			    mi->name);
-	}
-	return source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, a->mi_cfg, a->sink,
+	if (!a->on_mountinfo && !a->cfg->quiet)
+		warnx("-N all: mnt:[%llu]: %s: %s; namespaces that cannot have one are watched on %s",
+		    (unsigned long long)e->ns.ino, *why, strerror(errno), mi->name);
+	a->on_mountinfo = true;
+	return source_open_watches(&e->src, &e->ns, e->watches, e->nwatches, mi, a->cfg, a->sink,
 	    why);
 }
 
@@ -387,7 +382,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 	e->listed = true;
 	a->ns = xreallocarray(a->ns, a->n + 1, sizeof(*a->ns));
 	a->ns[a->n++] = e;
-	a->changed = true;
+	sourceset_add(a->set, &e->src);
 }
 
 /* A listing cut short (out of fds, say): said once; the next listing may not be. */
@@ -591,7 +586,7 @@ nsall_arm(struct nsall *a)
 }
 
 int
-nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
+nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct sourceset *set)
 {
 	struct rlimit lim;
 
@@ -599,6 +594,7 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink)
 	a->timerfd = a->fd = -1;
 	a->cfg = cfg;
 	a->sink = sink;
+	a->set = set;
 	/* Each namespace costs about six fds: as many as we may have. */
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
 		lim.rlim_cur = lim.rlim_max;
@@ -652,7 +648,13 @@ nsall_announce(struct nsall *a)
 	}
 }
 
-void
+/*
+ * Where the capture saw a flip call begin or end since the last look, or may have missed a call
+ * (whoever read its ring: nsall_tick() or a source), have each source look whether the call may
+ * have changed its namespace's mounts (fan_poke()): the signal of a namespace whose records
+ * account for every change is not polled.
+ */
+static void
 nsall_poke(struct nsall *a)
 {
 	unsigned long long flips;
@@ -664,6 +666,8 @@ nsall_poke(struct nsall *a)
 	for (i = 0; i < a->n; i++)
 		source_poke(&a->ns[i]->src);
 }
+
+static void nsall_reap(struct nsall *a);
 
 /*
  * List the namespaces again if due, or if the capture saw a namespace made or entered (one that
@@ -710,7 +714,7 @@ nsall_tick(struct nsall *a)
 	uint64_t n;
 	ssize_t r;
 
-	/* A failed read is said by nsall_pump(). */
+	/* A failed read is said by nsall_after(). */
 	if (a->group)
 		(void)fangroup_read(a->group);
 	while ((r = read(a->timerfd, &n, sizeof(n))) < 0 && errno == EINTR)
@@ -718,19 +722,26 @@ nsall_tick(struct nsall *a)
 	nsall_list_if(a, r > 0);
 }
 
-void
-nsall_recheck(struct nsall *a)
-{
-	nsall_list_if(a, false);
-}
-
 int
-nsall_pump(struct nsall *a)
+nsall_after(struct nsall *a)
 {
-	return a->group ? fangroup_pump(a->group) : 0;
+	/* Have each namespace whose records were routed to it act on them. */
+	if (a->group && fangroup_pump(a->group) < 0)
+		return -1;
+	/* Here, not at the ring's wake-up: a source's read may have taken the flip. */
+	nsall_poke(a);
+	/*
+	 * Whoever read the capture's ring (a source, the group, a namespace being opened) may have
+	 * taken the record of a call that made or entered a namespace, and its fd is not readable
+	 * for it any more: list the namespaces again if so.
+	 */
+	nsall_list_if(a, false);
+	nsall_reap(a);
+	return 0;
 }
 
-void
+/* Emit ns_gone for each namespace no process is left in, and release it. */
+static void
 nsall_reap(struct nsall *a)
 {
 	size_t i;
@@ -747,19 +758,10 @@ nsall_reap(struct nsall *a)
 			continue;
 		DEBUG(DEBUG_NS, "mnt:[%llu] gone", (unsigned long long)a->ns[i]->ns.ino);
 		nsall_emit(a, a->ns[i], META_NS_GONE);
+		sourceset_remove(a->set, &a->ns[i]->src);
 		nsall_free(a->ns[i]);
 		a->ns[i--] = a->ns[--a->n];
-		a->changed = true;
 	}
-}
-
-bool
-nsall_changed(struct nsall *a)
-{
-	bool r = a->changed;
-
-	a->changed = false;
-	return r;
 }
 
 const char *
@@ -776,14 +778,16 @@ nsall_close(struct nsall *a)
 	/* The sources leave it without reading what is queued. */
 	if (a->group)
 		fangroup_shut(a->group);
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->n; i++) {
+		if (a->set)
+			sourceset_remove(a->set, &a->ns[i]->src);
 		nsall_free(a->ns[i]);
+	}
 	if (a->group)
 		fangroup_free(a->group);
 	free(a->group);
 	free(a->ns);
 	free(a->idle);
-	free(a->mi_cfg);
 	free(a->calls);
 	if (a->timerfd >= 0)
 		close(a->timerfd);

@@ -11,6 +11,7 @@
 #include "fangroup.h"
 #include "mntns.h"
 #include "source.h"
+#include "sourceset.h"
 
 #define NSALL_PERIOD_MS	500	/* how often the namespaces are listed again */
 /* With the capture, while no namespace waits for a process: a safety net only */
@@ -64,9 +65,8 @@ struct nsall {
 	int fd;			/* polled by the loop: the timer, or an epoll of it, cap and group */
 	bool by_proc;		/* no NS_MNT_GET_NEXT here: found in /proc/PID/ns/mnt */
 	bool said_walk;		/* a listing cut short was said */
-	/* A copy of cfg on mountinfo, for namespaces that cannot have a fanotify group */
-	struct config *mi_cfg;
-	bool changed;		/* sources came or went since nsall_changed() last said so */
+	struct sourceset *set;	/* the run's: each namespace's source is added there, and removed */
+	bool on_mountinfo;	/* namespaces that cannot have a fanotify mark go to mountinfo */
 	/* Calls the capture saw in namespaces not watched then, not yet accounted for (one entry a
 	 * namespace); calls_missed: some may have been missed; calls_losses: capture_losses() as
 	 * last looked at (nsall_calls.c) */
@@ -80,34 +80,22 @@ struct nsall {
 /* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
  * walk in this kernel; EPERM: not ours to do). */
 int nsall_walk_probe(void);
-/* Start: the timer, the capture where it loads, and every namespace there is now, announced by
- * nsall_announce(); -1 with errno set. */
-int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink);
+/* Start: the timer, the capture where it loads, and every namespace there is now (each source
+ * added to set), announced by nsall_announce(); -1 with errno set. */
+int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct sourceset *set);
 /* Emit the ns_new record of each namespace not yet announced, then (--initial) its mounts. */
 void nsall_announce(struct nsall *a);
 /* The group has records, or the timer fired, or the capture saw a namespace made or entered, or
  * lost a call: route the records; list the namespaces again, open and announce the new ones. */
 void nsall_tick(struct nsall *a);
 /*
- * Once after each wake-up of the run: whoever read the capture's ring (a source, the group, a
- * namespace being opened) may have taken the record of a call that made or entered a namespace,
- * and its fd is not readable for it any more: list the namespaces again if so.
+ * Once after each wake-up of the run, after its sources' drains: have each namespace whose records
+ * were routed to it act on them, have each source look again where a flip call may have changed
+ * its mounts, list the namespaces again where a call made or entered one, and emit ns_gone for
+ * each namespace no process is left in (its source removed from the set); -1 with errno set when
+ * the group cannot be read.
  */
-void nsall_recheck(struct nsall *a);
-/* Have each namespace whose records were routed to it act on them (fangroup_pump()); once after
- * each wake-up of the run; -1 with errno set. */
-int nsall_pump(struct nsall *a);
-/*
- * Where the capture saw a flip call begin or end since the last look, or may have missed a call
- * (whoever read its ring: nsall_tick() or a source), have each source look whether the call may
- * have changed its namespace's mounts (fan_poke()): the signal of a namespace whose records
- * account for every change is not polled. Once after each wake-up of the run.
- */
-void nsall_poke(struct nsall *a);
-/* Emit ns_gone for each namespace no process is left in, and release it. */
-void nsall_reap(struct nsall *a);
-/* Whether sources came or went since it was last asked. */
-bool nsall_changed(struct nsall *a);
+int nsall_after(struct nsall *a);
 /* The backend of the first namespace watched, NULL if none is. */
 const char *nsall_backend_name(const struct nsall *a);
 /* Release everything. */

@@ -126,18 +126,18 @@ source_say_fallback(const struct source *from, const struct backend *to, const s
 }
 
 /*
- * Open src as source_open() says, with the watches source_reset() takes: 0; or -1 with errno set
- * and *why the message (err(3)'s with errno, EXIT_ERROR; else errx(3)'s, EXIT_UNAVAILABLE).
+ * Open src as source_open() says, with the watches source_reset() takes and backend forced (NULL:
+ * each in fallback order): 0; or -1 with errno set and *why the message (err(3)'s with errno, EXIT_ERROR; else errx(3)'s, EXIT_UNAVAILABLE).
  */
 static int
 source_try_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
-    struct sink *sink, const struct watch *ws, size_t n, const char **why)
+    struct sink *sink, const struct watch *ws, size_t n, const struct backend *forced,
+    const char **why)
 {
 	const struct backend *be, *next;
 
 	for (be = source_backends; be->name; be++) {
-		if (be->type != type ||
-		    (cfg->backend && cfg->backend != be && cfg->backend->type == type))
+		if (be->type != type || (forced && forced != be && forced->type == type))
 			continue;
 		source_reset(src, be, ns, cfg, sink, ws, n);
 		if (be->ops->open(src) == 0)
@@ -148,7 +148,7 @@ source_try_open(struct source *src, enum ev_type type, struct mntns *ns, const s
 		for (next = be + 1; next->name && next->type != type; next++)
 			;
 		*why = source_unavailable(src);
-		if (cfg->backend == be || next->name == NULL)
+		if (forced == be || next->name == NULL)
 			return -1;
 		source_say_fallback(src, next, cfg);
 		source_close(src);
@@ -164,7 +164,7 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 {
 	const char *why;
 
-	if (source_try_open(src, type, ns, cfg, sink, NULL, 0, &why) == 0)
+	if (source_try_open(src, type, ns, cfg, sink, NULL, 0, cfg->backend, &why) == 0)
 		return;
 	if (errno != ENOSYS)
 		err(EXIT_ERROR, "%s", why);
@@ -173,9 +173,9 @@ source_open(struct source *src, enum ev_type type, struct mntns *ns, const struc
 
 int
 source_open_watches(struct source *src, struct mntns *ns, const struct watch *ws, size_t n,
-    const struct config *cfg, struct sink *sink, const char **why)
+    const struct backend *be, const struct config *cfg, struct sink *sink, const char **why)
 {
-	int r = source_try_open(src, ws[0].type, ns, cfg, sink, ws, n, why);
+	int r = source_try_open(src, ws[0].type, ns, cfg, sink, ws, n, be ? be : cfg->backend, why);
 
 	if (r < 0)
 		source_close(src);

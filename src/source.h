@@ -103,11 +103,12 @@ bool source_backend_serves(const struct backend *be, enum ev_type type);
 void source_open(struct source *src, enum ev_type type, struct mntns *ns, const struct config *cfg,
     struct sink *sink);
 /*
- * Open a source for watches ws[0..n) (n > 0, of one type) in ns as source_open() does, but without
- * exiting: -1 with errno set (ENOSYS: no backend serves) and *why the reason, src closed.
+ * Open a source for watches ws[0..n) (n > 0, of one type) in ns as source_open() does, with
+ * backend be (NULL: cfg's choice), but without exiting: -1 with errno set (ENOSYS: no backend
+ * serves) and *why the reason, src closed.
  */
 int source_open_watches(struct source *src, struct mntns *ns, const struct watch *ws, size_t n,
-    const struct config *cfg, struct sink *sink, const char **why);
+    const struct backend *be, const struct config *cfg, struct sink *sink, const char **why);
 /* Open be with no watch as source_open() would, and close it: NULL if it serves, else why not. */
 const char *source_probe(const struct backend *be);
 /* Close the source and release its watch list. */
