@@ -79,7 +79,7 @@ man/watchq.1: watchq.1.scd tools/mantidy
 	@mkdir -p man
 	scdoc < watchq.1.scd | tools/mantidy > $@.tmp && mv $@.tmp $@
 
-$(B)/unit/%: tests/unit/%.c tests/unit/unit.h $(CORE:%=$(B)/%.o)
+$(B)/unit/%: tests/unit/%.c tests/unit/*.h $(CORE:%=$(B)/%.o)
 	@mkdir -p $(B)/unit
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CORE:%=$(B)/%.o) $(ALL_LDLIBS)
 

@@ -4,6 +4,7 @@
 
 #include "compat.h"
 #include "fan_decode.h"
+#include "fanrec.h"
 #include "unit.h"
 
 struct got {
@@ -21,27 +22,8 @@ collect(void *p, const struct fan_rec *r)
 	g->n++;
 }
 
-struct rec {
-	struct fanotify_event_metadata md;
-	struct kapi_fan_info_mnt mi;
-};
-
-static struct rec
-mk(uint64_t mask, uint64_t id)
-{
-	struct rec r;
-
-	memset(&r, 0, sizeof(r));
-	r.md.event_len = sizeof(r);
-	r.md.vers = FANOTIFY_METADATA_VERSION;
-	r.md.metadata_len = sizeof(r.md);
-	r.md.mask = mask;
-	r.md.fd = FAN_NOFD;
-	r.mi.hdr.info_type = FAN_EVENT_INFO_TYPE_MNT;
-	r.mi.hdr.len = sizeof(r.mi);
-	r.mi.mnt_id = id;
-	return r;
-}
+#define rec fanrec
+#define mk fanrec_mk
 
 static int
 decode(const void *buf, size_t len, struct got *g)

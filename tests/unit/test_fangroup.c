@@ -11,6 +11,7 @@
 
 #include "compat.h"
 #include "fangroup.h"
+#include "fanrec.h"
 #include "unit.h"
 
 #define MAXIDS	8
@@ -93,26 +94,12 @@ on_unplaced(void *ctx, const uint64_t *ids, size_t n)
 		unplaced[nunplaced++] = ids[i];
 }
 
-struct rec {
-	struct fanotify_event_metadata md;
-	struct kapi_fan_info_mnt mi;
-};
-
 /* Queue a record of mask for mount id (no process: pid 0) into fd. */
 static void
 put(int fd, uint64_t mask, uint64_t id)
 {
-	struct rec r;
+	struct fanrec r = fanrec_mk(mask, id);
 
-	memset(&r, 0, sizeof(r));
-	r.md.event_len = sizeof(r);
-	r.md.vers = FANOTIFY_METADATA_VERSION;
-	r.md.metadata_len = sizeof(r.md);
-	r.md.mask = mask;
-	r.md.fd = FAN_NOFD;
-	r.mi.hdr.info_type = FAN_EVENT_INFO_TYPE_MNT;
-	r.mi.hdr.len = sizeof(r.mi);
-	r.mi.mnt_id = id;
 	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
 		exit(2);
 }
