@@ -140,6 +140,12 @@ int fan_table_resync(struct source *src);
  * likely to be remounted and then unmounted at once, and only a look before the unmount sees it.
  */
 void fan_table_rescan(struct source *src);
+/* A re-read of the table begins: it accounts for what was unsure until now. */
+void fan_table_sure_from_now(struct fan *f);
+/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
+bool fan_table_signal(struct fan *f);
+/* Read the table if its first read is still owed; -1 with errno set. */
+int fan_table_read_owed(struct fan *f);
 
 /* Flip calls: fan_flip.c. */
 /* Whether a flip call is under way: the signal it raised is its exit's to explain. */
@@ -170,15 +176,5 @@ int fan_feed_read(struct source *src);
 bool fan_feed_record_soon(struct source *src);
 /* A member's operations in -N all's one group. */
 extern const struct fangroup_ops fan_feed_member_ops;
-
-/* The source itself: source_fanotify.c. */
-/* A re-read of the table begins: it accounts for what was unsure until now. */
-void fan_sure_from_now(struct fan *f);
-/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
-bool fan_signal_consume(struct fan *f);
-/* Read the table if its first read is still owed; -1 with errno set. */
-int fan_read_owed(struct fan *f);
-/* The source's drain of its fd i (source_ops.drain); -1 with errno set. */
-int fan_drain(struct source *src, size_t i);
 
 #endif

@@ -115,7 +115,7 @@ fan_member_take(void *p, const struct fan_rec *r)
 
 	/* A failed read is the next drain's error; one leaving needs no table. */
 	if (!f->member.leaving)
-		(void)fan_read_owed(f);
+		(void)fan_table_read_owed(f);
 	/* A mount attached (or moved) is in this namespace if statmount(2) finds it here: read it
 	 * once. */
 	if (r->has_id && (r->mask & FAN_MNT_ATTACH) && mounttab_find(&f->tab, r->mnt_id) == NULL &&
@@ -162,7 +162,8 @@ fan_member_spreads(void *p)
 static int
 fan_member_wake(void *p)
 {
-	return fan_drain(p, FD_FAN);
+	/* Through the source's operations: the feed is below the source it feeds. */
+	return source_drain(p, FD_FAN);
 }
 
 const struct fangroup_ops fan_feed_member_ops = {

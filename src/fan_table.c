@@ -366,7 +366,7 @@ fan_table_resync(struct source *src)
 	f->root_moved = false;
 	f->transient.n = 0;	/* the resync accounts for them */
 	f->unseen.n = 0;
-	fan_sure_from_now(f);
+	fan_table_sure_from_now(f);
 	if (statmount_read_table(&f->sm, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
@@ -401,7 +401,7 @@ fan_table_rescan(struct source *src)
 			ids[cnt++] = f->tab.slot[i]->id;
 	qsort(ids, cnt, sizeof(*ids), mounttab_cmp_id);
 	rescan_began(&f->rs, rescan_clock());
-	fan_sure_from_now(f);
+	fan_table_sure_from_now(f);
 	for (i = 0; i < cnt; i++) {
 		/*
 		 * On a change during a prompt re-scan, start again from the newest at once, not
@@ -409,7 +409,7 @@ fan_table_rescan(struct source *src)
 		 * oldest from being looked at; a later change raises the signal for the next wake.
 		 */
 		if (!restarted && i > 0 && i % RESTART_STEP == 0 && cnt <= RESCAN_PROMPT_MAX &&
-		    fan_signal_consume(f)) {
+		    fan_table_signal(f)) {
 			restarted = true;
 			i = 0;
 		}
@@ -424,4 +424,45 @@ fan_table_rescan(struct source *src)
 	free(ids);
 	rescan_done(&f->rs, cnt);
 	DEBUG(DEBUG_RESCAN, "re-read %zu watched mounts%s", cnt, restarted ? ", restarted once" : "");
+}
+
+/* A re-read of the table begins: it accounts for what was unsure until now. */
+void
+fan_table_sure_from_now(struct fan *f)
+{
+	bool open;
+
+	f->unsure = false;
+	f->sb_elsewhere = false;
+	if (f->cap)
+		f->losses = capture_losses(f->cap);
+	if (f->ns_cap) {
+		capture_drain(f->ns_cap);
+		f->ns_flips = capture_ns_flips(f->ns_cap, f->ns_ino, &open);
+	}
+}
+
+/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
+bool
+fan_table_signal(struct fan *f)
+{
+	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
+
+	if (p.fd < 0)
+		return false;
+	while (poll(&p, 1, 0) < 0 && errno == EINTR)
+		;
+	return p.revents & (POLLPRI | POLLERR);
+}
+
+/* Read the table if its first read is still owed; -1 with errno set. */
+int
+fan_table_read_owed(struct fan *f)
+{
+	if (!f->tab_owed)
+		return 0;
+	if (statmount_read_table(&f->sm, &f->tab) < 0)
+		return -1;
+	f->tab_owed = false;
+	return 0;
 }

@@ -100,22 +100,6 @@ fan_arm_timer(struct source *src, long long ns)
 
 
 
-/* A re-read of the table begins: it accounts for what was unsure until now. */
-void
-fan_sure_from_now(struct fan *f)
-{
-	bool open;
-
-	f->unsure = false;
-	f->sb_elsewhere = false;
-	if (f->cap)
-		f->losses = capture_losses(f->cap);
-	if (f->ns_cap) {
-		capture_drain(f->ns_cap);
-		f->ns_flips = capture_ns_flips(f->ns_cap, f->ns_ino, &open);
-	}
-}
-
 /*
  * Whether the records and the capture account for every change since the last re-read of the
  * table: the capture is loaded, has lost no call, and told the mounts of every flip call.
@@ -143,20 +127,6 @@ fan_ns_sure(struct fan *f)
 		return false;
 	capture_drain(f->ns_cap);
 	return capture_ns_flips(f->ns_cap, f->ns_ino, &open) == f->ns_flips && !open;
-}
-
-
-/* Consume the mountinfo signal: whether it was raised since it was last consumed. */
-bool
-fan_signal_consume(struct fan *f)
-{
-	struct pollfd p = { f->signal_fd, POLLPRI, 0 };
-
-	if (p.fd < 0)
-		return false;
-	while (poll(&p, 1, 0) < 0 && errno == EINTR)
-		;
-	return p.revents & (POLLPRI | POLLERR);
 }
 
 
@@ -209,7 +179,7 @@ fan_rescan_now(struct source *src)
 		return;
 	}
 	if (rescan_paid(&f->rs))
-		(void)fan_signal_consume(f);
+		(void)fan_table_signal(f);
 	fan_table_rescan(src);
 	fan_poll_signal(src);
 }
@@ -225,7 +195,7 @@ fan_signal_for_attrs(struct source *src, size_t i)
 
 	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
-	return i == FD_MOUNTINFO || fan_signal_consume(f);
+	return i == FD_MOUNTINFO || fan_table_signal(f);
 }
 
 
@@ -373,24 +343,12 @@ fan_ns_gone(struct source *src)
 	f->rs.owed = false;
 }
 
-/* Read the table if its first read is still owed; -1 with errno set. */
-int
-fan_read_owed(struct fan *f)
-{
-	if (!f->tab_owed)
-		return 0;
-	if (statmount_read_table(&f->sm, &f->tab) < 0)
-		return -1;
-	f->tab_owed = false;
-	return 0;
-}
-
-int
+static int
 fan_drain(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
-	if (fan_read_owed(f) < 0)
+	if (fan_table_read_owed(f) < 0)
 		return -1;
 	if (i == FD_NS) {
 		if (mount_events_ns_exited(src))
@@ -597,7 +555,7 @@ fan_open(struct source *src)
 		f->ns_cap = src->ns->cap;
 		f->rs.spread = true;
 		f->ns_ino = src->ns->ino;
-		fan_sure_from_now(f);
+		fan_table_sure_from_now(f);
 	}
 	/*
 	 * The mark is in place: whatever changes from here on is queued. A wait for mount
@@ -605,7 +563,7 @@ fan_open(struct source *src)
 	 * answer or before the first change is drained, is often never needed.
 	 */
 	f->tab_owed = true;
-	if (!fan_waits_for_paths(src) && fan_read_owed(f) < 0)
+	if (!fan_waits_for_paths(src) && fan_table_read_owed(f) < 0)
 		return -1;
 	f->rs.scan_cost = fan_table_count_watched(src);
 	if (src->ns)
@@ -678,7 +636,7 @@ fan_check(struct source *src, const struct cond *c)
 	if (f->tab_owed && (s = mount_wait_statx(src->ns, c)) >= 0)
 		return s;
 	/* A failed read is the next drain's error. */
-	if (fan_read_owed(f) < 0)
+	if (fan_table_read_owed(f) < 0)
 		return WAIT_PENDING;
 	return mount_wait_check(src, &f->tab, c);
 }
@@ -688,7 +646,7 @@ fan_show(struct source *src, const struct cond *c)
 {
 	struct fan *f = src->priv;
 
-	return fan_read_owed(f) == 0 && mount_wait_show(src, &f->tab, c);
+	return fan_table_read_owed(f) == 0 && mount_wait_show(src, &f->tab, c);
 }
 
 const struct source_ops source_fanotify_ops = {
