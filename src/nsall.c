@@ -42,129 +42,8 @@
 #include "mount_events.h"
 #include "debug.h"
 #include "nsall.h"
+#include "nslist.h"
 #include "xalloc.h"
-
-/* A namespace one listing found. */
-struct nsall_found {
-	uint64_t ino, id;	/* id: 0 where /proc found it */
-	pid_t pid;		/* its lowest-numbered process we may look into; 0: none found */
-	bool known;
-};
-
-struct nsall_list {
-	struct nsall_found *v;
-	size_t n;
-};
-
-static struct nsall_found *
-nsall_list_find(struct nsall_list *l, uint64_t ino)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].ino == ino)
-			return &l->v[i];
-	return NULL;
-}
-
-static void
-nsall_list_add(struct nsall_list *l, uint64_t ino, uint64_t id)
-{
-	if (nsall_list_find(l, ino))
-		return;
-	l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
-	l->v[l->n++] = (struct nsall_found){ ino, id, 0, false };
-}
-
-/* Walk from fd with req until the end, adding each namespace; closes fd unless it is from. */
-static int
-nsall_walk_from(int from, unsigned long req, struct nsall_list *l)
-{
-	struct kapi_mnt_ns_info info;
-	struct stat st;
-	int cur = from, next;
-
-	for (;;) {
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		next = ioctl(cur, req, &info);
-		if (cur != from)
-			close(cur);
-		if (next < 0)
-			return errno == ENOENT ? 0 : -1;
-		if (fstat(next, &st) == 0)
-			nsall_list_add(l, st.st_ino, info.mnt_ns_id);
-		cur = next;
-	}
-}
-
-/* Every mount namespace, by the nsfs walk; -1 with errno set (ENOTTY: no walk here). */
-static int
-nsall_walk(struct nsall_list *l)
-{
-	struct stat st;
-	uint64_t id = 0;
-	int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) == 0 && ioctl(fd, KAPI_NS_GET_MNTNS_ID, &id) == 0)
-		nsall_list_add(l, st.st_ino, id);
-	r = nsall_walk_from(fd, KAPI_NS_MNT_GET_PREV, l);
-	if (r == 0)
-		r = nsall_walk_from(fd, KAPI_NS_MNT_GET_NEXT, l);
-	close(fd);
-	return r;
-}
-
-int
-nsall_walk_probe(void)
-{
-	int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), next, e;
-
-	if (fd < 0)
-		return -1;
-	/* Ours is in the list: a step either way ends it (ENOENT) or gives another. */
-	next = ioctl(fd, KAPI_NS_MNT_GET_NEXT, NULL);
-	e = errno;
-	close(fd);
-	if (next >= 0)
-		close(next);
-	errno = e;
-	return next >= 0 || e == ENOENT ? 0 : -1;
-}
-
-/*
- * Give each namespace of l its lowest-numbered process; with add, list those not in l too. -1 with
- * errno set where /proc cannot be read (out of fds, say).
- */
-static int
-nsall_scan_proc(struct nsall_list *l, bool add)
-{
-	DIR *d = opendir("/proc");
-	struct nsall_found *f;
-	struct dirent *de;
-	struct stat st;
-	char p[64], *end;
-	long n;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		n = strtol(de->d_name, &end, 10);
-		if (*end != '\0' || n <= 0 || n > INT_MAX)
-			continue;
-		snprintf(p, sizeof(p), "/proc/%ld/ns/mnt", n);
-		if (stat(p, &st) < 0)
-			continue;
-		if (add)
-			nsall_list_add(l, st.st_ino, 0);
-		if ((f = nsall_list_find(l, st.st_ino)) && (f->pid == 0 || f->pid > n))
-			f->pid = (pid_t)n;
-	}
-	closedir(d);
-	return 0;
-}
 
 /* The idle entry of the namespace, or NULL. */
 static struct nsall_idle *
@@ -210,7 +89,7 @@ nsall_known(struct nsall *a, uint64_t ino, uint64_t id)
 
 /* No process of the namespace f found: look again next time, and say so if it stays so. */
 static void
-nsall_pidless(struct nsall *a, const struct nsall_found *f)
+nsall_pidless(struct nsall *a, const struct nslist_found *f)
 {
 	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
 
@@ -226,7 +105,7 @@ nsall_pidless(struct nsall *a, const struct nsall_found *f)
 
 /* The namespace f found is watched now: it is no longer pidless. */
 static void
-nsall_unidle(struct nsall *a, const struct nsall_found *f)
+nsall_unidle(struct nsall *a, const struct nslist_found *f)
 {
 	struct nsall_idle *e = nsall_idle_of(a, f->ino, f->id);
 
@@ -292,7 +171,7 @@ nsall_free(struct nsall_ns *e)
 
 /* mntns_open() failed with e on the namespace f found: said once, unless its process went. */
 static void
-nsall_unopened(struct nsall *a, const struct nsall_found *f, int e)
+nsall_unopened(struct nsall *a, const struct nslist_found *f, int e)
 {
 	/* The process went: another is looked for at the next listing. */
 	if (e == ESRCH || e == ENXIO) {
@@ -332,7 +211,7 @@ nsall_open_source(struct nsall *a, struct nsall_ns *e, const char **why)
 
 /* Watch the namespace f found, through its process. */
 static void
-nsall_add(struct nsall *a, const struct nsall_found *f)
+nsall_add(struct nsall *a, const struct nslist_found *f)
 {
 	struct nsall_ns *e = xcalloc(1, sizeof(*e));
 	const char *why;
@@ -378,7 +257,7 @@ nsall_add(struct nsall *a, const struct nsall_found *f)
 		return;
 	}
 	nsall_unidle(a, f);
-	nsall_calls_opened(a, e);
+	e->lost_before = nscalls_opened(&a->calls, a->cap, e->ns.ino, &a->ask);
 	e->listed = true;
 	a->ns = xreallocarray(a->ns, a->n + 1, sizeof(*a->ns));
 	a->ns[a->n++] = e;
@@ -397,9 +276,9 @@ nsall_cut_short(struct nsall *a)
 /* The namespaces listed now: by the walk, else by /proc (said once when the walk is refused);
  * whether the listing is whole. */
 static bool
-nsall_list(struct nsall *a, struct nsall_list *l)
+nsall_list(struct nsall *a, struct nslist *l)
 {
-	if (!a->by_proc && nsall_walk(l) < 0) {
+	if (!a->by_proc && nslist_walk(l) < 0) {
 		if (errno != ENOTTY && errno != EPERM && errno != EACCES) {
 			nsall_cut_short(a);
 			return false;
@@ -409,7 +288,7 @@ nsall_list(struct nsall *a, struct nsall_list *l)
 			    "which misses those without a process we may look into");
 		a->by_proc = true;
 	}
-	if (a->by_proc && nsall_scan_proc(l, true) < 0) {
+	if (a->by_proc && nslist_scan_proc(l, true) < 0) {
 		nsall_cut_short(a);
 		return false;
 	}
@@ -436,7 +315,7 @@ nsall_forget(struct nsall *a)
 static void
 nsall_discover(struct nsall *a)
 {
-	struct nsall_list l = { NULL, 0 };
+	struct nslist l = { NULL, 0 };
 	bool scan = false, whole;
 	uint64_t before = 0;
 	size_t i;
@@ -444,7 +323,7 @@ nsall_discover(struct nsall *a)
 	/* The calls read until now were made before the listing: it tells where. */
 	if (a->cap) {
 		capture_drain(a->cap);
-		nsall_calls_take(a);
+		nscalls_take(&a->calls, a->cap, &a->ask);
 		before = capture_epoch(a->cap);
 	}
 	nsall_forget(a);
@@ -455,7 +334,7 @@ nsall_discover(struct nsall *a)
 	 * Only a namespace new to us needs a process: one /proc scan for all of them. Where /proc
 	 * cannot be read, they are left for the next listing, not taken for namespaces without one.
 	 */
-	if (scan && !a->by_proc && nsall_scan_proc(&l, false) < 0) {
+	if (scan && !a->by_proc && nslist_scan_proc(&l, false) < 0) {
 		nsall_cut_short(a);
 		scan = whole = false;
 	}
@@ -469,7 +348,7 @@ nsall_discover(struct nsall *a)
 	}
 	free(l.v);
 	if (whole)
-		nsall_calls_settle(a, before);
+		nscalls_settle(&a->calls, before, &a->ask);
 }
 
 /*
@@ -482,7 +361,7 @@ nsall_open_capture(struct nsall *a)
 {
 	char why[256];
 
-	if (a->cfg->no_bpf || nsall_walk_probe() < 0)
+	if (a->cfg->no_bpf || nslist_walk_probe() < 0)
 		return;
 	/* With the group, the processes too: it tells where a mount gone unread was made. */
 	if ((a->cap = capture_open(CAPTURE_NS_CALLS | CAPTURE_MOUNT_CALLS | CAPTURE_NS_FLIPS |
@@ -585,6 +464,47 @@ nsall_arm(struct nsall *a)
 	return 0;
 }
 
+/* What -N all knows of namespace ino (nscalls.h): watched, listed idle or pidless, or nothing. */
+static enum nscalls_known
+nsall_known_ns(void *p, uint64_t ino, uint64_t *since)
+{
+	const struct nsall *a = p;
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->ns[i]->ns.ino == ino)
+			return NSCALLS_WATCHED;
+	for (i = 0; i < a->nidle; i++) {
+		if (a->idle[i].ino != ino || !a->idle[i].listed)
+			continue;
+		*since = a->idle[i].since;
+		return a->idle[i].pidless ? NSCALLS_PIDLESS : NSCALLS_IDLE;
+	}
+	return NSCALLS_UNKNOWN;
+}
+
+/* A loss of the namespace ino, not watched (0: of none), for each mounts TARGET. */
+static void
+nsall_loss(void *p, uint64_t ino)
+{
+	struct nsall *a = p;
+	const struct watch *w;
+	struct event ev;
+	size_t i;
+
+	for (i = 0; i < a->cfg->nwatches; i++) {
+		w = &a->cfg->watches[i];
+		if (w->type != EV_MOUNT || w->internal)
+			continue;
+		source_event_init(&ev, EV_META, META_LOSS, w);
+		ev.mnt_ns = ino;
+		ev.u.meta.lost = -1;
+		ev.u.meta.backend = a->group ? "fanotify" : a->cfg->backend ? a->cfg->backend->name :
+		    a->n ? nsall_backend_name(a) : "mountinfo";
+		a->sink->emit(a->sink, &ev);
+	}
+}
+
 int
 nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct sourceset *set)
 {
@@ -595,6 +515,7 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct 
 	a->cfg = cfg;
 	a->sink = sink;
 	a->set = set;
+	a->ask = (struct nscalls_ask){ nsall_known_ns, nsall_loss, a };
 	/* Each namespace costs about six fds: as many as we may have. */
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
 		lim.rlim_cur = lim.rlim_max;
@@ -610,7 +531,7 @@ nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct 
 	if (a->cap)
 		a->losses = capture_losses(a->cap);
 	nsall_discover(a);
-	nsall_calls_start(a);
+	nscalls_start(&a->calls, a->cap);
 	return nsall_arm(a);
 }
 
@@ -682,8 +603,8 @@ nsall_list_if(struct nsall *a, bool due)
 	for (i = 0; i < NSALL_RELISTS; i++) {
 		if (a->cap) {
 			capture_drain(a->cap);
-			nsall_calls_take(a);
-			due |= nsall_calls_due(a);
+			nscalls_take(&a->calls, a->cap, &a->ask);
+			due |= nscalls_due(&a->calls, &a->ask);
 			due |= capture_ns_made(a->cap) != a->ns_made;
 			due |= capture_ns_entered(a->cap) != a->ns_entered &&
 			    nsall_any_pidless(a);
@@ -751,7 +672,7 @@ nsall_reap(struct nsall *a)
 		;
 	if (i < a->n && a->cap) {
 		capture_drain(a->cap);
-		nsall_calls_take(a);
+		nscalls_take(&a->calls, a->cap, &a->ask);
 	}
 	for (i = 0; i < a->n; i++) {
 		if (!a->ns[i]->ns.gone)
@@ -788,7 +709,7 @@ nsall_close(struct nsall *a)
 	free(a->group);
 	free(a->ns);
 	free(a->idle);
-	free(a->calls);
+	nscalls_free(&a->calls);
 	if (a->timerfd >= 0)
 		close(a->timerfd);
 	if (a->fd >= 0 && a->fd != a->timerfd)

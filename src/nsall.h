@@ -10,6 +10,7 @@
 #include "event.h"
 #include "fangroup.h"
 #include "mntns.h"
+#include "nscalls.h"
 #include "source.h"
 #include "sourceset.h"
 
@@ -67,19 +68,12 @@ struct nsall {
 	bool said_walk;		/* a listing cut short was said */
 	struct sourceset *set;	/* the run's: each namespace's source is added there, and removed */
 	bool on_mountinfo;	/* namespaces that cannot have a fanotify mark go to mountinfo */
-	/* Calls the capture saw in namespaces not watched then, not yet accounted for (one entry a
-	 * namespace); calls_missed: some may have been missed; calls_losses: capture_losses() as
-	 * last looked at (nsall_calls.c) */
-	struct capture_nscalls *calls;
-	size_t ncalls;
-	bool calls_missed;
-	unsigned long long calls_losses;
-	bool started;		/* the first listing is done: a namespace found now is new */
+	/* The calls the capture saw in namespaces not watched then, not yet accounted for, and how
+	 * that ledger asks what is known of a namespace */
+	struct nscalls calls;
+	struct nscalls_ask ask;
 };
 
-/* Whether the nsfs walk lists every mount namespace here: 0, or -1 with errno set (ENOTTY: no
- * walk in this kernel; EPERM: not ours to do). */
-int nsall_walk_probe(void);
 /* Start: the timer, the capture where it loads, and every namespace there is now (each source
  * added to set), announced by nsall_announce(); -1 with errno set. */
 int nsall_open(struct nsall *a, const struct config *cfg, struct sink *sink, struct sourceset *set);
@@ -100,22 +94,5 @@ int nsall_after(struct nsall *a);
 const char *nsall_backend_name(const struct nsall *a);
 /* Release everything. */
 void nsall_close(struct nsall *a);
-
-/* nsall_calls.c: the changes made in a namespace before it was watched. */
-
-/* The first listing is done: what was noted until now is the state at the start. */
-void nsall_calls_start(struct nsall *a);
-/* After a drain of the capture: take what it noted; the calls of a namespace watched are its
- * records'. */
-void nsall_calls_take(struct nsall *a);
-/* Whether calls wait in a namespace neither watched nor known: a listing will tell where. */
-bool nsall_calls_due(const struct nsall *a);
-/* e's source is open (its mark placed, its table read): whether a change in its namespace may have
- * been missed before (e->lost_before). */
-void nsall_calls_opened(struct nsall *a, struct nsall_ns *e);
-/* A whole listing is done: a loss for each namespace not watched in which calls read by the
- * capture's drain before (capture_epoch()) or an earlier one were made; a loss of no namespace if
- * calls may have been missed. */
-void nsall_calls_settle(struct nsall *a, uint64_t before);
 
 #endif

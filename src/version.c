@@ -7,7 +7,7 @@
 #include "version.h"
 #include "capture.h"
 #include "fserr.h"
-#include "nsall.h"
+#include "nslist.h"
 #include "quota_nl.h"
 #include "source.h"
 #include "statmount.h"
@@ -71,7 +71,7 @@ version_quota(void)
 static const char *
 version_ns_walk(void)
 {
-	if (nsall_walk_probe() == 0)
+	if (nslist_walk_probe() == 0)
 		return NULL;
 	snprintf(version_why, sizeof(version_why), "%s: %s; -N all finds namespaces in /proc",
 	    errno == ENOTTY ? "NS_MNT_GET_NEXT needs Linux 6.12" :
