@@ -341,6 +341,17 @@ LABEL=STICK' ]
 	[ "$output" = --source=LABEL=STICK ]
 }
 
+@test "--format: watchq takes exactly the escapes watchq-records(5) lists" {
+	man=$(format_escapes)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	took=$(for c in {a..z} {A..Z} %; do
+		for e in "%$c" "%#$c"; do
+			"$WATCHQ" -q --format "$e" list sb / >/dev/null 2>&1 && echo "$e"
+		done
+	done | sort -u)
+	[ "$took" = "$man" ] || { diff <(echo "$man") <(echo "$took"); false; }
+}
+
 @test "bash completion: --format completes the escapes the man page lists" {
 	man=$(format_escapes)
 	[ "$(echo "$man" | wc -l)" -ge 30 ]
