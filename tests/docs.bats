@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The user-facing parts tested like code: completions as each shell drives
-# them, the man pages against --help and -e, the README and examples/ run.
+# them, the man pages against --help and -e, the READMEs and examples/ run.
 load helper
 
 ROOT=$BATS_TEST_DIRNAME/..
@@ -587,13 +587,16 @@ PY
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "every README command runs as written" {
+@test "every command of README.md and examples/README.md runs as written" {
 	need_root
 	command -v keyctl >/dev/null || skip "keyutils not installed"
 	# Its paths are made in a mount namespace of their own, over tmpfs.
-	awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$ROOT/README.md" >"$T/cmds"
-	grep -o '^ExecStartPre=[^ ]* .*' "$ROOT/README.md" | sed 's/^ExecStartPre=[^ ]*watchq/watchq/' >>"$T/cmds"
-	[ "$(wc -l <"$T/cmds")" -ge 15 ]
+	sh_blocks() { awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$@"; }
+	[ "$(sh_blocks "$ROOT/README.md" | wc -l)" -eq 5 ]
+	sh_blocks "$ROOT/README.md" "$ROOT/examples/README.md" >"$T/cmds"
+	grep -ho '^ExecStartPre=[^ ]* .*' "$ROOT/README.md" "$ROOT/examples/README.md" |
+		sed 's/^ExecStartPre=[^ ]*watchq/watchq/' >>"$T/cmds"
+	[ "$(wc -l <"$T/cmds")" -ge 30 ]
 	PATH=$ROOT:$PATH unshare -m --propagation private keyctl session - bash -c '
 		for d in /srv /mnt /media; do mount -t tmpfs readme "$d"; done
 		mkdir /mnt/backup /media/usb /mnt/ro
@@ -604,7 +607,7 @@ PY
 			timeout 2 bash -c "$cmd" >/dev/null 2>"$1.err" || status=$?
 			case $status in
 			0 | 2 | 124) ;;
-			*) echo "README: exit $status: $cmd"; cat "$1.err"; exit 1 ;;
+			*) echo "exit $status: $cmd"; cat "$1.err"; exit 1 ;;
 			esac
 		done' _ "$T/run" <"$T/cmds"
 }
@@ -661,7 +664,7 @@ PY
 	[ "$status" -eq 64 ]
 }
 
-@test "inotifywait does not report a mount on a watched directory (README's comparison)" {
+@test "inotifywait does not report a mount on a watched directory (bench/README.md's comparison)" {
 	need_root
 	command -v inotifywait >/dev/null || skip "inotify-tools not installed"
 	mkdir -p "$T/a/b"
