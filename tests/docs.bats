@@ -695,3 +695,42 @@ PY
 		[ -z "$output" ] || { echo "$sh offers: $output"; false; }
 	done
 }
+
+@test "README: the table of what each kernel gets is watchq-backends(7)'s" {
+	# The rows of the README's table, cells joined by |, without markup.
+	readme=$(sed -n '/^| kernel | events | who made a change | cost per change |$/,/^$/p' "$ROOT/README.md" |
+		sed '1,2d; /^$/d; s/^| //; s/ |$//; s/ | /|/g; s/`//g')
+	man=$(sed -n '/^|\[ \*kernel\*$/,/^$/p' "$MAN7" | sed '/^$/d' | tr -d '*_' |
+		awk '/^\|/ && NR > 1 { print row; row = "" } /^[|:]/ { sub(/^[|:][[<]? +/, ""); row = row (row == "" ? "" : "|") $0 }
+			END { print row }' | sed 1d)
+	[ "$(echo "$readme" | wc -l)" -ge 3 ]
+	[ "$readme" = "$man" ] || { diff <(echo "$readme") <(echo "$man"); false; }
+}
+
+@test "README: the staged unit's systemd-analyze verify runs as written, and fails on a broken unit" {
+	need_root
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+	cd "$ROOT"
+	[ -w . ] || skip "source tree is read-only here"
+	# The block of the README that runs it, with the stage in this test's directory.
+	awk '/^```/ { if (on && found) exit; on = !on; body = ""; next }
+		on { body = body $0 "\n"; if (/systemd-analyze verify/) found = 1 }
+		END { printf "%s", body }' README.md | sed "s|/tmp/stage|$T/stage|g" >"$T/verify"
+	grep -q '^make install DESTDIR=' "$T/verify"
+	grep -v '^make install' "$T/verify" >"$T/verify-only"
+	run bash -e "$T/verify"
+	[ "$status" -eq 0 ]
+	run bash -e "$T/verify-only"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	unit=$T/stage/usr/local/lib/systemd/system/watchq-mounts.service
+	# A directive it cannot parse: said, though verify exits 0.
+	sed -i 's/^Type=notify$/Type=notfy/' "$unit"
+	run bash -e "$T/verify-only"
+	[[ "$output" == *notfy* ]]
+	# A binary that is not there: exit 1.
+	sed -i 's/^Type=notfy$/Type=notify/; s|^ExecStart=/usr/local/bin/watchq |ExecStart=/usr/local/bin/watchq-gone |' "$unit"
+	run bash -e "$T/verify-only"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *watchq-gone* ]]
+}
