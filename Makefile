@@ -47,7 +47,11 @@ OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 # Every unit test (tests/unit/test_*.c) links every module but main.
 UNIT_TESTS = $(notdir $(basename $(wildcard tests/unit/test_*.c)))
 
-all: watchq man/watchq.1
+# The man pages: watchq(1) the command line, watchq-records(5) what it prints,
+# watchq-backends(7) the kernel mechanisms; each from its scdoc source, NAME.N.scd.
+MANPAGES = man/watchq.1 man/watchq-records.5 man/watchq-backends.7
+
+all: watchq $(MANPAGES)
 
 $(B)/%.o: src/%.c src/*.h
 	@mkdir -p $(B)
@@ -75,9 +79,9 @@ watchq: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
 
 # scdoc's roff, tidied so that mandoc -Tlint finds nothing to say.
-man/watchq.1: watchq.1.scd tools/mantidy
+man/%: %.scd tools/mantidy
 	@mkdir -p man
-	scdoc < watchq.1.scd | tools/mantidy > $@.tmp && mv $@.tmp $@
+	scdoc < $< | tools/mantidy > $@.tmp && mv $@.tmp $@
 
 $(B)/unit/%: tests/unit/%.c tests/unit/*.h $(CORE:%=$(B)/%.o)
 	@mkdir -p $(B)/unit
@@ -160,6 +164,8 @@ deps-full:
 install: all
 	install -Dm755 watchq $(DESTDIR)$(BINDIR)/watchq
 	install -Dm644 man/watchq.1 $(DESTDIR)$(MANDIR)/man1/watchq.1
+	install -Dm644 man/watchq-records.5 $(DESTDIR)$(MANDIR)/man5/watchq-records.5
+	install -Dm644 man/watchq-backends.7 $(DESTDIR)$(MANDIR)/man7/watchq-backends.7
 	install -Dm644 completions/watchq.bash $(DESTDIR)$(BASHCOMPDIR)/watchq
 	install -Dm644 completions/_watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq
 	install -Dm644 completions/watchq.fish $(DESTDIR)$(FISHCOMPDIR)/watchq.fish
@@ -171,6 +177,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/watchq $(DESTDIR)$(MANDIR)/man1/watchq.1 \
+		$(DESTDIR)$(MANDIR)/man5/watchq-records.5 $(DESTDIR)$(MANDIR)/man7/watchq-backends.7 \
 		$(DESTDIR)$(BASHCOMPDIR)/watchq $(DESTDIR)$(ZSHCOMPDIR)/_watchq \
 		$(DESTDIR)$(FISHCOMPDIR)/watchq.fish $(DESTDIR)$(DATADIR)/watchq.schema.json \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/watchq-mounts.service $(DESTDIR)$(CATALOGDIR)/watchq.catalog

@@ -171,7 +171,7 @@ _watchq()
 	local mntopts='ro rw suid dev exec atime diratime relatime strictatime lazytime
 		symfollow sync dirsync mand'
 	local fmt='%s %e %E %w %t %p %o %f %d %F %O %g %r %i %I %N %G %P %u %c %k %K %y %l %a %z %b %T %%
-		%#p %#o %#d %#f %#O %#c %#y %#w %#E %#G'
+		%#p %#o %#d %#f %#F %#O %#g %#c %#y %#w %#E %#G'
 
 	case $prev in
 	-e | --event | -E | --exclude-event)

@@ -64,8 +64,8 @@ end
 # The escapes of --format, after its last %.
 function __watchq_format
 	set -l head (string replace -r -- '%[^%]*$' '' (__watchq_token))
-	for e in s e E w t p o f d F O g r i I N G P u c k K y l a z b T % '#p' '#o' '#d' '#f' '#O' \
-		'#c' '#y' '#w' '#E' '#G'
+	for e in s e E w t p o f d F O g r i I N G P u c k K y l a z b T % '#p' '#o' '#d' '#f' '#F' '#O' \
+		'#g' '#c' '#y' '#w' '#E' '#G'
 		echo "$head%$e"
 	end
 end

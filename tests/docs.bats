@@ -1,9 +1,24 @@
 #!/usr/bin/env bats
 # The user-facing parts tested like code: completions as each shell drives
-# them, the man page against --help and -e, the README and examples/ run.
+# them, the man pages against --help and -e, the READMEs and examples/ run.
 load helper
 
 ROOT=$BATS_TEST_DIRNAME/..
+# The man pages' sources: watchq(1) the command line, watchq-records(5) what it
+# prints, watchq-backends(7) the kernel mechanisms.
+MAN1=$ROOT/watchq.1.scd
+MAN5=$ROOT/watchq-records.5.scd
+MAN7=$ROOT/watchq-backends.7.scd
+
+# man_section FILE HEADING: the lines of section HEADING of FILE, to the next section.
+man_section() {
+	sed -n "/^# $2\$/,/^# /p" "$1" | sed '$ { /^# /d }'
+}
+
+# format_escapes: the --format escapes FORMAT in watchq-records(5) lists, one a line.
+format_escapes() {
+	man_section "$MAN5" FORMAT | grep -o '\*%#\?.\*' | tr -d '*' | sort -u
+}
 
 # complete_bash WORDS...: the candidates bash completion offers for the last word
 # (sorted, each as often as offered); the line is WORDS joined by spaces, or $LINE.
@@ -77,19 +92,22 @@ in_disks() {
 	"${IN[@]}" true 2>/dev/null || skip "cannot put an overlay on /dev here"
 }
 
-@test "the man page is clean under mandoc -Tlint" {
+@test "every man page is built, and clean under mandoc -Tlint" {
 	command -v mandoc >/dev/null || skip "mandoc not installed"
-	[ -s "$ROOT/man/watchq.1" ]
-	run mandoc -Tlint "$ROOT/man/watchq.1"
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
+	for page in watchq.1 watchq-records.5 watchq-backends.7; do
+		[ -s "$ROOT/man/$page" ] || { echo "man/$page not built"; false; }
+		run mandoc -Tlint "$ROOT/man/$page"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$page: $output"; false; }
+	done
+	# Every page has its source, and every source is built (make all).
+	[ "$(cd "$ROOT" && ls *.scd | sed 's/\.scd$//' | sort)" = "$(ls "$ROOT/man" | sort)" ]
 }
 
 @test "every long option of --help is in the man page and in all three completions" {
 	opts=$("$WATCHQ" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
 	[ "$(echo "$opts" | wc -l)" -gt 20 ]
 	for opt in $opts; do
-		grep -q -- "\*$opt\*\|\*-., $opt\*" "$ROOT/watchq.1.scd" || { echo "man page lacks $opt"; false; }
+		grep -q -- "\*$opt\*\|\*-., $opt\*" "$MAN1" || { echo "watchq(1) lacks $opt"; false; }
 		grep -qw -- "$opt" "$ROOT/completions/watchq.bash" || { echo "bash lacks $opt"; false; }
 		grep -q -- "'[*(]*[^']*$opt[=+\[]" "$ROOT/completions/_watchq" || grep -q -- "{[^}]*$opt[=+]*}" "$ROOT/completions/_watchq" ||
 			{ echo "zsh lacks $opt"; false; }
@@ -100,7 +118,7 @@ in_disks() {
 @test "every event the man page lists is accepted by -e, and the completions offer exactly those" {
 	# EVENTS entries: lines starting with *name* (several names on a line for keys).
 	# (The source and mechanism in parentheses after the names are not names.)
-	names=$(sed -n '/^# EVENTS/,/^# OPTIONS/p' "$ROOT/watchq.1.scd" | grep '^\*' |
+	names=$(man_section "$MAN1" EVENTS | grep '^\*' |
 		sed 's/ ([a-z]*;.*//' | grep -o '\*[a-z_]*\*' | tr -d '*' | sort -u)
 	[ "$(echo "$names" | wc -l)" -ge 21 ]
 	for ev in $names; do
@@ -323,9 +341,19 @@ LABEL=STICK' ]
 	[ "$output" = --source=LABEL=STICK ]
 }
 
+@test "--format: watchq takes exactly the escapes watchq-records(5) lists" {
+	man=$(format_escapes)
+	[ "$(echo "$man" | wc -l)" -ge 30 ]
+	took=$(for c in {a..z} {A..Z} %; do
+		for e in "%$c" "%#$c"; do
+			"$WATCHQ" -q --format "$e" list sb / >/dev/null 2>&1 && echo "$e"
+		done
+	done | sort -u)
+	[ "$took" = "$man" ] || { diff <(echo "$man") <(echo "$took"); false; }
+}
+
 @test "bash completion: --format completes the escapes the man page lists" {
-	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
-		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	man=$(format_escapes)
 	[ "$(echo "$man" | wc -l)" -ge 30 ]
 	[ "$(complete_bash watchq --format '%')" = "$man" ]
 	run complete_bash watchq --format '%p%#'
@@ -366,8 +394,7 @@ LABEL=STICK' ]
 }
 
 @test "zsh and fish completion: --format escapes; no option the wait on the line refuses" {
-	man=$(sed -n '/^\*--format\*=/,/^\*--timefmt\*=/p' "$ROOT/watchq.1.scd" |
-		grep -o '\*%#\?.\*' | tr -d '*' | sort -u)
+	man=$(format_escapes)
 	[ "$(echo "$man" | wc -l)" -ge 30 ]
 	# zsh offers what follows the last %, fish the whole word.
 	[ "$(complete_zsh 'watchq --format %')" = "$(echo "$man" | sed 's/^%//' | sort -u)" ]
@@ -467,15 +494,16 @@ LABEL=STICK' ]
 		grep -o '\(is\|,\|or\) [a-z]*' | awk '{print $2}' | sort | tr '\n' ' ')
 	[ "$backends" = "auto fanotify mountinfo poll watch-queue " ]
 	[ "$sources" = "keys mounts sb " ]
-	# The man page: the --backend entry, the BACKENDS entries, the SOURCES entries.
-	man_backends=$(sed -n '/^\*--backend\*=/,/^$/p' "$ROOT/watchq.1.scd" | grep -o '\*[a-z-]*\*' | tr -d '*' |
-		grep -vx -- '--backend\|auto' | sort -u | tr '\n' ' ')
+	# The man pages: the --backend entry of watchq(1), the BACKENDS entries of
+	# watchq-backends(7), the SOURCES entries of watchq(1).
+	man_backends=$(sed -n '/^\*--backend\*=/,/^$/p' "$MAN1" | grep -o '\*[a-z-]*\*' | tr -d '*' |
+		grep -vx -- '--backend\|auto\|watchq-backends' | sort -u | tr '\n' ' ')
 	[ "auto $man_backends" = "$backends" ]
-	for be in $man_backends; do
-		sed -n '/^# BACKENDS/,/^# EXIT/p' "$ROOT/watchq.1.scd" | grep -q "^\*$be\* (" ||
-			{ echo "BACKENDS lacks $be"; false; }
+	for be in $man_backends auto; do
+		man_section "$MAN7" BACKENDS | grep -q "^\*$be\*\( (\|$\)" ||
+			{ echo "watchq-backends(7) BACKENDS lacks $be"; false; }
 	done
-	man_sources=$(sed -n '/^# SOURCES/,/^# EVENTS/p' "$ROOT/watchq.1.scd" | grep -o '^\*[a-z]*\*' | tr -d '*' | sort | tr '\n' ' ')
+	man_sources=$(man_section "$MAN1" SOURCES | grep -o '^\*[a-z]*\*' | tr -d '*' | sort | tr '\n' ' ')
 	[ "$man_sources" = "$sources" ]
 	# The completions, driven as each shell drives them.
 	[ "$(complete_bash watchq --backend '' | tr '\n' ' ')" = "$backends" ]
@@ -488,7 +516,7 @@ LABEL=STICK' ]
 }
 
 @test "--help and --usage begin like the man page synopsis" {
-	syn=$(sed -n '/^# SYNOPSIS/,/^# DESCRIPTION/p' "$ROOT/watchq.1.scd" | grep '^\*watchq\*' | sed 's/[*_]//g; s/\\//g')
+	syn=$(man_section "$MAN1" SYNOPSIS | grep '^\*watchq\*' | sed 's/[*_]//g; s/\\//g')
 	help=$("$WATCHQ" --help | sed -n '1,3p' | sed 's/^Usage: //; s/^  or:  //')
 	[ "$help" = "$syn" ]
 	run "$WATCHQ" --usage
@@ -518,13 +546,57 @@ LABEL=STICK' ]
 	done
 }
 
-@test "every README command runs as written" {
+@test "the man pages: each names the others in SEE ALSO; each section a page points to is there" {
+	pages="watchq.1 watchq-records.5 watchq-backends.7"
+	for page in $pages; do
+		see=$(man_section "$ROOT/$page.scd" 'SEE ALSO')
+		for other in $pages; do
+			[ "$other" = "$page" ] && continue
+			ref="*${other%.*}*(${other##*.})"
+			[[ "$see" == *"$ref"* ]] || { echo "$page: SEE ALSO lacks $ref"; false; }
+		done
+	done
+	# A page named anywhere is one of them.
+	for ref in $(cat "$ROOT"/*.scd | grep -o '\*watchq[a-z-]*\*([0-9])' | tr -d '*)' | sort -u); do
+		[ -s "$ROOT/${ref%(*}.${ref#*(}.scd" ] || { echo "no page $ref"; false; }
+	done
+	# "see FORMAT", "(see JOURNAL in *watchq-records*(5))", "NOTIFY_SOCKET under ENVIRONMENT":
+	# the section is in that page (in this one when none is named).
+	run python3 - "$MAN1" "$MAN5" "$MAN7" <<'PY'
+import os, re, sys
+pages = {}
+for f in sys.argv[1:]:
+    text = open(f).read()
+    heads = {m.group(1) for m in re.finditer(r'^#{1,2} (.+)$', text, re.M)}
+    pages[os.path.basename(f)[:-len('.scd')]] = (re.sub(r'\s+', ' ', text), heads)
+refs = bad = 0
+for name, (text, _) in sorted(pages.items()):
+    for m in re.finditer(r'(?:\bsee |\bunder |\()((?:[A-Z]{4,}|[A-Z]{3}(?= [A-Z]))(?: [A-Z]{3,})*)'
+                         r'(?: in \*(watchq[a-z-]*)\*\(([0-9])\)|(?=[).,;:]| under ))', text):
+        sec, page, num = m.groups()
+        target = page + '.' + num if page else name
+        refs += 1
+        if target not in pages or sec not in pages[target][1]:
+            print(name + ': "' + m.group(0) + '": no section ' + sec + ' in ' + target)
+            bad += 1
+if refs < 40:
+    print('only %d references found: the pattern no longer finds them' % refs)
+    bad += 1
+sys.exit(bad > 0)
+PY
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "every command of README.md and examples/README.md runs as written" {
 	need_root
 	command -v keyctl >/dev/null || skip "keyutils not installed"
 	# Its paths are made in a mount namespace of their own, over tmpfs.
-	awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$ROOT/README.md" >"$T/cmds"
-	grep -o '^ExecStartPre=[^ ]* .*' "$ROOT/README.md" | sed 's/^ExecStartPre=[^ ]*watchq/watchq/' >>"$T/cmds"
-	[ "$(wc -l <"$T/cmds")" -ge 15 ]
+	sh_blocks() { awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on' "$@"; }
+	[ "$(sh_blocks "$ROOT/README.md" | wc -l)" -eq 5 ]
+	sh_blocks "$ROOT/README.md" "$ROOT/examples/README.md" >"$T/cmds"
+	grep -ho '^ExecStartPre=[^ ]* .*' "$ROOT/README.md" "$ROOT/examples/README.md" |
+		sed 's/^ExecStartPre=[^ ]*watchq/watchq/' >>"$T/cmds"
+	[ "$(wc -l <"$T/cmds")" -ge 30 ]
 	PATH=$ROOT:$PATH unshare -m --propagation private keyctl session - bash -c '
 		for d in /srv /mnt /media; do mount -t tmpfs readme "$d"; done
 		mkdir /mnt/backup /media/usb /mnt/ro
@@ -535,7 +607,7 @@ LABEL=STICK' ]
 			timeout 2 bash -c "$cmd" >/dev/null 2>"$1.err" || status=$?
 			case $status in
 			0 | 2 | 124) ;;
-			*) echo "README: exit $status: $cmd"; cat "$1.err"; exit 1 ;;
+			*) echo "exit $status: $cmd"; cat "$1.err"; exit 1 ;;
 			esac
 		done' _ "$T/run" <"$T/cmds"
 }
@@ -592,7 +664,7 @@ LABEL=STICK' ]
 	[ "$status" -eq 64 ]
 }
 
-@test "inotifywait does not report a mount on a watched directory (README's comparison)" {
+@test "inotifywait does not report a mount on a watched directory (bench/README.md's comparison)" {
 	need_root
 	command -v inotifywait >/dev/null || skip "inotify-tools not installed"
 	mkdir -p "$T/a/b"
@@ -622,4 +694,43 @@ LABEL=STICK' ]
 		run complete_line_$sh 'watchq --tar'
 		[ -z "$output" ] || { echo "$sh offers: $output"; false; }
 	done
+}
+
+@test "README: the table of what each kernel gets is watchq-backends(7)'s" {
+	# The rows of the README's table, cells joined by |, without markup.
+	readme=$(sed -n '/^| kernel | events | who made a change | cost per change |$/,/^$/p' "$ROOT/README.md" |
+		sed '1,2d; /^$/d; s/^| //; s/ |$//; s/ | /|/g; s/`//g')
+	man=$(sed -n '/^|\[ \*kernel\*$/,/^$/p' "$MAN7" | sed '/^$/d' | tr -d '*_' |
+		awk '/^\|/ && NR > 1 { print row; row = "" } /^[|:]/ { sub(/^[|:][[<]? +/, ""); row = row (row == "" ? "" : "|") $0 }
+			END { print row }' | sed 1d)
+	[ "$(echo "$readme" | wc -l)" -ge 3 ]
+	[ "$readme" = "$man" ] || { diff <(echo "$readme") <(echo "$man"); false; }
+}
+
+@test "README: the staged unit's systemd-analyze verify runs as written, and fails on a broken unit" {
+	need_root
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+	cd "$ROOT"
+	[ -w . ] || skip "source tree is read-only here"
+	# The block of the README that runs it, with the stage in this test's directory.
+	awk '/^```/ { if (on && found) exit; on = !on; body = ""; next }
+		on { body = body $0 "\n"; if (/systemd-analyze verify/) found = 1 }
+		END { printf "%s", body }' README.md | sed "s|/tmp/stage|$T/stage|g" >"$T/verify"
+	grep -q '^make install DESTDIR=' "$T/verify"
+	grep -v '^make install' "$T/verify" >"$T/verify-only"
+	run bash -e "$T/verify"
+	[ "$status" -eq 0 ]
+	run bash -e "$T/verify-only"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	unit=$T/stage/usr/local/lib/systemd/system/watchq-mounts.service
+	# A directive it cannot parse: said, though verify exits 0.
+	sed -i 's/^Type=notify$/Type=notfy/' "$unit"
+	run bash -e "$T/verify-only"
+	[[ "$output" == *notfy* ]]
+	# A binary that is not there: exit 1.
+	sed -i 's/^Type=notfy$/Type=notify/; s|^ExecStart=/usr/local/bin/watchq |ExecStart=/usr/local/bin/watchq-gone |' "$unit"
+	run bash -e "$T/verify-only"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *watchq-gone* ]]
 }

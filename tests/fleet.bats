@@ -239,7 +239,7 @@ saved_cursor() {
 	on_collector WATCHQ_WATCH="$T/w" | jq -e -s --argjson b "[$bytes]" 'map(.WATCHQ_PATH == $b) == [true, true, true]'
 	on_collector WATCHQ_WATCH="$T/w" WATCHQ_EVENT=unmount | jq -e --arg t "$T" \
 		'.MESSAGE | startswith("mount unmount \($t)/w/new\\x0aline\\x20c1\\x85\\x20end tmpfs wq-fleet ")'
-	# The collector's queries, as the README shows them.
+	# The collector's queries, as examples/README.md shows them.
 	[ "$(journalctl --directory="$T/remote" -q --no-pager -o cat -t watchq _HOSTNAME="$SENDER" \
 		WATCHQ_EVENT=readonly | wc -l)" -eq 1 ]
 	[ -z "$(journalctl --directory="$T/remote" -q --no-pager -o cat -t watchq _HOSTNAME="$COLLECTOR")" ]

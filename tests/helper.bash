@@ -299,9 +299,10 @@ capture_used() {
 	grep -q '^watchq: .* (backend [a-z]*+bpf)$' "$T/err"
 }
 
-# message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as the man page lists them.
+# message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as JOURNAL in
+# watchq-records(5) lists them.
 message_ids() {
-	sed -n '/^## Journal/,/^# BACKENDS/p' "$BATS_TEST_DIRNAME/../watchq.1.scd" |
+	sed -n '/^# JOURNAL$/,/^# /p' "$BATS_TEST_DIRNAME/../watchq-records.5.scd" |
 		sed -n 's/^\(mount\|key\|sb\|meta\) \([a-z_]*\) *\([0-9a-f]\{32\}\)$/\1 \2 \3/p'
 }
 

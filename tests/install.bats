@@ -2,13 +2,17 @@
 # make install / uninstall with DESTDIR and PREFIX (the completions themselves: docs.bats).
 load helper
 
-@test "make install puts binary, man page and completions under DESTDIR/PREFIX; uninstall removes them" {
+@test "make install puts binary, man pages and completions under DESTDIR/PREFIX; uninstall removes them" {
 	cd "$BATS_TEST_DIRNAME/.."
 	[ -w . ] || skip "source tree is read-only here"
 	run make -s install DESTDIR="$T/root" PREFIX=/usr
 	[ "$status" -eq 0 ]
 	[ -x "$T/root/usr/bin/watchq" ]
-	[ -s "$T/root/usr/share/man/man1/watchq.1" ]
+	cmp man/watchq.1 "$T/root/usr/share/man/man1/watchq.1"
+	cmp man/watchq-records.5 "$T/root/usr/share/man/man5/watchq-records.5"
+	cmp man/watchq-backends.7 "$T/root/usr/share/man/man7/watchq-backends.7"
+	# Every page make builds is installed.
+	[ "$(find "$T/root/usr/share/man" -type f | wc -l)" -eq "$(ls man | wc -l)" ]
 	[ -s "$T/root/usr/share/bash-completion/completions/watchq" ]
 	[ -s "$T/root/usr/share/zsh/site-functions/_watchq" ]
 	[ -s "$T/root/usr/share/fish/vendor_completions.d/watchq.fish" ]

@@ -115,9 +115,9 @@ check_open() {
 	[ "$status" -eq 0 ]
 }
 
-@test "the man page's JSON fields are the schema's, and the schema's the man page's" {
+@test "the JSON fields of watchq-records(5) are the schema's, and the schema's the man page's" {
 	need_jsonschema
-	man=$(sed -n '/^## JSON/,/^# BACKENDS/p' "$ROOT/watchq.1.scd" | sed -n 's/^|  \([a-z_]*\)$/\1/p' | sort -u)
+	man=$(sed -n '/^# JSON$/,/^# /p' "$ROOT/watchq-records.5.scd" | sed -n 's/^|  \([a-z_]*\)$/\1/p' | sort -u)
 	schema=$(jq -r '[.. | objects | .properties? // empty | keys[]] | unique[]' "$ROOT/watchq.schema.json" |
 		grep -v '_b64$')
 	[ "$(echo "$man" | wc -l)" -ge 30 ]
@@ -129,5 +129,6 @@ check_open() {
 		echo "$man" | grep -qx "$f" || { echo "man page lacks $f"; false; }
 	done
 	grep -q 'watchq.schema.json' "$ROOT/README.md"
+	grep -q 'watchq.schema.json' "$ROOT/watchq-records.5.scd"
 	grep -q 'watchq.schema.json' "$ROOT/watchq.1.scd"
 }
