@@ -60,7 +60,10 @@ struct fan {
 	 * came over it: the watched directories are checked again.
 	 */
 	bool recheck_dirs;
+	/* The fds the source owns, closed by name (src->pfd's slots only show them to the loop) */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
+	int fan_fd;			/* our own group (not with -N all's); -1: none */
+	int timer_fd;			/* an owed re-scan is due */
 	struct mounttab_ids transient;	/* this drain's mounts gone before they could be read */
 	struct mounttab_ids unseen;	/* transient at their attach: their detach is no news */
 	size_t read_size;		/* bytes of buf one read(2) may fill */

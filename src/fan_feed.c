@@ -51,7 +51,7 @@ fan_feed_read(struct source *src)
 		capture_reading(f->cap);
 	}
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
-	r = source_read_ready(src->pfd[FD_FAN].fd, f->buf, f->read_size, FAN_PIDFD_RECORD,
+	r = source_read_ready(f->fan_fd, f->buf, f->read_size, FAN_PIDFD_RECORD,
 	    fan_decode_records, src);
 	if (f->cap && r >= 0)
 		capture_settle(f->cap);
@@ -75,7 +75,7 @@ bool
 fan_feed_record_soon(struct source *src)
 {
 	struct fan *f = src->priv;
-	struct pollfd p = { f->group ? f->group->fd : src->pfd[FD_FAN].fd, POLLIN, 0 };
+	struct pollfd p = { f->group ? f->group->fd : f->fan_fd, POLLIN, 0 };
 	unsigned long long was = f->records;
 	struct timespec wait;
 	long long start = rescan_clock(), left;

@@ -69,7 +69,7 @@ fan_arm_timer(struct source *src, long long ns)
 
 	if (ns <= 0)
 		its.it_value = (struct timespec){ 0, 1 };
-	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
+	timerfd_settime(((struct fan *)src->priv)->timer_fd, 0, &its, NULL);
 }
 
 
@@ -314,12 +314,26 @@ fan_on_timer(struct source *src)
 	uint64_t ticks;
 	long long arm;
 
-	while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
+	while (read(f->timer_fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 		;
 	if (rescan_on_timer(&f->rs, rescan_clock(), &arm))
 		fan_rescan_now(src);
 	else if (arm >= 0)
 		fan_arm_timer(src, arm);
+}
+
+/* Close the fds the source owns (the namespace's pidfd and the capture's are not its own). */
+static void
+fan_close_fds(struct fan *f)
+{
+	int *fds[] = { &f->signal_fd, &f->fan_fd, &f->timer_fd };
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
 }
 
 /* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */
@@ -332,14 +346,9 @@ fan_ns_gone(struct source *src)
 	if (f->group)
 		fangroup_leave(f->group, &f->member);
 	f->group = NULL;
-	for (i = 0; i < src->nfds; i++)
-		if (i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP && src->pfd[i].fd >= 0)
-			close(src->pfd[i].fd);
-	if (f->signal_fd >= 0)
-		close(f->signal_fd);
+	fan_close_fds(f);
 	for (i = 0; i < src->nfds; i++)
 		src->pfd[i].fd = -1;
-	f->signal_fd = -1;
 	f->rs.owed = false;
 }
 
@@ -429,6 +438,7 @@ fan_open_group(struct source *src)
 		return 0;
 	}
 	fd = fangroup_init_fd(src->cfg->show_who, &f->read_size, sizeof(f->buf));
+	f->fan_fd = fd;
 	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
 	if (fd < 0)
 		return -1;
@@ -520,7 +530,7 @@ fan_open(struct source *src)
 
 	src->priv = f;
 	src->nfds = SOURCE_MAX_FDS;
-	f->signal_fd = -1;
+	f->signal_fd = f->fan_fd = f->timer_fd = -1;
 	f->proc = (struct who_proc){ NULL, src->ns ? src->ns->ino : mntns_self_ino(), &f->root, -1,
 	    NULL };
 	if (statmount_probe() < 0)
@@ -543,9 +553,9 @@ fan_open(struct source *src)
 	}
 	/* Failing that, a root move still re-reads the table, but -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &f->root);
-	src->pfd[FD_TIMER] = (struct pollfd){ 
-	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), POLLIN, 0 };
-	if (src->pfd[FD_TIMER].fd < 0)
+	f->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	src->pfd[FD_TIMER] = (struct pollfd){ f->timer_fd, POLLIN, 0 };
+	if (f->timer_fd < 0)
 		return -1;
 	/* Remounts and attribute changes show only on the signal: open it before the first read. */
 	if (fan_open_signal(src) < 0)
@@ -605,18 +615,13 @@ static void
 fan_close(struct source *src)
 {
 	struct fan *f = src->priv;
-	size_t i;
 
 	if (f && f->group)
 		fangroup_leave(f->group, &f->member);
-	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0 && i != FD_MOUNTINFO && i != FD_NS && i != FD_CAP)
-			close(src->pfd[i].fd);
 	src->nfds = 0;
 	if (f) {
+		fan_close_fds(f);
 		capture_close(f->cap);
-		if (f->signal_fd >= 0)
-			close(f->signal_fd);
 		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);
 		statmount_free(&f->sm);

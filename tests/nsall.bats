@@ -331,7 +331,7 @@ ns_pairs() {
 	start_watchq -N all --initial mounts "$T/a"
 	wait_until grep -q "^meta ns_new mounts $T/a pid=[0-9]* ns=$self " "$T/out"
 	fd0=$(ls "/proc/$WQ_PID/fd" | wc -l)
-	for round in 1 2; do
+	for round in 1 2 3 4; do
 		"$NSBURST" loop 200 600 "$T/a" >"$T/burst"
 		[ "$(cat "$T/burst")" = done ]
 		# Each namespace that watchq took has told it of its end.
@@ -343,11 +343,14 @@ ns_pairs() {
 	[ "$(grep -c '^meta ns_new ' "$T/out")" -ge 3 ]
 	[ "$(ns_pairs "$self")" = ok ] || { ns_pairs "$self"; cat "$T/out"; false; }
 	grep -q "^mount present $T/a tmpfs nsburst " "$T/out"
-	# A leak of 2.5 KiB a namespace (a mount table, a statmount buffer) would pass 512 KiB
-	# over the second 200; the first round is malloc's high-water mark.
+	# A leak of 2.5 KiB a namespace (a mount table, a statmount buffer) grows the RSS by 500 KiB
+	# every round of 200; a high-water mark (malloc's, the capture's table of kept calls) rises
+	# once, by up to 750 KiB on a loaded machine, with the code before this test as with it, and
+	# not always in the first round: of the last two rounds, one at least must not grow.
 	# Under ASan freed memory waits in quarantine, so RSS says nothing (LSan checks leaks).
 	ldd "$BATS_TEST_DIRNAME/../watchq" 2>/dev/null | grep -q libasan ||
-		[ $((rss2 - rss1)) -le 512 ] || { echo "RSS $rss1 KiB, then $rss2 KiB"; false; }
+		[ $((rss3 - rss2)) -le 256 ] || [ $((rss4 - rss3)) -le 256 ] ||
+		{ echo "RSS $rss1, $rss2, $rss3, then $rss4 KiB"; false; }
 	stop_watchq
 	[ "$WQ_STATUS" -eq 0 ]
 	# The machine's other namespaces may be kept without a process: nothing else is said.
