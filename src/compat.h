@@ -46,6 +46,21 @@ struct kapi_fan_info_mnt {
 	__u64 mnt_id;
 };
 
+/*
+ * pidfs (linux/pidfd.h, Linux 6.13): what a pidfd's process is, read from the process itself. watchq
+ * names processes from the capture's calls; bench/floor.c's "who" floor reads them so.
+ */
+struct kapi_pidfd_info {
+	__u64 mask;
+	__u64 cgroupid;
+	__u32 pid, tgid, ppid;
+	__u32 ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	__u32 spare0[1];
+};
+
+#define KAPI_PIDFD_GET_INFO	_IOWR(0xFF, 11, struct kapi_pidfd_info)
+#define KAPI_PIDFD_INFO_CREDS	(1UL << 1)
+
 struct kapi_mnt_id_req {
 	__u32 size;
 	__u32 mnt_ns_fd;

@@ -72,3 +72,10 @@ check_flips() {
 	read -r p50 p99 seen rounds <<<"$output"
 	[ "$seen" -eq 3 ] && [ "$rounds" -eq 3 ] && [ "$p50" -le "$p99" ] || { echo "$output"; false; }
 }
+
+@test "every C program of make bench and make soak builds, the floors included" {
+	local f
+	for f in "$BATS_TEST_DIRNAME"/../bench/*.c; do
+		cc -O2 -Wall -o "$T/prog" "$f" || { echo "bench: $f does not build"; false; }
+	done
+}
