@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "capflip.h"
 #include "capjoin.h"
 #include "capture.skel.h"
 #include "capture.h"
@@ -35,15 +36,6 @@
 #define FLIPS_MAX	256		/* flip calls kept at once */
 #define NSFLIPS_MAX	1024		/* namespaces whose flip calls are counted (CAPTURE_NS_FLIPS) */
 #define NSCALLS_MAX	256		/* namespaces whose tree calls are noted between two takes */
-
-/* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
-#define MS_REMOUNT		32
-#define MS_BIND			4096
-#define MS_REC			16384
-#define MS_PROPAGATION		((1 << 17) | (1 << 18) | (1 << 19) | (1 << 20))
-#define AT_RECURSIVE_		0x8000
-#define AT_EMPTY_PATH_		0x1000
-#define FSCONFIG_CMD_RECONFIGURE	7
 
 struct capture_id {
 	uint32_t tgid;
@@ -73,8 +65,7 @@ struct capture {
 	struct capjoin_call *calls;
 	size_t ncalls;
 	/* watchq's own mount namespace and root, as its own call showed them; 0: not known */
-	unsigned int self_ns;
-	unsigned long long self_root_mnt, self_root_dentry;
+	struct capflip_self self;
 	uint64_t drops;			/* the kernel's count of records it had no room for */
 	bool flips_lost;		/* a flip call may be missing: until none is kept */
 	unsigned long long losses;	/* times some call may have been missed */
@@ -263,60 +254,6 @@ id_add(struct capture *c)
 	return &c->ids[old];
 }
 
-/* The target of a path argument: known only in watchq's namespace and root, if absolute. */
-static void
-flip_path(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
-{
-	f->elsewhere = c->self_ns != 0 && e->mnt_ns != c->self_ns;
-	if (e->path_len == 0 || e->path[0] != '/' || c->self_ns == 0 || e->mnt_ns != c->self_ns ||
-	    e->root_mnt != c->self_root_mnt || e->root_dentry != c->self_root_dentry)
-		return;
-	memcpy(f->path, e->path, e->path_len);
-	f->path[e->path_len - 1] = '\0';
-	f->target = CAPTURE_TARGET_PATH;
-}
-
-/* What a call flips, and where; false if it is no flip call. */
-static bool
-flip_decode(const struct capture *c, const struct capture_enter *e, struct capture_call *f)
-{
-	const unsigned long long *a = e->args;
-
-	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
-		f->opts = true;
-		f->sb = !(a[3] & MS_BIND);
-	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION) && !(a[3] & MS_BIND)) {
-		f->props = true;
-		f->subtree = (a[3] & MS_REC) != 0;
-	} else if (e->h.nr == CAPTURE_NR_MOUNT_SETATTR) {
-		f->opts = (e->attr[0] | e->attr[1]) != 0;
-		f->props = e->attr[2] != 0;
-		f->subtree = (a[2] & AT_RECURSIVE_) != 0;
-		if (e->path_len == 1 && (a[2] & AT_EMPTY_PATH_) && e->fd_mnt_id) {
-			f->target = CAPTURE_TARGET_MOUNT;
-			f->mnt_id = e->fd_mnt_id;
-		}
-		/* A struct mount_attr not read: anything may change. */
-		if (!f->opts && !f->props)
-			f->opts = f->props = true;
-	} else if (e->h.nr == CAPTURE_NR_FSCONFIG && a[1] == FSCONFIG_CMD_RECONFIGURE) {
-		/* A superblock's: its mounts in every namespace. */
-		f->opts = true;
-		f->sb = true;
-		if (e->fd_dev) {
-			f->target = CAPTURE_TARGET_SB;
-			f->major = e->fd_dev >> 20;
-			f->minor = e->fd_dev & 0xfffff;
-		}
-		return true;
-	} else {
-		return false;
-	}
-	if (f->target == CAPTURE_TARGET_NONE)
-		flip_path(c, e, f);
-	return true;
-}
-
 static void
 flip_enter(struct capture *c, const struct capture_enter *e)
 {
@@ -334,10 +271,10 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	}
 	f = &c->flips[c->nflips];
 	memset(f, 0, sizeof(*f));
-	if (!flip_decode(c, e, f))
+	if (!capflip_decode(e, &c->self, f))
 		return;
 	f->mnt_ns = e->mnt_ns;
-	f->elsewhere = c->self_ns != 0 && e->mnt_ns != c->self_ns;
+	f->elsewhere = c->self.ns != 0 && e->mnt_ns != c->self.ns;
 	c->nsflips_begun++;
 	f->gtid = e->h.gtid;
 	f->tgid = (int32_t)e->h.tgid;
@@ -492,11 +429,11 @@ capture_ns_flips_all(const struct capture *c)
 static bool
 self_enter(struct capture *c, const struct capture_enter *e)
 {
-	if (c->self_ns || e->h.tgid != (unsigned)getpid() || e->h.nr != CAPTURE_NR_UMOUNT2)
+	if (c->self.ns || e->h.tgid != (unsigned)getpid() || e->h.nr != CAPTURE_NR_UMOUNT2)
 		return false;
-	c->self_ns = e->mnt_ns;
-	c->self_root_mnt = e->root_mnt;
-	c->self_root_dentry = e->root_dentry;
+	c->self.ns = e->mnt_ns;
+	c->self.root_mnt = e->root_mnt;
+	c->self.root_dentry = e->root_dentry;
 	return true;
 }
 
