@@ -7,6 +7,7 @@
 #include "capflip.h"
 
 /* The flags of mount(2), mount_setattr(2) and fsconfig(2) that tell a flip (linux/mount.h). */
+#define MS_RDONLY		1
 #define MS_REMOUNT		32
 #define MS_BIND			4096
 #define MS_REC			16384
@@ -37,6 +38,9 @@ capflip_decode(const struct capture_enter *e, const struct capflip_self *self,
 	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
 		f->opts = true;
 		f->sb = !(a[3] & MS_BIND);
+		/* A remount's flags are the whole new state: ro or not. */
+		f->may_ro = f->sb && (a[3] & MS_RDONLY);
+		f->may_rw = f->sb && !(a[3] & MS_RDONLY);
 	} else if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_PROPAGATION) && !(a[3] & MS_BIND)) {
 		f->props = true;
 		f->subtree = (a[3] & MS_REC) != 0;
@@ -55,6 +59,8 @@ capflip_decode(const struct capture_enter *e, const struct capflip_self *self,
 		/* A superblock's: its mounts in every namespace. */
 		f->opts = true;
 		f->sb = true;
+		/* Its "ro" was set by an earlier call, if at all: either way. */
+		f->may_ro = f->may_rw = true;
 		if (e->fd_dev) {
 			f->target = CAPTURE_TARGET_SB;
 			f->major = e->fd_dev >> 20;

@@ -156,6 +156,27 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	return 0;
 }
 
+/*
+ * Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): the
+ * backends that need no privilege do not tell a user without it at each run that the capture
+ * could not load.
+ */
+bool
+capture_privileged(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> 21 & 1) || ((eff >> 39 & 1) && (eff >> 38 & 1));
+}
+
 struct capture *
 capture_open(unsigned what, char *why, size_t size)
 {

@@ -35,6 +35,7 @@ struct capture_call {
 	bool sb;		/* every mount of the target's superblock (a remount) */
 	bool subtree;		/* the target and every mount below it */
 	bool opts, props;	/* it may change options (ro included), propagation */
+	bool may_ro, may_rw;	/* sb: it may make the superblock read-only, writable */
 	bool elsewhere;		/* made in another mount namespace than watchq's */
 	uint64_t mnt_ns;	/* the caller's mount namespace: its inode number */
 	bool done, ok;		/* it has ended; successfully */
@@ -58,6 +59,9 @@ struct capture_nscalls {
 	uint64_t ns;
 	uint64_t first, last;
 };
+
+/* Whether this process may load the capture (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON). */
+bool capture_privileged(void);
 
 /* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
  * written to why. */

@@ -56,7 +56,8 @@ const struct argp_option cli_options[] = {
 	{ "queue-size", OPT_QUEUE_SIZE, "N", 0,
 	    "Kernel notification queue size, 1-512 (default 256)", 4 },
 	{ "no-bpf", OPT_NO_BPF, NULL, 0,
-	    "mounts: do not load the BPF capture that names the process behind each change", 4 },
+	    "mounts, sb: do not load the BPF capture that names the process behind each change",
+	    4 },
 	{ NULL, 0, NULL, 0, "Conditions for wait:", 5 },
 	{ "mount", OPT_COND + COND_MOUNT, "PATH", 0, "Until PATH is a mount point", 5 },
 	{ "unmount", OPT_COND + COND_UNMOUNT, "PATH", 0, "Until PATH is not a mount point", 5 },
@@ -143,7 +144,7 @@ static const struct option_scope {
 	/* A loss in a state wait is re-read and changes no answer. */
 	{ .key = OPT_QUEUE_SIZE, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT },
 	/* The capture names who made a change: state waits and list print no change. */
-	{ .key = OPT_NO_BPF, .applies = APPLY_MOUNTS | APPLY_MONITOR | APPLY_EVENT },
+	{ .key = OPT_NO_BPF, .applies = APPLY_MOUNTS | APPLY_SB | APPLY_MONITOR | APPLY_EVENT },
 	{ .key = OPT_KEYRING, .applies = APPLY_STATE },
 	{ .key = 'h', .applies = APPLY_RUNS },
 	{ .key = OPT_USAGE, .applies = APPLY_RUNS },

@@ -67,7 +67,7 @@ enum ev_sb {
 #define EV_INFO_MOVE_TO		0x2u	/* only the new path is watched */
 #define EV_INFO_MOVE_MASK	(EV_INFO_MOVE_FROM | EV_INFO_MOVE_TO)
 
-/* Who made a mount change, where the kernel says (fanotify: mount, unmount, move); 0: unknown. */
+/* Who made a mount change or a superblock's read-only flip, where it is proven; 0: unknown. */
 struct ev_who {
 	int32_t pid;		/* in watchq's pid namespace; 0: unknown */
 	bool has_uid;
@@ -109,6 +109,7 @@ struct ev_sb_fields {
 	int error;			/* error: the first errno */
 	unsigned count;			/* error: errors merged into this event */
 	enum sb_ro ro, old_ro;		/* readonly; present: ro only */
+	struct ev_who by;		/* readonly: the process whose remount made it */
 	uint32_t quota_type;		/* edquot: USRQUOTA, GRPQUOTA, PRJQUOTA */
 	uint64_t id, caused_id;		/* edquot: whose quota, who wrote */
 	const char *warning;		/* edquot: "block_soft", ... */

@@ -176,6 +176,7 @@ walk_sb(struct walk *w, unsigned subtype, const struct ev_sb_fields *s)
 		put_bool(w, "readonly", s->ro != SB_RO_RW);
 		put_str(w, "state", event_sb_ro_name(s->ro));
 		put_str(w, "old_state", event_sb_ro_name(s->old_ro));
+		walk_by(w, &s->by);
 		break;
 	case SB_EDQUOT:
 		put_str(w, "quota_type", quota_nl_type_name(s->quota_type));

@@ -8,6 +8,7 @@ struct format_event {
 	const struct event *ev;
 	const struct ev_mount_fields *m;	/* NULL unless a mount record, not transient */
 	const struct ev_sb_fields *sb;		/* NULL unless a superblock record */
+	const struct ev_who *by;	/* who made it: mount records, sb readonly; NULL: none */
 	const char *timefmt;
 	bool raw;		/* strings as their exact bytes: -0, or %#X */
 };
@@ -154,24 +155,24 @@ format_cgroup(struct buf *b, const struct format_event *x)
 	format_str(b, x, x->ev->cgroup);
 }
 
-/* Who made a mount change: - where it is unknown, and for other records. */
+/* Who made a mount change or an sb readonly flip: - where it is unknown, and for other records. */
 static void
 format_pid(struct buf *b, const struct format_event *x)
 {
-	format_num(b, x->m && x->m->by.pid, x->m ? (unsigned long long)x->m->by.pid : 0);
+	format_num(b, x->by && x->by->pid, x->by ? (unsigned long long)x->by->pid : 0);
 }
 
 static void
 format_uid(struct buf *b, const struct format_event *x)
 {
-	format_num(b, x->m && x->m->by.has_uid, x->m ? x->m->by.uid : 0);
+	format_num(b, x->by && x->by->has_uid, x->by ? x->by->uid : 0);
 }
 
 /* A name that is - prints as \x2d (unless raw): - alone means unknown; an empty one, nothing. */
 static void
 format_comm(struct buf *b, const struct format_event *x)
 {
-	escape_known(b, x->m ? x->m->by.comm : NULL, x->raw);
+	escape_known(b, x->by ? x->by->comm : NULL, x->raw);
 }
 
 /* Serials are signed, as keyctl prints them. */
@@ -406,6 +407,10 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		x.m = &ev->u.mount;
 	else if (ev->type == EV_SB)
 		x.sb = &ev->u.sb;
+	if (x.m)
+		x.by = &x.m->by;
+	else if (ev->type == EV_SB && ev->subtype == SB_READONLY)
+		x.by = &x.sb->by;
 	for (p = fmt; *p; p++) {
 		if ((e = format_escape_at(p, &len)) != NULL) {
 			/* -0 ends records with the one byte no string holds: all are raw. */

@@ -150,6 +150,7 @@ text_sb(struct buf *b, const struct event *ev, bool raw)
 		break;
 	case SB_READONLY:
 		buf_addf(b, " %s (was %s)", event_sb_ro_name(s->ro), event_sb_ro_name(s->old_ro));
+		text_by(b, &s->by, raw);
 		break;
 	case SB_EDQUOT:
 		buf_addf(b, " %s %s %llu (by uid %llu)", s->warning ? s->warning : "unknown",

@@ -348,27 +348,6 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 }
 
 /*
- * Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): the
- * mountinfo backend needs no privilege, and a user without it is not told at each run that the
- * capture could not load.
- */
-static bool
-mi_privileged(void)
-{
-	unsigned long long eff = 0;
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff >> 21 & 1) || ((eff >> 39 & 1) && (eff >> 38 & 1));
-}
-
-/*
  * Load the capture where the output names processes (a monitor or an event wait, our own
  * namespace) and we are privileged. Where it cannot load (a kernel without BTF, as many that have
  * no fanotify mount events), the readiness line says so by its backend alone: the backend every
@@ -382,7 +361,7 @@ mi_open_capture(struct source *src)
 	char why[256];
 
 	if (cfg->no_bpf || src->ns || !cfg->show_who ||
-	    (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT) || !mi_privileged())
+	    (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT) || !capture_privileged())
 		return;
 	if ((mi->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL)
 		return;

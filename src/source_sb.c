@@ -22,15 +22,18 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "capture.h"
 #include "compat.h"
 #include "escape.h"
 #include "fserr.h"
 #include "quota_nl.h"
 #include "sb_info.h"
 #include "source.h"
+#include "who.h"
 #include "xalloc.h"
 
-enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD__N };
+/* FD_CAP is the capture's own: never closed here. */
+enum { FD_ERROR, FD_QUOTA, FD_MOUNTINFO, FD_TIMER, FD_CAP, FD__N };
 
 #define RECHECK_NS	50000000L	/* after an error: re-read the state every 50 ms ... */
 #define RECHECK_FOR	2		/* ... for 2 s */
@@ -51,6 +54,7 @@ struct sb_src {
 	bool poll_ro;			/* no error events: emergency read-only is polled */
 	struct timespec recheck_until;	/* end of the recheck window (CLOCK_MONOTONIC); 0 if none */
 	long period_ns;			/* the timer's period; 0 while it is disarmed */
+	struct capture *cap;		/* the remount calls, to name who flipped; NULL: none */
 	char backend[64];
 };
 
@@ -132,6 +136,58 @@ sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *ma
 	return r;
 }
 
+/*
+ * Whether remount call f is of the superblock on dev: 1 by its device, or an absolute path on it
+ * now; 0 if not; -1 if the capture cannot tell (a relative path, another namespace or root).
+ */
+static int
+sb_flip_on(const struct capture_call *f, dev_t dev)
+{
+	struct sb_info at;
+	int on;
+
+	if (f->target == CAPTURE_TARGET_SB)
+		return makedev(f->major, f->minor) == dev;
+	if (f->target != CAPTURE_TARGET_PATH || sb_info_get(&at, f->path) < 0)
+		return -1;
+	on = at.dev == dev;
+	sb_info_free(&at);
+	return on;
+}
+
+/*
+ * The remount call that alone can have turned s's superblock to ro: one ended well or under way,
+ * of this superblock, that may set that state. NULL where the capture may have missed a call, or
+ * where another call, or one whose target it could not tell, may have made it (a filesystem may
+ * turn itself read-only without a call, as btrfs does after an error); always for the emergency
+ * state, which the kernel sets without a call.
+ */
+static const struct capture_call *
+sb_flip_behind(const struct sb_src *p, const struct sbw *s, enum sb_ro ro)
+{
+	const struct capture_call *f, *one = NULL;
+	size_t i;
+
+	if (p->cap == NULL || ro == SB_RO_EMERGENCY || capture_flips_lost(p->cap) ||
+	    capture_stalled(p->cap))
+		return NULL;
+	for (i = 0; i < capture_nflips(p->cap); i++) {
+		f = capture_flip(p->cap, i);
+		if (!f->sb || (f->done && !f->ok) || !(ro == SB_RO_RO ? f->may_ro : f->may_rw))
+			continue;
+		switch (sb_flip_on(f, s->info.dev)) {
+		case 0:
+			continue;
+		case -1:
+			return NULL;
+		}
+		if (one || f->tgid <= 0)
+			return NULL;
+		one = f;
+	}
+	return one;
+}
+
 /* Re-read the state of s's filesystem. A read-only change is reported as an event; another
  * filesystem at the path is a removal. */
 static void
@@ -155,13 +211,19 @@ sb_recheck(struct source *src, struct sbw *s)
 	}
 	now.ro = sb_effective_ro(src->priv, &now);
 	if (now.ro != s->info.ro) {
+		const struct capture_call *f = sb_flip_behind(src->priv, s, now.ro);
 		enum sb_ro old = s->info.ro;
+		struct who who;
 
 		sb_info_free(&s->info);
 		s->info = now;
 		sb_event_init(&ev, s, SB_READONLY);
 		ev.u.sb.ro = now.ro;
 		ev.u.sb.old_ro = old;
+		if (f) {
+			who_known(&who, f->tgid, f->uid, f->comm);
+			ev.u.sb.by = who.by;
+		}
 		src->sink->emit(src->sink, &ev);
 		return;
 	}
@@ -169,14 +231,33 @@ sb_recheck(struct source *src, struct sbw *s)
 	s->info = now;
 }
 
+/*
+ * Re-read s's filesystem, or every one (s NULL), with the remount calls ended before the read:
+ * those that have ended are then taken, their changes read. A call taken unread by a watch not
+ * re-read now leaves that watch's flip nameless, never named after another call.
+ */
 static void
-sb_recheck_all(struct source *src)
+sb_look(struct source *src, struct sbw *s)
 {
 	struct sb_src *p = src->priv;
 	size_t i;
 
+	if (p->cap)
+		capture_drain(p->cap);
 	for (i = 0; i < p->n; i++)
-		sb_recheck(src, &p->ws[i]);
+		if (s == NULL || s == &p->ws[i])
+			sb_recheck(src, &p->ws[i]);
+	for (i = 0; p->cap && i < capture_nflips(p->cap);)
+		if (capture_flip(p->cap, i)->done)
+			capture_take(p->cap, i);
+		else
+			i++;
+}
+
+static void
+sb_recheck_all(struct source *src)
+{
+	sb_look(src, NULL);
 }
 
 /* Report crossing below the threshold once, and recovery once above it plus a tenth. */
@@ -197,7 +278,7 @@ sb_check_space(struct source *src, struct sbw *s)
 	if (s->low ? avail < thr + thr / 10 : avail >= thr)
 		return;
 	/* statvfs() read whatever the path holds now: check that it is still s's filesystem. */
-	sb_recheck(src, s);
+	sb_look(src, s);
 	if (!s->sw->alive)
 		return;
 	s->low = !s->low;
@@ -361,6 +442,10 @@ sb_drain(struct source *src, size_t i)
 	case FD_MOUNTINFO:
 		sb_recheck_all(src);
 		return 0;
+	case FD_CAP:
+		/* Kept until a read of the filesystems shows their changes. */
+		capture_drain(p->cap);
+		return 0;
 	case FD_TIMER:
 		while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 			;
@@ -484,16 +569,39 @@ sb_add_watches(struct source *src)
 	return 0;
 }
 
-/* The mechanisms in use, as the readiness line names them: "fanotify,netlink,mountinfo,statvfs". */
+/*
+ * The process capture, to name who remounted a filesystem read-only or writable: as the mounts
+ * source loads it (a monitor or an event wait whose output names processes, privileged). Where
+ * it cannot load, readonly records name nobody, and the readiness line says so by its backend.
+ */
+static void
+sb_open_capture(struct source *src)
+{
+	const struct config *cfg = src->cfg;
+	struct sb_src *p = src->priv;
+	char why[256];
+
+	if (!p->want_ro || cfg->no_bpf || !cfg->show_who || !capture_privileged() ||
+	    (cfg->mode != MODE_MONITOR && cfg->mode != MODE_WAIT_EVENT))
+		return;
+	if ((p->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL)
+		return;
+	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(p->cap), POLLIN, 0 };
+}
+
+/*
+ * The mechanisms in use, as the readiness line names them: "fanotify,netlink,mountinfo,statvfs",
+ * and bpf with the capture.
+ */
 static void
 sb_name_backend(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
-	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s",
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s%s",
 	    src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
 	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo",
-	    p->want_space || p->poll_ro ? ",statvfs" : "");
+	    p->want_space || p->poll_ro ? ",statvfs" : "", p->cap ? ",bpf" : "");
 	src->backend_label = p->backend;
 }
 
@@ -563,6 +671,9 @@ sb_open(struct source *src)
 	/* Open it before reading any filesystem: each mount change after that raises POLLPRI. */
 	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
+	/* Before the first read too: a remount that ends after it shows in a later one. */
+	if (cfg->mode != MODE_LIST)
+		sb_open_capture(src);
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
 	/* list reads each filesystem once: no error, quota or space watch. */
 	if (cfg->mode == MODE_LIST) {
@@ -604,6 +715,9 @@ sb_close(struct source *src)
 		fserr_close(&p->errs);
 		src->pfd[FD_ERROR].fd = -1;
 	}
+	src->pfd[FD_CAP].fd = -1;
+	if (p && p->cap)
+		capture_close(p->cap);
 	for (i = 0; i < src->nfds; i++)
 		if (src->pfd[i].fd >= 0)
 			close(src->pfd[i].fd);
@@ -638,13 +752,13 @@ sb_check(struct source *src, const struct cond *c)
 	if (s == NULL)
 		return WAIT_PENDING;
 	/* The state now, then the filesystem: both of this moment. */
-	sb_recheck(src, s);
+	sb_look(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	if (statvfs(c->path, &sv) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? WAIT_GONE : WAIT_PENDING;
 	ro = (sv.f_flag & ST_RDONLY) != 0 || s->info.ro != SB_RO_RW;
-	sb_recheck(src, s);
+	sb_look(src, s);
 	if (!s->sw->alive)
 		return WAIT_GONE;
 	return ro == (c->kind == COND_READONLY) ? WAIT_MET : WAIT_PENDING;

@@ -267,9 +267,9 @@ options_of() {
 
 @test "scoped --help is exact: what it lists applies there, what it leaves out is refused there" {
 	# What a source does not use.
-	[[ "$(options_of keys)" != *--no-bpf* && "$(options_of sb)" != *--no-bpf* ]]
-	[[ "$(options_of mounts)" == *--no-bpf* ]]
-	usage_error "watchq: --no-bpf applies to mounts" --no-bpf -t 0 keys
+	[[ "$(options_of keys)" != *--no-bpf* ]]
+	[[ "$(options_of mounts)" == *--no-bpf* && "$(options_of sb)" == *--no-bpf* ]]
+	usage_error "watchq: --no-bpf applies to mounts and sb" --no-bpf -t 0 keys
 	usage_error "watchq: --queue-size applies to keys" --queue-size 8 -t 0 mounts /
 	usage_error "watchq: --interval applies to keys and sb" --interval 1 -t 0 mounts /
 	# wait alone: its conditions and what any wait -e takes; a source's own options with it.

@@ -222,6 +222,11 @@ finish_more() {
 	entries WATCHQ_WATCH="$T/fs" >"$T/entries"
 	[ "$(jq -r '[.WATCHQ_EVENT, .WATCHQ_STATE // "-", .PRIORITY] | join(" ")' "$T/entries")" = "$(printf '%s\n' \
 		'error - 3' 'readonly ro 4' 'readonly rw 5' 'removal - 5')" ]
+	# Each flip's entry names the remount behind it where the capture loaded, as its line does.
+	[[ "$(backend_used)" != *,bpf ]] || jq -e -s 'map(select(.WATCHQ_EVENT == "readonly")) |
+		all(. as $e | .WATCHQ_COMM == "mount" and .WATCHQ_UID == "0" and
+		(.MESSAGE | endswith(" pid=\($e.WATCHQ_PID) uid=0 comm=mount")))' "$T/entries" ||
+		{ cat "$T/entries"; false; }
 	[ "$(jq -r 'select(.WATCHQ_EVENT == "error") | .MESSAGE' "$T/entries")" = "sb error $T/fs ext4 $LOOPDEV EUCLEAN count=1" ]
 }
 

@@ -96,11 +96,25 @@ main(void)
 	capflip_decode(&e, &self, &f);
 	CHECK_STR(f.path, "/mnt");
 	CHECK(f.major == 0 && f.mnt_id == 0, "a path target carries no id");
+	/* A remount's flags are its whole new state; a reconfigure's "ro" was set before it. */
+	e = call(CAPTURE_NR_MOUNT, "/mnt", 0, 0, REMOUNT | 1);
+	memset(&f, 0, sizeof(f));
+	capflip_decode(&e, &self, &f);
+	CHECK(f.may_ro && !f.may_rw, "remount,ro: may_ro %d may_rw %d", f.may_ro, f.may_rw);
+	e = call(CAPTURE_NR_MOUNT, "/mnt", 0, 0, REMOUNT);
+	memset(&f, 0, sizeof(f));
+	capflip_decode(&e, &self, &f);
+	CHECK(!f.may_ro && f.may_rw, "remount,rw: may_ro %d may_rw %d", f.may_ro, f.may_rw);
+	e = call(CAPTURE_NR_MOUNT, "/mnt", 0, 0, REMOUNT | BIND | 1);
+	memset(&f, 0, sizeof(f));
+	capflip_decode(&e, &self, &f);
+	CHECK(!f.may_ro && !f.may_rw, "a bind remount leaves the superblock alone");
 	e = call(CAPTURE_NR_FSCONFIG, "", 7, 0, 0);
 	e.fd_dev = (259 << 20) | 5;
 	memset(&f, 0, sizeof(f));
 	capflip_decode(&e, &self, &f);
 	CHECK(f.major == 259 && f.minor == 5, "fsconfig's device: %u:%u", f.major, f.minor);
+	CHECK(f.may_ro && f.may_rw, "a reconfigure may go either way");
 	/* Another namespace or root, or watchq's not known yet: the path names nothing. */
 	e = call(CAPTURE_NR_MOUNT, "/mnt", 0, 0, REMOUNT);
 	e.mnt_ns = OTHER_NS;
