@@ -152,7 +152,7 @@ asan:
 # CC=clang builds.
 DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev systemd keyutils scdoc mandoc strace \
 	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema \
-	clang libbpf-dev bpftool libelf-dev zlib1g-dev systemd-journal-remote iproute2
+	clang libbpf-dev bpftool libelf-dev zlib1g-dev systemd-journal-remote iproute2 libseccomp-dev
 DEPS_FULL = libclang-rt-14-dev valgrind gnuplot-nox linux-libc-dev-arm64-cross \
 	qemu-system-x86 linux-source-6.1 bc flex bison libssl-dev cpio xz-utils
 deps:

@@ -92,6 +92,32 @@ gone_then_named() {
 		"$T/out" || { cat "$T/out"; false; }
 }
 
+# jail: $WATCHQ under the installed unit's sandbox (its capabilities, system call filter, address
+# families, W^X and namespaces: tests/unitjail.c), as systemd would run it.
+jail() {
+	cc -O2 -o "$T/unitjail" "$BATS_TEST_DIRNAME/unitjail.c" -lseccomp ||
+		skip "cannot build tests/unitjail.c (libseccomp-dev, in make deps)"
+	printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$T/unitjail" \
+		"$BATS_TEST_DIRNAME/../examples/watchq-mounts.service.in" "$WATCHQ" >"$T/jailed"
+	chmod +x "$T/jailed"
+	WATCHQ=$T/jailed
+}
+
+@test "capture under the installed unit's sandbox: it loads, and names processes gone before read" {
+	need_capture
+	jail
+	# The unit denies perf_event_open(2) (@debug): with tracefs mounted, the syscall
+	# tracepoints cannot attach, and the capture falls back to the raw ones.
+	if [ ! -e /sys/kernel/tracing/events/syscalls ]; then
+		mount -t tracefs none /sys/kernel/tracing || skip "cannot mount tracefs here"
+		TRACEFS=1
+	fi
+	run --separate-stderr strace -f -qq -e trace=perf_event_open "$WATCHQ" -t 0 mounts /
+	[[ "$stderr" == *"(backend fanotify+bpf)"* ]] || { echo "$stderr"; false; }
+	[[ "$stderr" == *"perf_event_open("*"= -1 EPERM"* ]] || { echo "$stderr"; false; }
+	gone_then_named
+}
+
 @test "capture (raw tracepoints, no tracefs): processes reaped before watchq read their records are named" {
 	need_capture
 	[ ! -e /sys/kernel/tracing/events/syscalls ] || umount -l /sys/kernel/tracing ||
