@@ -11,23 +11,24 @@
 #include "xalloc.h"
 
 const struct backend source_backends[] = {
-	{ "fanotify", EV_MOUNT, &source_fanotify_ops,
-	    "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN "
+	{ .name = "fanotify", .type = EV_MOUNT, .ops = &source_fanotify_ops,
+	    .needs = "fanotify mount events need Linux 6.15 and CAP_SYS_ADMIN "
 	    "(6.16+: in the mount namespace's user namespace)",
-	    true, true, NULL, "fanotify" },
-	{ "mountinfo", EV_MOUNT, &source_mountinfo_ops, NULL, false, true, NULL,
-	    "/proc/self/mountinfo (is /proc mounted?)" },
-	{ "watch-queue", EV_KEY, &source_watchqueue_ops,
-	    "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and "
+	    .says_cause = true, .choosable = true, .fails = "fanotify" },
+	{ .name = "mountinfo", .type = EV_MOUNT, .ops = &source_mountinfo_ops, .choosable = true,
+	    .fails = "/proc/self/mountinfo (is /proc mounted?)" },
+	{ .name = "watch-queue", .type = EV_KEY, .ops = &source_watchqueue_ops,
+	    .needs = "key notifications need Linux 5.8 with CONFIG_WATCH_QUEUE and "
 	    "CONFIG_KEY_NOTIFICATIONS, which this kernel lacks",
-	    false, true, NULL, "watch-queue: KEYCTL_WATCH_KEY" },
-	{ "poll", EV_KEY, &source_keypoll_ops, NULL, false, true,
-	    "which misses changes undone between two polls and updates that keep a key's size",
-	    "/proc/keys (is /proc mounted?)" },
-	{ "sb", EV_SB, &source_sb_ops,
-	    "sb: none of the events asked for can be had here (see above)", false, false,
-	    NULL, "sb" },
-	{ NULL, 0, NULL, NULL, false, false, NULL, NULL },
+	    .choosable = true, .fails = "watch-queue: KEYCTL_WATCH_KEY" },
+	{ .name = "poll", .type = EV_KEY, .ops = &source_keypoll_ops, .choosable = true,
+	    .misses = "which misses changes undone between two polls and updates that keep a "
+	    "key's size",
+	    .fails = "/proc/keys (is /proc mounted?)" },
+	{ .name = "sb", .type = EV_SB, .ops = &source_sb_ops,
+	    .needs = "sb: none of the events asked for can be had here (see above)",
+	    .fails = "sb" },
+	{ .name = NULL },
 };
 
 const char *
