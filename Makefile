@@ -42,7 +42,16 @@ BPF_CFLAGS = $(BPF_WARNINGS) -D__TARGET_ARCH_$(BPF_ARCH) \
 	-I/usr/include/$(shell $(BPF_CLANG) -print-multiarch)
 
 B = .build
-CORE = $(filter-out main %.bpf,$(notdir $(basename $(wildcard src/*.c))))
+# src/ in layers, each folder including only from its own and those below it: lib (buffers,
+# allocation, escaping), kernel (decoders of what the kernel hands out, the process capture),
+# model (records, event sets, filters, the configuration), sources, run (the loop), output, cli;
+# main.c on top. A module's name is its file's, whatever its folder.
+LAYERS = lib kernel model sources run output cli
+SRCDIRS = $(LAYERS:%=src/%)
+INCLUDES = $(SRCDIRS:%=-I%)
+HEADERS = $(wildcard src/*/*.h)
+vpath %.c $(SRCDIRS) src
+CORE = $(filter-out %.bpf,$(notdir $(basename $(wildcard src/*/*.c))))
 OBJS = $(CORE:%=$(B)/%.o) $(B)/main.o
 # Every unit test (tests/unit/test_*.c) links every module but main.
 UNIT_TESTS = $(notdir $(basename $(wildcard tests/unit/test_*.c)))
@@ -53,17 +62,17 @@ MANPAGES = man/watchq.1 man/watchq-records.5 man/watchq-backends.7
 
 all: watchq $(MANPAGES)
 
-$(B)/%.o: src/%.c src/*.h
+$(B)/%.o: %.c $(HEADERS)
 	@mkdir -p $(B)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(INCLUDES) -c -o $@ $<
 
 $(B)/version.o: watchq.schema.json
 
-$(B)/capture.bpf.o: src/capture.bpf.c src/capture_rec.h
+$(B)/capture.bpf.o: src/kernel/capture.bpf.c src/kernel/capture_rec.h
 	@mkdir -p $(B)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-$(B)/arm64/capture.bpf.o: src/capture.bpf.c src/capture_rec.h
+$(B)/arm64/capture.bpf.o: src/kernel/capture.bpf.c src/kernel/capture_rec.h
 	@mkdir -p $(B)/arm64
 	$(BPF_CLANG) $(BPF_WARNINGS) -D__TARGET_ARCH_arm64 -I/usr/aarch64-linux-gnu/include -c -o $@ $<
 
@@ -72,8 +81,8 @@ bpf-arm64: $(B)/arm64/capture.bpf.o
 $(B)/capture.skel.h: $(B)/capture.bpf.o
 	$(BPFTOOL) gen skeleton $< name capture_bpf > $@.tmp && mv $@.tmp $@
 
-$(B)/capture.o: src/capture.c src/*.h $(B)/capture.skel.h
-	$(CC) $(ALL_CFLAGS) -I$(B) -c -o $@ $<
+$(B)/capture.o: src/kernel/capture.c $(HEADERS) $(B)/capture.skel.h
+	$(CC) $(ALL_CFLAGS) $(INCLUDES) -I$(B) -c -o $@ $<
 
 watchq: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(ALL_LDLIBS)
@@ -85,7 +94,7 @@ man/%: %.scd tools/mantidy
 
 $(B)/unit/%: tests/unit/%.c tests/unit/*.h $(CORE:%=$(B)/%.o)
 	@mkdir -p $(B)/unit
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(CORE:%=$(B)/%.o) $(ALL_LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(INCLUDES) -o $@ $< $(CORE:%=$(B)/%.o) $(ALL_LDLIBS)
 
 unit: $(UNIT_TESTS:%=$(B)/unit/%)
 	@for t in $(UNIT_TESTS); do $(B)/unit/$$t || exit 1; done
@@ -128,10 +137,12 @@ FUZZ_SRC_mounttab = mounttab xalloc
 FUZZ_SRC_keyproc = keyproc keydesc buf xalloc
 FUZZ_LIBS_keyproc = -lkeyutils
 .SECONDEXPANSION:
-$(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(addprefix src/,$$(addsuffix .c,$$(FUZZ_SRC_$$*))) src/*.h
+# A module's source, in whichever layer it is.
+src_of = $(foreach m,$(1),$(wildcard $(SRCDIRS:%=%/$(m).c)))
+$(B)/fuzz/%: tests/fuzz/fuzz_%.c $$(call src_of,$$(FUZZ_SRC_$$*)) $(HEADERS)
 	@mkdir -p $(B)/fuzz
 	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Isrc $(FUZZ_CFLAGS_$*) -o $@ $< $(FUZZ_SRC_$*:%=src/%.c) $(FUZZ_LIBS_$*)
+		$(INCLUDES) $(FUZZ_CFLAGS_$*) -o $@ $< $(call src_of,$(FUZZ_SRC_$*)) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZERS:%=$(B)/fuzz/%)
 	@for f in $(FUZZERS); do \

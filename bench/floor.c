@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/compat.h"
+#include "../src/kernel/compat.h"
 
 #ifndef FAN_REPORT_PIDFD
 #define FAN_REPORT_PIDFD 0x00000080

@@ -488,7 +488,7 @@ LABEL=STICK' ]
 }
 
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
-	# --help prints them from the tables in src/source.c.
+	# --help prints them from the tables in src/sources/source.c.
 	backends=$("$WATCHQ" --help | sed -n 's/^ *--backend=NAME *//p' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
 	sources=$("$WATCHQ" --help | tr '\n' ' ' | grep -o 'SOURCE is .*; several' |
 		grep -o '\(is\|,\|or\) [a-z]*' | awk '{print $2}' | sort | tr '\n' ' ')

@@ -356,7 +356,7 @@ finish_more() {
 		sub(/.*\.type = EV_/, "", t); sub(/[^A-Z].*/, "", t); name = a[2] }
 	     match($0, /\.message_id = "[0-9a-f]*"/) {
 		split(substr($0, RSTART, RLENGTH), b, "\""); print tolower(t), name, b[2] }' \
-		"$ROOT/src/event.c" | sort >"$T/src"
+		"$ROOT/src/model/event.c" | sort >"$T/src"
 	[ "$(wc -l <"$T/man")" -ge 27 ]
 	sort "$T/man" | diff "$T/src" -
 	[ -z "$(cut -d' ' -f3 "$T/man" | sort | uniq -d)" ]
