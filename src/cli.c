@@ -255,6 +255,21 @@ cli_bad_timeout(const char *arg)
 	errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 }
 
+/* Choose the record format kind, once: --json, --format and --keyctl exclude one another. */
+static void
+cli_set_output(struct config *cfg, enum out_format kind)
+{
+	static const char *const names[] = {
+		[OUT_JSON] = "--json", [OUT_FORMAT] = "--format", [OUT_KEYCTL] = "--keyctl",
+	};
+	enum out_format was = cfg->format_kind;
+
+	if (was != OUT_TEXT && was != kind)
+		errx(EXIT_USAGE, "%s and %s cannot be combined", names[was < kind ? was : kind],
+		    names[was < kind ? kind : was]);
+	cfg->format_kind = kind;
+}
+
 /* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_output(int key, char *arg, struct cli_state *cs)
@@ -263,17 +278,16 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 
 	switch (key) {
 	case 'j':
-		if (cfg->format_kind == OUT_FORMAT)
-			errx(EXIT_USAGE, "--json and --format cannot be combined");
-		cfg->format_kind = OUT_JSON;
+		cli_set_output(cfg, OUT_JSON);
+		break;
+	case OPT_KEYCTL:
+		cli_set_output(cfg, OUT_KEYCTL);
 		break;
 	case OPT_FORMAT:
-		if (cfg->format_kind == OUT_JSON)
-			errx(EXIT_USAGE, "--json and --format cannot be combined");
+		cli_set_output(cfg, OUT_FORMAT);
 		if (output_format_check(arg) < 0)
 			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))",
 			    escape_arg(arg));
-		cfg->format_kind = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
@@ -592,7 +606,8 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cli_bad_option(bad);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
 	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
-		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
+		errx(EXIT_USAGE,
+		    "--journal cannot be combined with --json, --format, --keyctl or --output");
 	if (cs.journal)
 		cfg->format_kind = OUT_JOURNAL;
 
@@ -615,6 +630,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cfg->sources |= 1u << cfg->watches[i].type;
 	cli_check_applies(cfg);
 	cli_options_check(cfg, &cs);
+	cli_check_keyctl(cfg);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
 		cli_check_source(cfg);

@@ -17,6 +17,8 @@ const struct argp_option cli_options[] = {
 	{ "timefmt", OPT_TIMEFMT, "FMT", 0, "strftime(3) format for %T and -T", 1 },
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
+	{ "keyctl", OPT_KEYCTL, NULL, 0,
+	    "keys: print each event as keyctl watch does (ID upd, ID link KEY, -- LOSS --)", 1 },
 	{ "journal", OPT_JOURNAL, NULL, 0,
 	    "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
 	{ "quiet", 'q', NULL, 0, "Nothing on stderr but errors; twice (-qq): no events either", 1 },
@@ -104,6 +106,10 @@ static const struct option_scope {
 	{ .key = 'T', .applies = APPLY_RUNS },
 	{ .key = 'o', .applies = APPLY_RUNS },
 	{ .key = OPT_JOURNAL, .applies = APPLY_RUNS },
+	/* keyctl watch has no words for present records, mounts or sb: cli_check_keyctl(). */
+	{ .key = OPT_KEYCTL, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT,
+	    .not_run = "--keyctl prints changes as keyctl watch does: list and state conditions "
+	    "print none (list --json has each key's perm, uid and gid)" },
 	{ .key = 'q', .applies = APPLY_RUNS },
 	{ .key = '0', .applies = APPLY_RUNS },
 	{ .key = 'm', .applies = APPLY_MONITOR },

@@ -17,6 +17,7 @@ enum out_format {
 	OUT_JSON,
 	OUT_FORMAT,
 	OUT_JOURNAL,	/* --journal: sd_journal_send, not fd */
+	OUT_KEYCTL,	/* --keyctl: keyctl watch's lines */
 };
 
 struct watch {
