@@ -95,6 +95,10 @@ struct ev_key_fields {
 	int32_t keyring;	/* the keyring of linked/unlinked/cleared, else 0 */
 	int32_t aux;		/* the record's aux word */
 	const char *type, *description;	/* of key, best effort (NULL: unknown) */
+	/* present: the key's permission mask, owner and group, as KEYCTL_DESCRIBE says them */
+	bool has_attr;
+	uint32_t perm;
+	long uid, gid;
 };
 
 /* Read-only states of a filesystem, as the readonly event reports them. */

@@ -259,9 +259,17 @@ keyset_present_one(struct source *src, const struct watch *w, int32_t keyring, i
 	if (snap) {
 		ev.u.key.type = snap->type;
 		ev.u.key.description = snap->description;
+		ev.u.key.has_attr = snap->err == 0;
+		ev.u.key.perm = snap->perm;
+		ev.u.key.uid = snap->uid;
+		ev.u.key.gid = snap->gid;
 	} else if (described) {
 		ev.u.key.type = d.type;
 		ev.u.key.description = d.description;
+		ev.u.key.has_attr = true;
+		ev.u.key.perm = d.perm;
+		ev.u.key.uid = d.uid;
+		ev.u.key.gid = d.gid;
 	}
 	src->sink->emit(src->sink, &ev);
 	if (described)
