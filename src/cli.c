@@ -387,6 +387,9 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 	case OPT_RECURSIVE:
 		cfg->recursive = true;
 		break;
+	case OPT_FOLLOW:
+		cfg->follow = true;
+		break;
 	case OPT_SPACE_BELOW:
 		if ((r = number_space(arg, &cfg->space_pct, &cfg->space_bytes)) == -2)
 			errx(EXIT_USAGE,

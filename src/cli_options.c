@@ -50,6 +50,9 @@ const struct argp_option cli_options[] = {
 	    "as they appear", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0,
 	    "keys: also watch keyrings linked below watched ones", 3 },
+	{ "follow", OPT_FOLLOW, NULL, 0,
+	    "keys: also watch the keys linked in watched keyrings, then and later, for their own "
+	    "changes", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0,
 	    "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
@@ -143,6 +146,10 @@ static const struct option_scope {
 	{ .key = 'N', .applies = APPLY_MOUNTS | APPLY_RUNS },
 	/* --key and --no-key look in the --keyring itself. */
 	{ .key = OPT_RECURSIVE, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	/* A listing shows the keys linked in a keyring already: there is no change to follow. */
+	{ .key = OPT_FOLLOW, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT,
+	    .not_run = "--follow reports the changes of keys linked in a watched keyring: list "
+	    "prints those keys already, and --key and --no-key look in the --keyring itself" },
 	{ .key = OPT_SPACE_BELOW, .applies = APPLY_SB | APPLY_MONITOR | APPLY_EVENT },
 	/* The key poll, sb lowspace, and sb readonly without error events (--readonly too). */
 	{ .key = OPT_INTERVAL, .applies = APPLY_KEYS | APPLY_SB | APPLY_MONITOR | APPLY_WAIT },

@@ -112,8 +112,8 @@ const struct event_name event_names[] = {
 	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_FROM },
 	{ .name = "moved_to", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
 	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_TO },
-	/* keyctl watch's: the words it prints (--keyctl prints them; its gc: a watched key destroyed),
-	 * and in full. */
+	/* keyctl watch's: the words it prints (--keyctl prints them; its gc: a watched key
+	 * destroyed), and in full. */
 	{ .name = "inst", .type = EV_KEY, .subtype = KEY_INSTANTIATED, .keyctl = true },
 	{ .name = "update", .type = EV_KEY, .subtype = KEY_UPDATED },
 	{ .name = "upd", .type = EV_KEY, .subtype = KEY_UPDATED, .keyctl = true },

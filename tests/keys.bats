@@ -585,6 +585,91 @@ need_watch_queue() {
 	[ "$stderr" = "watchq: --recursive applies to keys" ]
 }
 
+# followed KEY KEYRING: $T/err (WATCHQ_DEBUG=keys) says watchq follows KEY, linked in KEYRING.
+followed() {
+	grep -q "^watchq: debug: [0-9.]* keys: following $1, linked in $2, under " "$T/err"
+}
+
+@test "--follow reports the own changes of keys linked in a watched keyring, at the start and later" {
+	s=$(keyctl id @s)
+	k0=$(keyctl add user wq-fl0 v0 @s)
+	away=$(keyctl newring wq-away @s)
+	keyctl link "$k0" "$away"
+	WATCHQ_DEBUG=keys kwatch --follow keys @s
+	followed "$k0" "$s"
+	# A keyring is --recursive's to follow, not --follow's.
+	run ! grep -q "following $away," "$T/err"
+	k=$(keyctl add user wq-fl v @s)
+	wait_until lines_at_least 1
+	wait_until followed "$k" "$s"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 2
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 3
+	keyctl update "$k0" "a longer value"
+	wait_until lines_at_least 4
+	keyctl revoke "$k"
+	wait_until lines_at_least 5
+	# Unlinked from the watched keyring: no longer followed, its changes no news.
+	keyctl unlink "$k0" @s
+	wait_until grep -q "keys: no longer following $k0: not linked below @s$" "$T/err"
+	keyctl update "$k0" "a value longer still"
+	k3=$(keyctl add user wq-fl3 v @s)
+	wait_until grep -q "^key linked @s $k3 " "$T/out"
+	stop_watchq
+	cat "$T/out"
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "key linked @s $k user:wq-fl keyring=$s" \
+		"key updated @s $k user:wq-fl" "key setattr @s $k user:wq-fl" "key updated @s $k0 user:wq-fl0" \
+		"key revoked @s $k user:wq-fl" "key unlinked @s $k0 user:wq-fl0 keyring=$s" \
+		"key linked @s $k3 user:wq-fl3 keyring=$s")" ]
+}
+
+@test "--follow with -e updated: links still say what to follow, and only updates are reported" {
+	WATCHQ_DEBUG=keys kwatch --follow -e updated keys @s
+	k=$(keyctl add user wq-fle v @s)
+	wait_until followed "$k" "$(keyctl id @s)"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "key updated @s $k user:wq-fle" ]
+}
+
+@test "--follow --recursive: keys linked in a keyring below a watched one are followed too" {
+	ring=$(keyctl newring wq-fsub @s)
+	WATCHQ_DEBUG=keys kwatch --follow --recursive keys @s
+	k=$(keyctl add user wq-fdeep v "$ring")
+	wait_until followed "$k" "$ring"
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until grep -q "^key setattr @s $k user:wq-fdeep$" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "key linked @s $k user:wq-fdeep keyring=$ring" \
+		"key setattr @s $k user:wq-fdeep")" ]
+}
+
+@test "--follow on the notification queue: an update that keeps a followed key's size is reported" {
+	WATCHQ_DEBUG=keys kwatch --follow keys @s
+	need_watch_queue
+	k=$(keyctl add user wq-fsame v1 @s)
+	wait_until followed "$k" "$(keyctl id @s)"
+	# Polling cannot see this update (the summary, the size, stays); the kernel's record says it.
+	keyctl update "$k" v2
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 2p "$T/out")" = "key updated @s $k user:wq-fsame" ]
+}
+
+@test "--follow goes with keys monitors and wait -e; elsewhere a usage error" {
+	run --separate-stderr "$WATCHQ" --follow mounts /
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --follow applies to keys" ]
+	run --separate-stderr "$WATCHQ" list --follow keys
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --follow reports the changes of keys linked in a watched keyring: list prints those keys already, and --key and --no-key look in the --keyring itself" ]
+	run --separate-stderr "$WATCHQ" wait --key user:x --follow
+	[ "$status" -eq 64 ] && [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	run --separate-stderr "$WATCHQ" -q -t 0 --follow wait -e updated keys @s
+	[ "$status" -eq 2 ]
+}
+
 @test "cleared and invalidated" {
 	ring=$(keyctl newring wq-clear @s)
 	keyctl add user wq-c1 v "$ring" >/dev/null

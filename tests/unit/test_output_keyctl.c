@@ -32,8 +32,8 @@ main(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ev = (struct event){ .type = cases[i].type, .subtype = cases[i].subtype, .watch = "@s",
-			.u.key = { .key = cases[i].key, .keyring = cases[i].keyring,
+		ev = (struct event){ .type = cases[i].type, .subtype = cases[i].subtype,
+			.watch = "@s", .u.key = { .key = cases[i].key, .keyring = cases[i].keyring,
 			    .type = "user", .description = "d" } };
 		if (cases[i].type == EV_META)
 			ev.u.meta = (struct ev_meta_fields){ .lost = -1, .key = cases[i].meta_key };
