@@ -410,6 +410,21 @@ need_watch_queue() {
 	[ "$(cat "$T/out")" = "$(printf '%s\n' "$s link $k2" "$k upd" "$k attr" "$s unlk $k2" "$k rev")" ]
 }
 
+@test "--keyctl: a loss is keyctl watch's -- LOSS -- line, then the lines of what the resync found" {
+	s=$(keyctl id @s)
+	kwatch --keyctl --queue-size 1 keys @s
+	need_watch_queue
+	kill -STOP "$WQ_PID"
+	keyburst @s 100 kl
+	kill -CONT "$WQ_PID"
+	wait_until grep -qx -- "-- LOSS --" "$T/out"
+	wait_until bash -c "[ \$(grep -c '^$s link ' '$T/out') -ge 100 ]"
+	stop_watchq
+	# Nothing but keyctl watch's lines, each key linked once.
+	[ -z "$(grep -vx -e '-- LOSS --' -e "$s link [0-9]*" "$T/out")" ]
+	[ -z "$(grep "^$s link " "$T/out" | sort | uniq -d)" ]
+}
+
 @test "--keyctl: a watched key that goes is keyctl watch's gc line, then exit 3" {
 	k=$(keyctl add user wq-kc-gc v @s)
 	kwatch --keyctl keys "$k"
