@@ -185,6 +185,22 @@ walk(struct walk *wk, size_t i)
 	free(links);
 }
 
+/* Forget the followed keys that are gone: keys come and go below a watched keyring, and the set
+ * must not grow with them. Watched keys stay, gone or not. */
+static void
+keyset_compact(struct keyset *ks)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->n; i++) {
+		if (ks->v[i].child && ks->v[i].gone)
+			keysnap_free(&ks->v[i].snap);
+		else
+			ks->v[n++] = ks->v[i];
+	}
+	ks->n = n;
+}
+
 int
 keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx)
@@ -217,6 +233,7 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	ks->leaves = wk.leaves;
 	ks->nleaves = wk.nleaves;
 	free(wk.seen);
+	keyset_compact(ks);
 	return wk.failed;
 }
 
@@ -234,10 +251,12 @@ keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool rem
 			continue;
 		keysnap_take(&fresh, e->serial, proc);
 		if (!keysnap_exists(&fresh) && removals) {
-			/* A followed child keyring that went is no news of its own. */
+			/* A followed key that went is no news of its own. */
 			e->gone = true;
 			if (!e->child)
 				source_gone(src, e->sw, "watched key is gone");
+			else
+				DEBUG(DEBUG_KEYS, "no longer following %d: gone", (int)e->serial);
 			keysnap_free(&fresh);
 			continue;
 		}

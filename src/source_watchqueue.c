@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "debug.h"
 #include "key_events.h"
 #include "keyproc.h"
 #include "keyset.h"
@@ -133,6 +134,8 @@ wq_removal(struct source *src, const struct wq_rec *r)
 	e->gone = true;
 	if (!e->child)
 		source_gone(src, e->sw, "watched key is gone");
+	else
+		DEBUG(DEBUG_KEYS, "no longer following %d: gone", (int)e->serial);
 }
 
 /* With --recursive or --follow: whether record r may change which keys are followed. */
