@@ -130,8 +130,9 @@ FUZZ_SRC_fan_decode = fan_decode
 FUZZ_SRC_quota_nl = quota_nl
 FUZZ_SRC_number = number
 FUZZ_SRC_escape = escape buf xalloc
-FUZZ_SRC_format = output_format output_end output_text output_json output_journal output_fields escape buf xalloc event quota_nl
-FUZZ_LIBS_format = $(shell $(PKG_CONFIG) --libs libsystemd)
+FUZZ_SRC_format = output_format output_end output_text output_json output_journal output_fields \
+	output_keyctl escape buf xalloc event quota_nl keydesc
+FUZZ_LIBS_format = $(shell $(PKG_CONFIG) --libs libsystemd) -lkeyutils
 FUZZ_SRC_events = filter evset event xalloc
 FUZZ_CFLAGS_events = $(shell $(PKG_CONFIG) --cflags mount)
 FUZZ_LIBS_events = $(shell $(PKG_CONFIG) --libs mount)

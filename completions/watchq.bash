@@ -131,7 +131,7 @@ _watchq_wait_refused()
 		[wait]='--initial -m --monitor'
 		[state]='-e --event -E --exclude-event -n --count --fstype -S --source -O
 			--options --exclude --include --excludei --includei --timefmt --recursive
-			--space-below --queue-size --no-bpf'
+			--space-below --queue-size --no-bpf --keyctl --follow'
 		[silent]='-j --json --format --journal -T --timestamps -0 --null -o --output'
 		[here]='-N --ns'
 		[event]='--mount --unmount --readonly --writable --key --keyring --no-key
@@ -160,10 +160,10 @@ _watchq()
 
 	local events
 	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
-	local opts='-e --event -E --exclude-event -j --json --format --timefmt -T --timestamps
-		-o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout
+	local opts='-e --event -E --exclude-event -j --json --format --keyctl --timefmt -T
+		--timestamps -o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout
 		-n --count --fstype -S --source -O --options --exclude --include --excludei
-		--includei -N --ns --recursive --space-below --backend --no-bpf --interval
+		--includei -N --ns --recursive --follow --space-below --backend --no-bpf --interval
 		--queue-size -h --help --usage -V --version'
 	local wait_opts='--mount --unmount --readonly --writable --key --keyring --no-key
 		--mounted --unmounted'

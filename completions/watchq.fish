@@ -45,7 +45,7 @@ function __watchq_allows
 	end
 	set -l wait initial monitor
 	set -l state event exclude-event count fstype source options exclude include excludei \
-		includei timefmt recursive space-below queue-size no-bpf
+		includei timefmt recursive space-below queue-size no-bpf keyctl follow
 	set -l silent json format journal timestamps null output
 	set -l here ns
 	set -l event mount unmount readonly writable key keyring no-key mounted unmounted
@@ -144,6 +144,7 @@ complete -c watchq -n 'test (__watchq_source) = keys' -a '@s @u @us @p @t @g @a 
 complete -c watchq -n '__watchq_allows event' -s e -l event -x -a '(__watchq_events)' -d 'Report only these events'
 complete -c watchq -n '__watchq_allows exclude-event' -s E -l exclude-event -x -a '(__watchq_events)' -d 'Do not report these events'
 complete -c watchq -n '__watchq_allows json' -s j -l json -d 'Print JSON lines'
+complete -c watchq -n '__watchq_allows keyctl' -l keyctl -d 'keys: print as keyctl watch does'
 complete -c watchq -n '__watchq_allows format' -l format -x -a '(__watchq_format)' -d 'Print with %-escapes'
 complete -c watchq -n '__watchq_allows timefmt' -l timefmt -x -d 'strftime format for %T and -T'
 complete -c watchq -n '__watchq_allows timestamps' -s T -l timestamps -d 'Prefix each line with the time'
@@ -165,6 +166,7 @@ complete -c watchq -n '__watchq_allows excludei' -l excludei -x -d 'As --exclude
 complete -c watchq -n '__watchq_allows includei' -l includei -x -d 'As --include, case ignored'
 complete -c watchq -n '__watchq_allows ns' -s N -l ns -r -a '(__fish_complete_pids) all' -d 'Watch this mount namespace instead of ours (all: every one)'
 complete -c watchq -n '__watchq_allows recursive' -l recursive -d 'keys: follow keyrings linked below'
+complete -c watchq -n '__watchq_allows follow' -l follow -d 'keys: follow the keys linked in watched keyrings'
 complete -c watchq -n '__watchq_allows space-below' -l space-below -x -d 'sb: report lowspace below PERCENT% or SIZE'
 complete -c watchq -l backend -x -a 'auto fanotify mountinfo watch-queue poll' -d 'Backend'
 complete -c watchq -l interval -x -d 'Period of polled backends'

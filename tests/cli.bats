@@ -101,7 +101,7 @@ usage_error() {
 	usage_error "unknown option '-z'" -qz mounts /
 	usage_error "option '--timeout' needs SECONDS" mounts / --timeout
 	usage_error "option '--json' takes no argument" --json=yes mounts /
-	usage_error "unknown option '--ke'; did you mean --key, --keyring?" wait --ke user:a
+	usage_error "unknown option '--ke'; did you mean --key, --keyctl, --keyring?" wait --ke user:a
 }
 
 @test "findmnt's and inotifywait's options point to the watchq way, on one line, exit 64" {

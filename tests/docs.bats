@@ -223,7 +223,7 @@ in_disks() {
 	[ "$output" = --writable ]
 	# Wait conditions only after wait; wait only once.
 	run complete_zsh 'watchq --'
-	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
+	[ -n "$output" ] && [ -z "$(echo "$output" | grep -E -- '^--(mount|key|unmount)([^a-z-]|$)')" ]
 	run complete_zsh 'watchq wait '
 	[ "$(echo "$output" | tr '\n' ' ')" = "keys mounts sb " ]
 	run complete_zsh 'watchq list '
@@ -247,7 +247,7 @@ in_disks() {
 	[[ "$output" == *@us* ]]
 	# Wait conditions only after wait; wait only once.
 	run complete_fish 'watchq --'
-	[[ "$output" != *--mount* && "$output" != *--key* && "$output" != *--unmount* ]]
+	[ -n "$output" ] && [ -z "$(echo "$output" | grep -E -- '^--(mount|key|unmount)([^a-z-]|$)')" ]
 	run complete_fish 'watchq mounts / --'
 	[[ "$output" != *--no-key* && "$output" != *--keyring* && "$output" != *--writable* ]]
 	run complete_fish 'watchq wait --'

@@ -268,7 +268,7 @@ comm_names() {
 	need_fanotify
 	run --separate-stderr env WATCHQ_DEBUG=rescan,nope "$WATCHQ" -t 0 mounts /
 	[ "$status" -eq 64 ]
-	[ "$stderr" = "watchq: WATCHQ_DEBUG: unknown area 'nope' (fanotify, rescan, capture, group, mountinfo, ns, all)" ]
+	[ "$stderr" = "watchq: WATCHQ_DEBUG: unknown area 'nope' (fanotify, rescan, capture, group, mountinfo, ns, keys, all)" ]
 	[ -z "$output" ]
 	run env WATCHQ_DEBUG=help "$WATCHQ" mounts /
 	[ "$status" -eq 0 ]

@@ -288,7 +288,7 @@ finish_more() {
 	for opts in "--journal --json" "-j --journal" "--format=%e --journal" "--journal -o $T/x"; do
 		run --separate-stderr "$WATCHQ" $opts mounts /
 		[ "$status" -eq 64 ]
-		[ "$stderr" = "watchq: --journal cannot be combined with --json, --format or --output" ]
+		[ "$stderr" = "watchq: --journal cannot be combined with --json, --format, --keyctl or --output" ]
 	done
 	[ ! -e "$T/x" ]
 }

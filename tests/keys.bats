@@ -67,6 +67,16 @@ kw_probe() {
 	keyctl add user "kw-probe-$KW_PROBES" v "$1"
 }
 
+# kc_start FILE ARGS...: watchq --keyctl ARGS in the background (its pid in $KW_PID, ended by
+# teardown), lines to FILE, stderr to FILE.err; return once it is watching.
+kc_start() {
+	local file=$1
+	shift
+	"$WATCHQ" --keyctl "$@" >"$file" 2>"$file.err" 3>&- &
+	KW_PID="$KW_PID $!"
+	wait_until grep -q '^watchq: watching' "$file.err"
+}
+
 # The suite's teardown, run once what a test left of keyctl watch is gone.
 eval "helper_$(declare -f teardown)"
 
@@ -347,6 +357,9 @@ need_watch_queue() {
 	skip_k=$KW_SKIP
 	kwatch keys @s "$k"
 	need_watch_queue
+	# And watchq --keyctl, one per key as keyctl watch takes one: the same lines, byte for byte.
+	kc_start "$T/kc.s" keys @s
+	kc_start "$T/kc.k" keys "$k"
 	k2=$(keyctl add user wq-side2 v @s)
 	keyctl update "$k" v2
 	keyctl setperm "$k" 0x3f3f0000
@@ -358,6 +371,8 @@ need_watch_queue() {
 	wait_until lines_at_least 5
 	wait_until bash -c "[ \$(tail -n +$((skip_s + 1)) '$T/kw.s' | grep -c '^[0-9]') -ge 2 ] &&
 		[ \$(tail -n +$((skip_k + 1)) '$T/kw.k' | grep -c '^[0-9]') -ge 3 ]"
+	wait_until lines_at_least 2 "$T/kc.s"
+	wait_until lines_at_least 3 "$T/kc.k"
 	kill $KW_PID
 	stop_watchq
 	kw() { kw_lines "$1" "$2" | sed -E 's/^([0-9]+) link /\1 linked /; s/^([0-9]+) unlk /\1 unlinked /;
@@ -369,7 +384,82 @@ need_watch_queue() {
 	[ "$(kw "$T/kw.s" "$skip_s")" = "$(wq @s)" ]
 	[ "$(kw "$T/kw.k" "$skip_k")" = "$(wq "$k")" ]
 	[ "$(kw "$T/kw.s" "$skip_s" | sed -n 1p)" = "$(keyctl id @s) linked $k2" ]
+	echo "watchq --keyctl @s:"; cat "$T/kc.s"; echo "watchq --keyctl $k:"; cat "$T/kc.k"
+	tail -n +$((skip_s + 1)) "$T/kw.s" | grep -vx 'Monitoring terminated' | cmp - "$T/kc.s"
+	tail -n +$((skip_k + 1)) "$T/kw.k" | grep -vx 'Monitoring terminated' | cmp - "$T/kc.k"
 	[ -s "$T/kw.s" ] && [ -s "$T/kw.k" ]
+}
+
+@test "--keyctl prints each change as keyctl watch does, on either backend" {
+	k=$(keyctl add user wq-kc v1 @s)
+	s=$(keyctl id @s)
+	kwatch --keyctl keys @s "$k"
+	k2=$(keyctl add user wq-kc2 v @s)
+	wait_until lines_at_least 1
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 2
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 3
+	keyctl unlink "$k2" @s
+	wait_until lines_at_least 4
+	keyctl revoke "$k"
+	wait_until lines_at_least 5
+	stop_watchq
+	cat "$T/out"
+	[ "$WQ_STATUS" -eq 0 ]
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "$s link $k2" "$k upd" "$k attr" "$s unlk $k2" "$k rev")" ]
+}
+
+@test "--keyctl: a loss is keyctl watch's -- LOSS -- line, then the lines of what the resync found" {
+	s=$(keyctl id @s)
+	kwatch --keyctl --queue-size 1 keys @s
+	need_watch_queue
+	kill -STOP "$WQ_PID"
+	keyburst @s 100 kl
+	kill -CONT "$WQ_PID"
+	wait_until grep -qx -- "-- LOSS --" "$T/out"
+	wait_until bash -c "[ \$(grep -c '^$s link ' '$T/out') -ge 100 ]"
+	stop_watchq
+	# Nothing but keyctl watch's lines, each key linked once.
+	[ -z "$(grep -vx -e '-- LOSS --' -e "$s link [0-9]*" "$T/out")" ]
+	[ -z "$(grep "^$s link " "$T/out" | sort | uniq -d)" ]
+}
+
+@test "--keyctl: a watched key that goes is keyctl watch's gc line, then exit 3" {
+	k=$(keyctl add user wq-kc-gc v @s)
+	kwatch --keyctl keys "$k"
+	keyctl unlink "$k" @s
+	finish_watchq
+	[ "$WQ_STATUS" -eq 3 ]
+	[ "$(cat "$T/out")" = "$k gc" ]
+}
+
+@test "--keyctl -0 ends each line with a NUL, and -e takes keyctl watch's words" {
+	k=$(keyctl add user wq-kc0 v1 @s)
+	kwatch --keyctl -0 -e attr keys "$k"
+	keyctl update "$k" "a longer value"
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until grep -qa attr "$T/out"
+	stop_watchq
+	[ "$(tr -d '\0' <"$T/out")" = "$k attr" ]
+	[ "$(tr -cd '\0' <"$T/out" | wc -c)" -eq 1 ]
+	[ "$(tr -cd '\n' <"$T/out" | wc -c)" -eq 0 ]
+}
+
+@test "--keyctl where keyctl watch has no line is a usage error" {
+	for args in "--keyctl mounts /" "--keyctl keys @s mounts /" "--keyctl sb /" "--keyctl --initial keys" \
+		"list --keyctl keys" "wait --key user:x --keyctl" "--keyctl -T keys" "--keyctl --json keys" \
+		"--format %e --keyctl keys" "--journal --keyctl keys"; do
+		run --separate-stderr "$WATCHQ" $args
+		[ "$status" -eq 64 ] || { echo "$args: $status"; false; }
+		[ -z "$output" ] && [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || { echo "$args: $stderr"; false; }
+	done
+	run --separate-stderr "$WATCHQ" --keyctl keys @s mounts /
+	[ "$stderr" = "watchq: --keyctl prints keyctl watch's lines, which have no words for mounts or sb: watch keys alone" ]
+	run --separate-stderr "$WATCHQ" --keyctl --json keys
+	[ "$stderr" = "watchq: --json and --keyctl cannot be combined" ]
+	run --separate-stderr "$WATCHQ" --keyctl mounts /
+	[ "$stderr" = "watchq: --keyctl applies to keys" ]
 }
 
 @test "wait --key started before the key exists exits 0 once it is linked" {
@@ -508,6 +598,91 @@ need_watch_queue() {
 	run --separate-stderr "$WATCHQ" --recursive mounts /
 	[ "$status" -eq 64 ]
 	[ "$stderr" = "watchq: --recursive applies to keys" ]
+}
+
+# followed KEY KEYRING: $T/err (WATCHQ_DEBUG=keys) says watchq follows KEY, linked in KEYRING.
+followed() {
+	grep -q "^watchq: debug: [0-9.]* keys: following $1, linked in $2, under " "$T/err"
+}
+
+@test "--follow reports the own changes of keys linked in a watched keyring, at the start and later" {
+	s=$(keyctl id @s)
+	k0=$(keyctl add user wq-fl0 v0 @s)
+	away=$(keyctl newring wq-away @s)
+	keyctl link "$k0" "$away"
+	WATCHQ_DEBUG=keys kwatch --follow keys @s
+	followed "$k0" "$s"
+	# A keyring is --recursive's to follow, not --follow's.
+	run ! grep -q "following $away," "$T/err"
+	k=$(keyctl add user wq-fl v @s)
+	wait_until lines_at_least 1
+	wait_until followed "$k" "$s"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 2
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until lines_at_least 3
+	keyctl update "$k0" "a longer value"
+	wait_until lines_at_least 4
+	keyctl revoke "$k"
+	wait_until lines_at_least 5
+	# Unlinked from the watched keyring: no longer followed, its changes no news.
+	keyctl unlink "$k0" @s
+	wait_until grep -q "keys: no longer following $k0: not linked below @s$" "$T/err"
+	keyctl update "$k0" "a value longer still"
+	k3=$(keyctl add user wq-fl3 v @s)
+	wait_until grep -q "^key linked @s $k3 " "$T/out"
+	stop_watchq
+	cat "$T/out"
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "key linked @s $k user:wq-fl keyring=$s" \
+		"key updated @s $k user:wq-fl" "key setattr @s $k user:wq-fl" "key updated @s $k0 user:wq-fl0" \
+		"key revoked @s $k user:wq-fl" "key unlinked @s $k0 user:wq-fl0 keyring=$s" \
+		"key linked @s $k3 user:wq-fl3 keyring=$s")" ]
+}
+
+@test "--follow with -e updated: links still say what to follow, and only updates are reported" {
+	WATCHQ_DEBUG=keys kwatch --follow -e updated keys @s
+	k=$(keyctl add user wq-fle v @s)
+	wait_until followed "$k" "$(keyctl id @s)"
+	keyctl update "$k" "a longer value"
+	wait_until lines_at_least 1
+	stop_watchq
+	[ "$(cat "$T/out")" = "key updated @s $k user:wq-fle" ]
+}
+
+@test "--follow --recursive: keys linked in a keyring below a watched one are followed too" {
+	ring=$(keyctl newring wq-fsub @s)
+	WATCHQ_DEBUG=keys kwatch --follow --recursive keys @s
+	k=$(keyctl add user wq-fdeep v "$ring")
+	wait_until followed "$k" "$ring"
+	keyctl setperm "$k" 0x3f3f0000
+	wait_until grep -q "^key setattr @s $k user:wq-fdeep$" "$T/out"
+	stop_watchq
+	[ "$(cat "$T/out")" = "$(printf '%s\n' "key linked @s $k user:wq-fdeep keyring=$ring" \
+		"key setattr @s $k user:wq-fdeep")" ]
+}
+
+@test "--follow on the notification queue: an update that keeps a followed key's size is reported" {
+	WATCHQ_DEBUG=keys kwatch --follow keys @s
+	need_watch_queue
+	k=$(keyctl add user wq-fsame v1 @s)
+	wait_until followed "$k" "$(keyctl id @s)"
+	# Polling cannot see this update (the summary, the size, stays); the kernel's record says it.
+	keyctl update "$k" v2
+	wait_until lines_at_least 2
+	stop_watchq
+	[ "$(sed -n 2p "$T/out")" = "key updated @s $k user:wq-fsame" ]
+}
+
+@test "--follow goes with keys monitors and wait -e; elsewhere a usage error" {
+	run --separate-stderr "$WATCHQ" --follow mounts /
+	[ "$status" -eq 64 ] && [ "$stderr" = "watchq: --follow applies to keys" ]
+	run --separate-stderr "$WATCHQ" list --follow keys
+	[ "$status" -eq 64 ]
+	[ "$stderr" = "watchq: --follow reports the changes of keys linked in a watched keyring: list prints those keys already, and --key and --no-key look in the --keyring itself" ]
+	run --separate-stderr "$WATCHQ" wait --key user:x --follow
+	[ "$status" -eq 64 ] && [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	run --separate-stderr "$WATCHQ" -q -t 0 --follow wait -e updated keys @s
+	[ "$status" -eq 2 ]
 }
 
 @test "cleared and invalidated" {

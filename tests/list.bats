@@ -228,17 +228,19 @@ keyctl_view() {
 	run --separate-stderr "$WATCHQ" list --recursive keys
 	[ "$status" -eq 0 ] && [ -z "$stderr" ]
 	echo "$output" | awk '{ print $4, $5 }' | sort | diff "$T/want" -
-	[ "${lines[0]}" = "key present @s $SES keyring:_ses" ]
-	echo "$output" | grep -qx "key present @s $C user:wq-c keyring=$R"
-	echo "$output" | grep -qx "key present @s $A user:wq-a keyring=$SES"
+	# Each line ends with keyctl show's columns: our keys, all rights to us as their possessor.
+	mine="perm=--alswrv uid=$(id -u) gid=$(id -g)"
+	[ "${lines[0]}" = "key present @s $SES keyring:_ses $mine" ]
+	echo "$output" | grep -qx "key present @s $C user:wq-c keyring=$R $mine"
+	echo "$output" | grep -qx "key present @s $A user:wq-a keyring=$SES $mine"
 	# Without --recursive: the keys linked in the keyring named, not below.
 	run --separate-stderr "$WATCHQ" list keys @s
 	[ "$status" -eq 0 ] && [ "${#lines[@]}" -eq 4 ]
 	[[ "$output" != *wq-c* ]]
 	run --separate-stderr "$WATCHQ" list keys "$R"
 	[ "$status" -eq 0 ]
-	[ "$output" = "key present $R $R keyring:wq-in
-key present $R $C user:wq-c keyring=$R" ]
+	[ "$output" = "key present $R $R keyring:wq-in $mine
+key present $R $C user:wq-c keyring=$R $mine" ]
 	run --separate-stderr "$WATCHQ" list --json --recursive keys
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -r '"\(.key) \(.type):\(.description)"' | sort | diff "$T/want" -
@@ -247,6 +249,48 @@ key present $R $C user:wq-c keyring=$R" ]
 	[ "$(echo "$output" | jq 'select(.key == '"$C"') | .keyring')" = "$R" ]
 	"$WATCHQ" list --format '%e %k' -0 keys "$R" >"$T/out0"
 	printf 'present %s\0present %s\0' "$R" "$C" | cmp - "$T/out0"
+}
+
+@test "list keys: keyctl show's permission, uid and gid columns; JSON has keyctl describe's mask" {
+	new_session
+	# Rights of the possessor and owner (a key is possessed where it can be searched for), and
+	# (root can give a key away) of the possessor and other, for a key of another owner and group.
+	keyctl setperm "$A" 0x09020000
+	keyctl setperm "$B" 0x1b030000
+	if [ "$(id -u)" -eq 0 ]; then
+		keyctl chown "$C" 4242
+		keyctl chgrp "$C" 4243
+		keyctl setperm "$C" 0x09000006
+	fi
+	keyctl show @s | awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1, $2, $3, $4 }' | sort >"$T/want"
+	[ "$(wc -l <"$T/want")" -eq 5 ]
+	# Not possessed (no search right for its possessor), and no view right for its owner.
+	E=$(keyctl add user wq-e ve @s)
+	keyctl setperm "$E" 0x01020000
+	keyctl show @s | grep -qx "$E: key inaccessible (Permission denied)"
+	run --separate-stderr "$WATCHQ" list --recursive keys
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	echo "$output" | grep -v "^key present @s $E " |
+		awk '{ n = NF; print $4, substr($(n - 2), 6), substr($(n - 1), 5), substr($n, 5) }' | sort >"$T/got"
+	cat "$T/want" "$T/got"
+	diff "$T/want" "$T/got"
+	grep -q "^$A ----s-rv " "$T/got" && grep -q "^$B ---ls-rv " "$T/got"
+	echo "$output" | grep -qx "key present @s $E - keyring=$SES perm=- uid=- gid=-"
+	[ "$(id -u)" -ne 0 ] || grep -qx "$C ----swrv 4242 4243" "$T/got"
+	# JSON: the whole mask, owner and group, as keyctl describe has them; null in change records.
+	run --separate-stderr "$WATCHQ" list --json --recursive keys
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c "select(.key == $E) | [.perm, .uid, .gid]")" = "[null,null,null]" ]
+	for k in $SES $A $B $R $C; do
+		want=$(keyctl rdescribe "$k" | cut -d';' -f2-4)
+		got=$(echo "$output" | jq -r "select(.key == $k) | \"\(.uid);\(.gid);\(.perm)\"")
+		[ "${got%;*};$(printf '%08x' "${got##*;}")" = "$want" ] || { echo "$k: $got, not $want"; false; }
+	done
+	WATCHQ_BACKEND= start_watchq --json --interval 0.05 keys
+	keyctl add user wq-f vf @s >/dev/null
+	wait_until lines_at_least 1
+	stop_watchq
+	jq -e '.event == "linked" and .perm == null and .uid == null and .gid == null' "$T/out"
 }
 
 @test "--initial keys: the present records of list, then the changes" {

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,49 @@ cli_bad_timeout(const char *arg)
 	errx(EXIT_USAGE, "--timeout: '%s' is not a number of seconds", escape_arg(arg));
 }
 
+/* The options that only switch something of cfg on, and what. */
+static const struct cli_flag {
+	int key;
+	size_t offset;		/* of its bool in struct config */
+} cli_flags[] = {
+	{ 'T', offsetof(struct config, timestamps) },
+	{ '0', offsetof(struct config, null) },
+	{ OPT_INITIAL, offsetof(struct config, initial) },
+	{ OPT_TARGET, offsetof(struct config, list_target) },
+	{ OPT_RECURSIVE, offsetof(struct config, recursive) },
+	{ OPT_FOLLOW, offsetof(struct config, follow) },
+	{ 0, 0 },
+};
+
+/* Switch on the flag of key in cfg: 0, or ARGP_ERR_UNKNOWN if key is no flag. */
+static error_t
+cli_opt_flag(int key, struct config *cfg)
+{
+	const struct cli_flag *f;
+
+	for (f = cli_flags; f->key; f++)
+		if (f->key == key) {
+			*(bool *)((char *)cfg + f->offset) = true;
+			return 0;
+		}
+	return ARGP_ERR_UNKNOWN;
+}
+
+/* Choose the record format kind, once: --json, --format and --keyctl exclude one another. */
+static void
+cli_set_output(struct config *cfg, enum out_format kind)
+{
+	static const char *const names[] = {
+		[OUT_JSON] = "--json", [OUT_FORMAT] = "--format", [OUT_KEYCTL] = "--keyctl",
+	};
+	enum out_format was = cfg->format_kind;
+
+	if (was != OUT_TEXT && was != kind)
+		errx(EXIT_USAGE, "%s and %s cannot be combined", names[was < kind ? was : kind],
+		    names[was < kind ? kind : was]);
+	cfg->format_kind = kind;
+}
+
 /* The options of events and output; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_output(int key, char *arg, struct cli_state *cs)
@@ -263,26 +307,22 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 
 	switch (key) {
 	case 'j':
-		if (cfg->format_kind == OUT_FORMAT)
-			errx(EXIT_USAGE, "--json and --format cannot be combined");
-		cfg->format_kind = OUT_JSON;
+		cli_set_output(cfg, OUT_JSON);
+		break;
+	case OPT_KEYCTL:
+		cli_set_output(cfg, OUT_KEYCTL);
 		break;
 	case OPT_FORMAT:
-		if (cfg->format_kind == OUT_JSON)
-			errx(EXIT_USAGE, "--json and --format cannot be combined");
+		cli_set_output(cfg, OUT_FORMAT);
 		if (output_format_check(arg) < 0)
 			errx(EXIT_USAGE, "--format: unknown escape in '%s' (see watchq(1))",
 			    escape_arg(arg));
-		cfg->format_kind = OUT_FORMAT;
 		cfg->format = arg;
 		break;
 	case OPT_TIMEFMT:
 		if (*arg == '\0')
 			errx(EXIT_USAGE, "--timefmt: empty format");
 		cfg->timefmt = arg;
-		break;
-	case 'T':
-		cfg->timestamps = true;
 		break;
 	case 'o':
 		if (*arg == '\0')
@@ -303,17 +343,8 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 		cfg->quiet = true;
 		cfg->no_events = cs->quiet > 1;
 		break;
-	case '0':
-		cfg->null = true;
-		break;
 	case 'm':
 		cs->monitor = true;
-		break;
-	case OPT_INITIAL:
-		cfg->initial = true;
-		break;
-	case OPT_TARGET:
-		cfg->list_target = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -321,12 +352,31 @@ cli_opt_output(int key, char *arg, struct cli_state *cs)
 	return 0;
 }
 
+/* -n N: --count, with findmnt's -n (no headings) said where it was meant. */
+static void
+cli_set_count(struct config *cfg, const char *arg)
+{
+	long long n;
+
+	if ((cli_help_scope & APPLY_RUNS) == APPLY_LIST)
+		cli_list_count();
+	/* A SOURCE or a path after -n: findmnt's -n, no headings. */
+	if (number_count(arg, 1, 1000000000000LL, &n) < 0 &&
+	    (source_find(arg) || strchr(arg, '/')))
+		errx(EXIT_USAGE, "--count: '%s' is not a positive whole number: -n is "
+		    "--count=N here; watchq prints no headings to leave out, as findmnt -n "
+		    "does", escape_arg(arg));
+	if (number_count(arg, 1, 1000000000000LL, &n) < 0)
+		errx(EXIT_USAGE, "--count: '%s' is not a positive whole number",
+		    escape_arg(arg));
+	cfg->count = n;
+}
+
 /* The options of ending and filters; ARGP_ERR_UNKNOWN for any other key. */
 static error_t
 cli_opt_filter(int key, char *arg, struct cli_state *cs)
 {
 	struct config *cfg = cs->cfg;
-	long long n;
 	int r;
 
 	if (key >= OPT_PATH_RE && key < OPT_PATH_RE + 4) {
@@ -340,18 +390,7 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		cfg->has_timeout = true;
 		break;
 	case 'n':
-		if ((cli_help_scope & APPLY_RUNS) == APPLY_LIST)
-			cli_list_count();
-		/* A SOURCE or a path after -n: findmnt's -n, no headings. */
-		if (number_count(arg, 1, 1000000000000LL, &n) < 0 &&
-		    (source_find(arg) || strchr(arg, '/')))
-			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number: -n is "
-			    "--count=N here; watchq prints no headings to leave out, as findmnt -n "
-			    "does", escape_arg(arg));
-		if (number_count(arg, 1, 1000000000000LL, &n) < 0)
-			errx(EXIT_USAGE, "--count: '%s' is not a positive whole number",
-			    escape_arg(arg));
-		cfg->count = n;
+		cli_set_count(cfg, arg);
 		break;
 	case OPT_FSTYPE:
 		cli_set_fstypes(cfg, arg);
@@ -369,9 +408,6 @@ cli_opt_filter(int key, char *arg, struct cli_state *cs)
 		break;
 	case 'O':
 		cli_add_options(cfg, arg);
-		break;
-	case OPT_RECURSIVE:
-		cfg->recursive = true;
 		break;
 	case OPT_SPACE_BELOW:
 		if ((r = number_space(arg, &cfg->space_pct, &cfg->space_bytes)) == -2)
@@ -468,7 +504,8 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 		/* With ARGP_NO_ERRS getopt says nothing: name the word argp stopped at. */
 		cli_bad_option(st->next > 0 ? st->argv[st->next - 1] : "");
 	}
-	if (cli_opt_output(key, arg, cs) == 0 || cli_opt_filter(key, arg, cs) == 0 ||
+	if (cli_opt_flag(key, cs->cfg) == 0 || cli_opt_output(key, arg, cs) == 0 ||
+	    cli_opt_filter(key, arg, cs) == 0 ||
 	    cli_opt_backend(key, arg, cs) == 0)
 		return 0;
 	return cli_opt_wait(key, arg, cs);
@@ -562,6 +599,30 @@ cli_apply_events(struct config *cfg, struct cli_state *cs)
 	filter_compile(&cfg->filter, &cfg->events);
 }
 
+/* --journal sends records as journal entries: no other format, no -o. */
+static void
+cli_set_journal(struct config *cfg, const struct cli_state *cs)
+{
+	if (!cs->journal)
+		return;
+	if (cfg->format_kind != OUT_TEXT || cfg->output_path)
+		errx(EXIT_USAGE,
+		    "--journal cannot be combined with --json, --format, --keyctl or --output");
+	cfg->format_kind = OUT_JOURNAL;
+}
+
+/* The sources to open: those watched, and those the wait conditions ask of. */
+static void
+cli_set_sources(struct config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nconds; i++)
+		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
+	for (i = 0; i < cfg->nwatches; i++)
+		cfg->sources |= 1u << cfg->watches[i].type;
+}
+
 void
 cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 {
@@ -569,7 +630,6 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 		cli_help_filter, NULL };
 	static char name[] = "watchq";
 	struct cli_state cs = { 0 };
-	size_t i;
 	char **args;
 	const char *first, *bad = NULL;
 	unsigned named = 0;
@@ -591,10 +651,7 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (bad)
 		cli_bad_option(bad);
 	argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, &cs);
-	if (cs.journal && (cfg->format_kind != OUT_TEXT || cfg->output_path))
-		errx(EXIT_USAGE, "--journal cannot be combined with --json, --format or --output");
-	if (cs.journal)
-		cfg->format_kind = OUT_JOURNAL;
+	cli_set_journal(cfg, &cs);
 
 	cfg->ns_all = cs.ns_all;
 	cli_ns_open(cfg, ns, cs.ns_args, cs.nns);
@@ -609,12 +666,10 @@ cli_parse(struct config *cfg, struct mntns *ns, int argc, char **argv)
 	if (list)
 		cli_check_list(cfg, &cs);
 	cli_watch_sources(cfg, args, cs.nargs);
-	for (i = 0; i < cfg->nconds; i++)
-		cfg->sources |= wait_kinds[cfg->conds[i].kind].sources;
-	for (i = 0; i < cfg->nwatches; i++)
-		cfg->sources |= 1u << cfg->watches[i].type;
+	cli_set_sources(cfg);
 	cli_check_applies(cfg);
 	cli_options_check(cfg, &cs);
+	cli_check_keyctl(cfg);
 	cli_check_backend(cfg);
 	if (cfg->source_dev)
 		cli_check_source(cfg);

@@ -47,8 +47,8 @@ cli_check_wait_output(const struct config *cfg, const struct cli_state *cs)
 		cfg->output_path || cs->journal))
 		errx(EXIT_USAGE,
 		    "state conditions print nothing and end when they hold: -n, --json, --format, "
-		    "--journal, -T, -0 and -o do not apply (wait -e EVENT prints what it waited "
-		    "for, --mounted the mount it found)");
+		    "--keyctl, --journal, -T, -0 and -o do not apply (wait -e EVENT prints what it "
+		    "waited for, --mounted the mount it found)");
 	if (cfg->count > 0)
 		errx(EXIT_USAGE,
 		    "state conditions end when they hold: -n does not apply");
@@ -117,12 +117,28 @@ cli_check_applies(const struct config *cfg)
 		errx(EXIT_USAGE,
 		    "-N applies to mounts, not to sb: sb paths are looked up in our own mount "
 		    "namespace");
+	if (cfg->timestamps && cfg->format_kind == OUT_KEYCTL)
+		errx(EXIT_USAGE, "-T applies to text output: keyctl watch's lines (--keyctl) have "
+		    "no time");
 	if (cfg->timestamps && cfg->format_kind != OUT_TEXT)
 		errx(EXIT_USAGE,
 		    "-T applies to text output: use %%T in --format; JSON has a time field");
 	if (cfg->timefmt && !cfg->timestamps &&
 	    !(cfg->format_kind == OUT_FORMAT && output_format_uses(cfg->format, 'T')))
 		errx(EXIT_USAGE, "--timefmt applies to -T and to %%T in --format");
+}
+
+void
+cli_check_keyctl(const struct config *cfg)
+{
+	if (cfg->format_kind != OUT_KEYCTL)
+		return;
+	if (cfg->sources & ~(1u << EV_KEY))
+		errx(EXIT_USAGE, "--keyctl prints keyctl watch's lines, which have no words for "
+		    "mounts or sb: watch keys alone");
+	if (cfg->initial)
+		errx(EXIT_USAGE, "--keyctl: keyctl watch has no line for a key's present state "
+		    "(--initial); watchq list keys prints it");
 }
 
 void

@@ -20,6 +20,8 @@ void cli_check_wait(struct config *cfg, const struct cli_state *cs, bool wait, c
 void cli_check_list(struct config *cfg, const struct cli_state *cs);
 /* Options that go together only in some ways (-N, -T, --timefmt). */
 void cli_check_applies(const struct config *cfg);
+/* --keyctl goes with key changes alone: keyctl watch has no line for the rest. */
+void cli_check_keyctl(const struct config *cfg);
 /*
  * A forced backend must serve every source watched that has a choice of backends, and serve some
  * source.

@@ -17,6 +17,8 @@ const struct argp_option cli_options[] = {
 	{ "timefmt", OPT_TIMEFMT, "FMT", 0, "strftime(3) format for %T and -T", 1 },
 	{ "timestamps", 'T', NULL, 0, "Prefix each text line with the time", 1 },
 	{ "output", 'o', "FILE", 0, "Append events to FILE instead of stdout", 1 },
+	{ "keyctl", OPT_KEYCTL, NULL, 0,
+	    "keys: print each event as keyctl watch does (ID upd, ID link KEY, -- LOSS --)", 1 },
 	{ "journal", OPT_JOURNAL, NULL, 0,
 	    "Send each event to the systemd journal, one entry with WATCHQ_* fields", 1 },
 	{ "quiet", 'q', NULL, 0, "Nothing on stderr but errors; twice (-qq): no events either", 1 },
@@ -48,6 +50,9 @@ const struct argp_option cli_options[] = {
 	    "as they appear", 3 },
 	{ "recursive", OPT_RECURSIVE, NULL, 0,
 	    "keys: also watch keyrings linked below watched ones", 3 },
+	{ "follow", OPT_FOLLOW, NULL, 0,
+	    "keys: also watch the keys linked in watched keyrings, then and later, for their own "
+	    "changes", 3 },
 	{ "space-below", OPT_SPACE_BELOW, "PERCENT%|SIZE", 0,
 	    "sb: report lowspace when less is available (polled every --interval)", 3 },
 	{ NULL, 0, NULL, 0, "Backends:", 4 },
@@ -105,6 +110,10 @@ static const struct option_scope {
 	{ .key = 'T', .applies = APPLY_RUNS },
 	{ .key = 'o', .applies = APPLY_RUNS },
 	{ .key = OPT_JOURNAL, .applies = APPLY_RUNS },
+	/* keyctl watch has no words for present records, mounts or sb: cli_check_keyctl(). */
+	{ .key = OPT_KEYCTL, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT,
+	    .not_run = "--keyctl prints changes as keyctl watch does: list and state conditions "
+	    "print none (list --json has each key's perm, uid and gid)" },
 	{ .key = 'q', .applies = APPLY_RUNS },
 	{ .key = '0', .applies = APPLY_RUNS },
 	{ .key = 'm', .applies = APPLY_MONITOR },
@@ -138,6 +147,10 @@ static const struct option_scope {
 	{ .key = 'N', .applies = APPLY_MOUNTS | APPLY_RUNS },
 	/* --key and --no-key look in the --keyring itself. */
 	{ .key = OPT_RECURSIVE, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT | APPLY_LIST },
+	/* A listing shows the keys linked in a keyring already: there is no change to follow. */
+	{ .key = OPT_FOLLOW, .applies = APPLY_KEYS | APPLY_MONITOR | APPLY_EVENT,
+	    .not_run = "--follow reports the changes of keys linked in a watched keyring: list "
+	    "prints those keys already, and --key and --no-key look in the --keyring itself" },
 	{ .key = OPT_SPACE_BELOW, .applies = APPLY_SB | APPLY_MONITOR | APPLY_EVENT },
 	/* The key poll, sb lowspace, and sb readonly without error events (--readonly too). */
 	{ .key = OPT_INTERVAL, .applies = APPLY_KEYS | APPLY_SB | APPLY_MONITOR | APPLY_WAIT },

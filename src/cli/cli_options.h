@@ -25,6 +25,8 @@ enum {
 	OPT_USAGE,
 	OPT_JOURNAL,
 	OPT_TARGET,
+	OPT_KEYCTL,
+	OPT_FOLLOW,
 	OPT_PATH_RE,	/* --include; + 1: --includei; + 2: --exclude; + 3: --excludei */
 	OPT_COND = OPT_PATH_RE + 4,	/* the wait conditions: OPT_COND + enum cond_kind */
 	OPT__END = OPT_COND + COND__N,

@@ -17,6 +17,7 @@ const struct debug_name debug_areas[] = {
 	{ "group", DEBUG_GROUP, "where -N all's one fanotify group routed a record" },
 	{ "mountinfo", DEBUG_MOUNTINFO, "the mountinfo backend's re-reads" },
 	{ "ns", DEBUG_NS, "-N all: mount namespaces found and gone" },
+	{ "keys", DEBUG_KEYS, "keys followed below watched ones (--recursive, --follow), dropped" },
 	{ NULL, 0, NULL },
 };
 

@@ -13,6 +13,7 @@ enum debug_area {
 	DEBUG_GROUP = 1u << 3,		/* where -N all's one group routed a record */
 	DEBUG_MOUNTINFO = 1u << 4,	/* the mountinfo backend's re-reads */
 	DEBUG_NS = 1u << 5,		/* -N all: namespaces found and gone */
+	DEBUG_KEYS = 1u << 6,		/* keys followed below the watched ones, and dropped */
 };
 
 struct debug_name {

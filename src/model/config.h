@@ -17,6 +17,7 @@ enum out_format {
 	OUT_JSON,
 	OUT_FORMAT,
 	OUT_JOURNAL,	/* --journal: sd_journal_send, not fd */
+	OUT_KEYCTL,	/* --keyctl: keyctl watch's lines */
 };
 
 struct watch {
@@ -109,6 +110,7 @@ struct config {
 	struct filter_paths paths;	/* --include, --exclude and their -i forms */
 	const struct backend *backend;	/* --backend; NULL: auto */
 	bool recursive;		/* keys: follow keyrings linked below watched ones */
+	bool follow;		/* keys: follow the other keys linked in a followed keyring */
 	double interval;
 	bool has_space;		/* --space-below given */
 	double space_pct;	/* its PERCENT, or 0 */

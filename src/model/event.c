@@ -112,20 +112,21 @@ const struct event_name event_names[] = {
 	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_FROM },
 	{ .name = "moved_to", .type = EV_MOUNT, .subtype = MOUNT_MOVE,
 	    .info_mask = EV_INFO_MOVE_MASK, .info_value = EV_INFO_MOVE_TO },
-	/* keyctl watch's: the words it prints (its gc: a watched key destroyed), and in full. */
-	{ .name = "inst", .type = EV_KEY, .subtype = KEY_INSTANTIATED },
+	/* keyctl watch's: the words it prints (--keyctl prints them; its gc: a watched key
+	 * destroyed), and in full. */
+	{ .name = "inst", .type = EV_KEY, .subtype = KEY_INSTANTIATED, .keyctl = true },
 	{ .name = "update", .type = EV_KEY, .subtype = KEY_UPDATED },
-	{ .name = "upd", .type = EV_KEY, .subtype = KEY_UPDATED },
-	{ .name = "link", .type = EV_KEY, .subtype = KEY_LINKED },
+	{ .name = "upd", .type = EV_KEY, .subtype = KEY_UPDATED, .keyctl = true },
+	{ .name = "link", .type = EV_KEY, .subtype = KEY_LINKED, .keyctl = true },
 	{ .name = "unlink", .type = EV_KEY, .subtype = KEY_UNLINKED },
-	{ .name = "unlk", .type = EV_KEY, .subtype = KEY_UNLINKED },
-	{ .name = "clr", .type = EV_KEY, .subtype = KEY_CLEARED },
+	{ .name = "unlk", .type = EV_KEY, .subtype = KEY_UNLINKED, .keyctl = true },
+	{ .name = "clr", .type = EV_KEY, .subtype = KEY_CLEARED, .keyctl = true },
 	{ .name = "revoke", .type = EV_KEY, .subtype = KEY_REVOKED },
-	{ .name = "rev", .type = EV_KEY, .subtype = KEY_REVOKED },
+	{ .name = "rev", .type = EV_KEY, .subtype = KEY_REVOKED, .keyctl = true },
 	{ .name = "inval", .type = EV_KEY, .subtype = KEY_INVALIDATED },
-	{ .name = "inv", .type = EV_KEY, .subtype = KEY_INVALIDATED },
-	{ .name = "attr", .type = EV_KEY, .subtype = KEY_SETATTR },
-	{ .name = "gc", .type = EV_META, .subtype = META_REMOVAL },
+	{ .name = "inv", .type = EV_KEY, .subtype = KEY_INVALIDATED, .keyctl = true },
+	{ .name = "attr", .type = EV_KEY, .subtype = KEY_SETATTR, .keyctl = true },
+	{ .name = "gc", .type = EV_META, .subtype = META_REMOVAL, .keyctl = true },
 	{ .name = NULL },
 };
 
@@ -184,6 +185,17 @@ event_row(const struct event *ev)
 		if (n->type == ev->type && n->subtype == ev->subtype &&
 		    (ev->info & n->info_mask) == n->info_value)
 			return n;
+	return NULL;
+}
+
+const char *
+event_keyctl_word(const struct event *ev)
+{
+	const struct event_name *n;
+
+	for (n = event_names; n->name; n++)
+		if (n->keyctl && n->type == ev->type && n->subtype == ev->subtype)
+			return n->name;
 	return NULL;
 }
 

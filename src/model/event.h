@@ -95,6 +95,10 @@ struct ev_key_fields {
 	int32_t keyring;	/* the keyring of linked/unlinked/cleared, else 0 */
 	int32_t aux;		/* the record's aux word */
 	const char *type, *description;	/* of key, best effort (NULL: unknown) */
+	/* present: the key's permission mask, owner and group, as KEYCTL_DESCRIBE says them */
+	bool has_attr;
+	uint32_t perm;
+	long uid, gid;
 };
 
 /* Read-only states of a filesystem, as the readonly event reports them. */
@@ -123,6 +127,7 @@ struct ev_meta_fields {
 	const char *backend;
 	const char *what;	/* removal: what went away */
 	int32_t pid;		/* ns_new, ns_gone: the process followed there; 0: none */
+	int32_t key;		/* a keys watch's key serial; 0: another source's */
 };
 
 struct event {
@@ -173,6 +178,8 @@ const char *event_type_name(enum ev_type type);
 const char *event_sb_ro_name(enum sb_ro ro);
 /* Name of an event as printed ("unmount", "move_from"). */
 const char *event_name(const struct event *ev);
+/* The word keyctl watch prints for ev ("unlk", "gc"), or NULL where it has none. */
+const char *event_keyctl_word(const struct event *ev);
 /* The row of event_names[] that ev prints as, or NULL. */
 const struct event_name *event_row(const struct event *ev);
 
@@ -190,6 +197,8 @@ struct event_name {
 	 * makes the fanotify backend poll the signal and re-read mounts.
 	 */
 	bool on_signal;
+	/* The word keyutils' keyctl watch prints for these records (--keyctl). */
+	bool keyctl;
 };
 
 /*

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "output_format.h"
 #include "output_json.h"
+#include "output_keyctl.h"
 #include "output_text.h"
 #include "output_journal.h"
 
@@ -164,6 +165,11 @@ output_event(struct output *o, const struct event *ev)
 		break;
 	case OUT_TEXT:
 		output_text(&o->line, ev, o->cfg, end);
+		break;
+	case OUT_KEYCTL:
+		output_keyctl(&o->line, ev, end);
+		if (o->line.len == 0)
+			return 0;
 		break;
 	case OUT_JOURNAL:
 		buf_adds(&o->line, "MESSAGE=");

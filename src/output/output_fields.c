@@ -158,6 +158,9 @@ walk_key(struct walk *w, const struct ev_key_fields *k)
 	put_str(w, "type", k->type);
 	put_str(w, "description", k->description);
 	put_int(w, "aux", k->aux);
+	put_uint_known(w, "perm", k->has_attr, k->perm);
+	put_int_known(w, "uid", k->has_attr, k->uid);
+	put_int_known(w, "gid", k->has_attr, k->gid);
 }
 
 static void

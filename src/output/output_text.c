@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "keydesc.h"
 #include "output_text.h"
 #include "quota_nl.h"
 
@@ -102,6 +103,23 @@ text_mount(struct buf *b, const struct event *ev, bool raw)
 }
 
 /*
+ * A present key's permissions as keyctl show's column prints them (what we may do with it), its
+ * owner and its group; each - where the key cannot be described.
+ */
+static void
+text_key_attr(struct buf *b, const struct ev_key_fields *k)
+{
+	char perm[9];
+
+	if (!k->has_attr) {
+		buf_adds(b, " perm=- uid=- gid=-");
+		return;
+	}
+	keydesc_show_perm(perm, k->perm, k->uid, k->gid, keydesc_creds());
+	buf_addf(b, " perm=%s uid=%ld gid=%ld", perm, k->uid, k->gid);
+}
+
+/*
  * Every serial in decimal, as keyctl and JSON print them, so that ids can be pasted from one
  * tool to the other. The serial beside a description is always the key it describes, as in
  * keyctl show; the keyring of a link or unlink is printed as keyring=N.
@@ -128,6 +146,8 @@ text_key(struct buf *b, const struct event *ev, bool raw)
 		buf_addf(b, " keyring=%d", (int)k->keyring);
 	else if (k->aux)
 		buf_addf(b, " (error %d)", (int)k->aux);
+	if (ev->subtype == KEY_PRESENT)
+		text_key_attr(b, k);
 }
 
 static void

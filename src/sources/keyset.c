@@ -3,13 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug.h"
 #include "keydesc.h"
 #include "keyset.h"
 #include "xalloc.h"
 
+/* A new entry following serial, not read yet: watch it first, then snapshot it. */
 static struct keyent *
-keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child,
-    const char *proc)
+keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool child)
 {
 	struct keyent *e;
 
@@ -19,18 +20,26 @@ keyset_push(struct keyset *ks, int32_t serial, struct source_watch *sw, bool chi
 	e->serial = serial;
 	e->sw = sw;
 	e->child = child;
-	keysnap_take(&e->snap, serial, proc);
 	return e;
 }
 
 void
 keyset_init(struct keyset *ks, struct source *src, const char *proc)
 {
+	struct keyent *e;
 	size_t i;
 
 	memset(ks, 0, sizeof(*ks));
-	for (i = 0; i < src->nwatches; i++)
-		keyset_push(ks, src->watches[i].w->key, &src->watches[i], false, proc);
+	for (i = 0; i < src->nwatches; i++) {
+		e = keyset_push(ks, src->watches[i].w->key, &src->watches[i], false);
+		keysnap_take(&e->snap, e->serial, proc);
+	}
+}
+
+bool
+keyset_follows_links(const struct config *cfg)
+{
+	return cfg->recursive || cfg->follow;
 }
 
 struct keyent *
@@ -75,14 +84,18 @@ keyset_describe_keyring(struct keyset *ks, int32_t serial)
 }
 
 bool
-keyset_is_new_keyring(struct keyset *ks, int32_t serial)
+keyset_would_follow(struct keyset *ks, const struct config *cfg, int32_t serial)
 {
-	return keyset_find(ks, serial) == NULL && !keyset_is_leaf(ks, serial) &&
-	    keyset_describe_keyring(ks, serial);
+	if (keyset_find(ks, serial) != NULL)
+		return false;
+	if (!keyset_is_leaf(ks, serial) && keyset_describe_keyring(ks, serial))
+		return cfg->recursive;
+	return cfg->follow && keyset_is_leaf(ks, serial);
 }
 
 struct walk {
 	struct keyset *ks;
+	const struct config *cfg;
 	const char *proc;
 	keyent_fn *add;
 	void *ctx;
@@ -110,14 +123,46 @@ walk_seen(const struct walk *wk, size_t i)
 	return i < wk->nseen && wk->seen[i];
 }
 
-/* Follow the keyrings linked in entry i, depth first, visiting each keyring and describing each key
- * once. */
+/* What serial, linked in a followed keyring and not followed, is: 1 a keyring, 0 a key that is
+ * not (remembered for the next walk), -1 unknown (not described: it may be later). */
+static int
+walk_kind(struct walk *wk, int32_t serial)
+{
+	if (!keyset_is_leaf(wk->ks, serial) && keyset_describe_keyring(wk->ks, serial))
+		return 1;
+	if (!keyset_is_leaf(wk->ks, serial))
+		return -1;
+	wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1, sizeof(*wk->leaves));
+	wk->leaves[wk->nleaves++] = serial;
+	return 0;
+}
+
+/* Follow serial, linked in entry parent, under its watch: the new entry's index. */
+static size_t
+walk_follow(struct walk *wk, size_t parent, int32_t serial)
+{
+	struct keyent *e = keyset_push(wk->ks, serial, wk->ks->v[parent].sw, true);
+	size_t j = (size_t)(e - wk->ks->v);
+
+	walk_mark(wk, j);
+	/* Watched before it is read: a change in between is reported, never lost. */
+	if (wk->add && wk->add(wk->ctx, e) < 0)
+		wk->failed = -1;
+	keysnap_take(&wk->ks->v[j].snap, serial, wk->proc);
+	DEBUG(DEBUG_KEYS, "following %d, linked in %d, under %s", (int)serial,
+	    (int)wk->ks->v[parent].serial, wk->ks->v[j].sw->w->target);
+	return j;
+}
+
+/* Follow what is linked in entry i, depth first: with --recursive the keyrings, visiting each
+ * keyring and describing each key once; with --follow the other keys. */
 static void
 walk(struct walk *wk, size_t i)
 {
 	struct keyent *e;
 	size_t k, j, n = wk->ks->v[i].snap.nlinks;
 	int32_t *links = xcalloc(n, sizeof(*links));
+	int kind;
 
 	if (n > 0)
 		memcpy(links, wk->ks->v[i].snap.links, n * sizeof(*links));
@@ -130,35 +175,40 @@ walk(struct walk *wk, size_t i)
 			walk(wk, j);
 			continue;
 		}
-		if (keyset_is_leaf(wk->ks, links[k]) ||
-		    !keyset_describe_keyring(wk->ks, links[k])) {
-			/* Only leaves are remembered: a key that could not be described may be a
-			 * keyring that can be described later. */
-			if (keyset_is_leaf(wk->ks, links[k])) {
-				wk->leaves = xreallocarray(wk->leaves, wk->nleaves + 1,
-				    sizeof(*wk->leaves));
-				wk->leaves[wk->nleaves++] = links[k];
-			}
+		kind = walk_kind(wk, links[k]);
+		if (kind < 0 || (kind ? !wk->cfg->recursive : !wk->cfg->follow))
 			continue;
-		}
-		e = keyset_push(wk->ks, links[k], wk->ks->v[i].sw, true, wk->proc);
-		j = (size_t)(e - wk->ks->v);
-		walk_mark(wk, j);
-		if (wk->add && wk->add(wk->ctx, e) < 0)
-			wk->failed = -1;
-		walk(wk, j);
+		j = walk_follow(wk, i, links[k]);
+		if (kind)
+			walk(wk, j);
 	}
 	free(links);
+}
+
+/* Forget the followed keys that are gone: keys come and go below a watched keyring, and the set
+ * must not grow with them. Watched keys stay, gone or not. */
+static void
+keyset_compact(struct keyset *ks)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->n; i++) {
+		if (ks->v[i].child && ks->v[i].gone)
+			keysnap_free(&ks->v[i].snap);
+		else
+			ks->v[n++] = ks->v[i];
+	}
+	ks->n = n;
 }
 
 int
 keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx)
 {
-	struct walk wk = { ks, proc, add, ctx, NULL, 0, NULL, 0, 0 };
+	struct walk wk = { ks, cfg, proc, add, ctx, NULL, 0, NULL, 0, 0 };
 	size_t i, top = ks->n;
 
-	if (!cfg->recursive)
+	if (!keyset_follows_links(cfg))
 		return 0;
 	for (i = 0; i < top; i++) {
 		if (ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
@@ -169,6 +219,8 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	for (i = 0; i < ks->n; i++) {
 		if (!ks->v[i].child || ks->v[i].gone || walk_seen(&wk, i))
 			continue;
+		DEBUG(DEBUG_KEYS, "no longer following %d: not linked below %s",
+		    (int)ks->v[i].serial, ks->v[i].sw->w->target);
 		if (drop)
 			drop(ctx, &ks->v[i]);
 		ks->v[i].gone = true;
@@ -181,6 +233,7 @@ keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
 	ks->leaves = wk.leaves;
 	ks->nleaves = wk.nleaves;
 	free(wk.seen);
+	keyset_compact(ks);
 	return wk.failed;
 }
 
@@ -198,10 +251,12 @@ keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool rem
 			continue;
 		keysnap_take(&fresh, e->serial, proc);
 		if (!keysnap_exists(&fresh) && removals) {
-			/* A followed child keyring that went is no news of its own. */
+			/* A followed key that went is no news of its own. */
 			e->gone = true;
 			if (!e->child)
 				source_gone(src, e->sw, "watched key is gone");
+			else
+				DEBUG(DEBUG_KEYS, "no longer following %d: gone", (int)e->serial);
 			keysnap_free(&fresh);
 			continue;
 		}
@@ -259,9 +314,17 @@ keyset_present_one(struct source *src, const struct watch *w, int32_t keyring, i
 	if (snap) {
 		ev.u.key.type = snap->type;
 		ev.u.key.description = snap->description;
+		ev.u.key.has_attr = snap->err == 0;
+		ev.u.key.perm = snap->perm;
+		ev.u.key.uid = snap->uid;
+		ev.u.key.gid = snap->gid;
 	} else if (described) {
 		ev.u.key.type = d.type;
 		ev.u.key.description = d.description;
+		ev.u.key.has_attr = true;
+		ev.u.key.perm = d.perm;
+		ev.u.key.uid = d.uid;
+		ev.u.key.gid = d.gid;
 	}
 	src->sink->emit(src->sink, &ev);
 	if (described)

@@ -9,11 +9,12 @@
 #include "keysnap.h"
 #include "source.h"
 
-/* One key a key source follows: a watched key, or (--recursive) a keyring linked below one. */
+/* One key a key source follows: a watched key, or a key linked below one (--recursive: a keyring,
+ * at any depth; --follow: another key, in a watched or followed keyring). */
 struct keyent {
 	int32_t serial;
 	struct source_watch *sw;	/* the watch it reports under */
-	bool child;		/* found by --recursive */
+	bool child;		/* found by --recursive or --follow */
 	bool gone;
 	struct keysnap snap;
 };
@@ -33,16 +34,19 @@ typedef int keyent_fn(void *ctx, struct keyent *e);
 void keyset_init(struct keyset *ks, struct source *src, const char *proc);
 /* The entry following serial, or NULL. */
 struct keyent *keyset_find(struct keyset *ks, int32_t serial);
-/* With --recursive: follow each keyring now linked below a watched one and stop following those
- * no longer linked, calling add(ctx, e) and drop(ctx, e) (each may be NULL); -1 if add failed. */
+/* Whether cfg follows keys linked below the watched ones (--recursive, --follow). */
+bool keyset_follows_links(const struct config *cfg);
+/* With --recursive or --follow: follow each key now linked below a watched one that cfg follows
+ * and stop following those no longer linked, calling add(ctx, e) before its snapshot and drop(ctx,
+ * e) (each may be NULL); -1 if add failed. */
 int keyset_children(struct keyset *ks, const struct config *cfg, const char *proc,
     keyent_fn *add, keyent_fn *drop, void *ctx);
 /* Re-read each followed key (proc is the text of /proc/keys) and report its changes; with removals,
  * a key no longer there is marked gone, and a watched one is reported removed through src. */
 void keyset_refresh(struct keyset *ks, struct source *src, const char *proc, bool removals);
-/* With --recursive: whether a key just linked below a followed keyring is a keyring not followed
- * yet; a key that is not a keyring is remembered as such. */
-bool keyset_is_new_keyring(struct keyset *ks, int32_t serial);
+/* Whether a key just linked below a followed keyring is one cfg follows and not followed yet; a
+ * key that is not a keyring is remembered as such. */
+bool keyset_would_follow(struct keyset *ks, const struct config *cfg, int32_t serial);
 /* Whether key condition c holds now (an enum wait_state): a key of its type and description is
  * linked in its keyring. */
 int keyset_check(const struct cond *c);

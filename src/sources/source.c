@@ -291,6 +291,7 @@ source_emit_meta(struct source *src, const struct watch *w, unsigned subtype, co
 	ev.u.meta.lost = -1;
 	ev.u.meta.backend = src->backend->name;
 	ev.u.meta.what = what;
+	ev.u.meta.key = w->type == EV_KEY ? w->key : 0;
 	src->sink->emit(src->sink, &ev);
 }
 

@@ -2,9 +2,10 @@
  * Key source for kernels without the notification queue: every --interval,
  * re-read /proc/keys and each watched keyring's contents, and report what
  * changed as the kernel would have (with --recursive, for the keyrings linked
- * below a watched one too). Polling sees links and unlinks, revocation,
- * invalidation, attribute and (for keys with a summary) content changes, but
- * not what is undone between two polls, nor updates that keep the summary.
+ * below a watched one too; with --follow, for the other keys linked in them).
+ * Polling sees links and unlinks, revocation, invalidation, attribute and
+ * (for keys with a summary) content changes, but not what is undone between
+ * two polls, nor updates that keep the summary.
  */
 #include <errno.h>
 #include <stdlib.h>

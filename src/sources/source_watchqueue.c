@@ -3,9 +3,10 @@
  * CONFIG_WATCH_QUEUE + CONFIG_KEY_NOTIFICATIONS): a notification pipe sized
  * with --queue-size, the -e/-E filter handed to the kernel so that unwanted
  * records never leave it, and one KEYCTL_WATCH_KEY per watched key with its
- * tag as the watch id (--recursive adds keyrings linked below, under the same
- * id). A full ring becomes a loss record: then each followed key is re-read
- * and compared with its snapshot, kept current by the records (a resync).
+ * tag as the watch id (--recursive adds keyrings linked below, --follow the
+ * other keys linked in a followed keyring, under the same id). A full ring
+ * becomes a loss record: then each followed key is re-read and compared with
+ * its snapshot, kept current by the records (a resync).
  *
  * The kernel marks a loss on the last record queued before the first one it
  * dropped, and read(2) returns the loss record right after that one: the
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "debug.h"
 #include "key_events.h"
 #include "keyproc.h"
 #include "keyset.h"
@@ -35,7 +37,7 @@ struct wq {
 	int wfd;		/* the write end: kept open, or reads see EOF */
 	size_t seen;		/* bytes queued before the last resync read: it saw those records */
 	size_t unsure;		/* bytes of records queued while it read */
-	bool links_changed;	/* --recursive: which keyrings to follow may have changed */
+	bool links_changed;	/* --recursive, --follow: which keys to follow may have changed */
 	struct keyset ks;	/* snapshots, for the resync after a loss */
 	unsigned char buf[4096] __attribute__((aligned(8)));
 };
@@ -132,17 +134,19 @@ wq_removal(struct source *src, const struct wq_rec *r)
 	e->gone = true;
 	if (!e->child)
 		source_gone(src, e->sw, "watched key is gone");
+	else
+		DEBUG(DEBUG_KEYS, "no longer following %d: gone", (int)e->serial);
 }
 
-/* With --recursive: whether record r may change which keyrings are followed. */
+/* With --recursive or --follow: whether record r may change which keys are followed. */
 static bool
-wq_moves_links(struct wq *q, const struct wq_rec *r)
+wq_moves_links(struct wq *q, const struct config *cfg, const struct wq_rec *r)
 {
 	struct keyent *f;
 
 	switch (r->subtype) {
 	case KEY_LINKED:
-		return keyset_is_new_keyring(&q->ks, r->aux);
+		return keyset_would_follow(&q->ks, cfg, r->aux);
 	case KEY_UNLINKED:
 		return (f = keyset_find(&q->ks, r->aux)) != NULL && f->child;
 	case KEY_CLEARED:
@@ -173,7 +177,7 @@ wq_on_record(void *p, const struct wq_rec *r)
 		return true;
 	if (!keysnap_apply(&e->snap, r->subtype, r->aux) && saw == 0)
 		return true;
-	if (src->cfg->recursive && wq_moves_links(q, r))
+	if (keyset_follows_links(src->cfg) && wq_moves_links(q, src->cfg, r))
 		q->links_changed = true;
 	key_events_emit(src->sink, e->sw->w, r->subtype, r->key_id, r->aux,
 	    keysnap_name(&e->snap, &kn), &q->ks.names);
@@ -199,7 +203,7 @@ wq_drain(struct source *src, size_t i)
 		wq_resync(src);	/* a record we cannot trust: treat as lost */
 		break;
 	}
-	if (q->links_changed && cfg->recursive) {
+	if (q->links_changed && keyset_follows_links(cfg)) {
 		char *proc = keyproc_read();
 		int r = keyset_children(&q->ks, cfg, proc, wq_watch_child, wq_unwatch_child, src);
 
@@ -212,8 +216,8 @@ wq_drain(struct source *src, size_t i)
 }
 
 /*
- * Hand the -e/-E choice of key events to the kernel as its filter. With --recursive, the records
- * that say which keyrings to follow pass too, and the user's choice is applied after them.
+ * Hand the -e/-E choice of key events to the kernel as its filter. With --recursive or --follow,
+ * the records that say which keys to follow pass too, and the user's choice is applied after them.
  */
 static int
 wq_set_filter(int fd, const struct config *cfg)
@@ -225,7 +229,7 @@ wq_set_filter(int fd, const struct config *cfg)
 	f.filters[0].type = KAPI_WATCH_TYPE_KEY_NOTIFY;
 	/* present records are ours, not the kernel's. */
 	f.filters[0].subtype_filter[0] = cfg->events.leaf[EV_KEY][0] & ~(1u << KEY_PRESENT);
-	if (cfg->recursive)
+	if (keyset_follows_links(cfg))
 		f.filters[0].subtype_filter[0] |= 1u << KEY_LINKED | 1u << KEY_UNLINKED |
 		    1u << KEY_CLEARED;
 	return ioctl(fd, KAPI_IOC_WATCH_QUEUE_SET_FILTER, &f);

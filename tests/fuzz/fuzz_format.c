@@ -5,6 +5,7 @@
 
 #include "output_format.h"
 #include "output_json.h"
+#include "output_keyctl.h"
 #include "output_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -54,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (t = 0; t < EV__NTYPES; t++) {
 		memset(&ev, 0, sizeof(ev));
 		ev.type = (enum ev_type)t;
-		ev.subtype = size % 8;
+		ev.subtype = size % 9;	/* present too, for keys */
 		ev.info = size % 3;
 		ev.watch = str;
 		ev.watch_source = str;
@@ -72,6 +73,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(&ev.u.key, 0, sizeof(ev.u.key));
 			ev.u.key.type = str;
 			ev.u.key.description = str;
+			ev.u.key.has_attr = size % 2;
+			ev.u.key.perm = (uint32_t)size * 2654435761u;
+			ev.u.key.uid = (long)size - 3;
+			ev.u.key.gid = (long)size - 1;
 		} else if (t == EV_SB) {
 			memset(&ev.u.sb, 0, sizeof(ev.u.sb));
 			ev.u.sb.path = str;
@@ -103,6 +108,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		output_json(&b, &ev, OUTPUT_END_NEWLINE);
 		one_line(&b);
 		no_c1(&b);
+		buf_reset(&b);
+		output_keyctl(&b, &ev, OUTPUT_END_NEWLINE);
+		if (b.len > 0)
+			one_line(&b);
 		buf_reset(&b);
 	}
 	buf_free(&b);

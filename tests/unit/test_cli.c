@@ -186,7 +186,7 @@ main(void)
 	USAGE("option '--timeout' needs SECONDS", "mounts", "--timeout");
 	USAGE("option '-n' needs N", "mounts", "-n");
 	USAGE("option '--json' takes no argument", "--json=1", "mounts");
-	USAGE("unknown option '--ke'; did you mean --key, --keyring?", "--ke", "x", "wait");
+	USAGE("unknown option '--ke'; did you mean --key, --keyctl, --keyring?", "--ke", "x", "wait");
 	USAGE("unknown option '--init'; did you mean --initial?", "--init", "mounts");
 	USAGE("unknown option '--a\\x0awatchq:\\x20forged'", "--a\nwatchq: forged", "mounts");
 

@@ -25,6 +25,34 @@ find(const char *proc, int32_t serial, const struct keydesc *d, struct keyproc_l
 	return keyproc_find(proc, serial, d, l);
 }
 
+/* keyctl show's permission column: the possessor's rights, then the first class that is me. */
+static void
+show_perm(void)
+{
+	static const long groups[] = { 10, 20 };
+	static const struct keydesc_creds me = { 1000, 100, groups, 2 };
+	static const struct {
+		unsigned perm;
+		long uid, gid;
+		const char *want;
+	} cases[] = {
+		{ 0x3f010000, 1000, 100, "--alswrv" },
+		{ 0x01020000, 1000, 100, "------rv" },	/* possessor v, owner r */
+		{ 0x00000300, 1, 100, "------rv" },	/* our group */
+		{ 0x00002000, 1, 20, "--a-----" },	/* a supplementary group */
+		{ 0x00002004, 1, 30, "-----w--" },	/* neither: other */
+		{ 0x00003f00, 1, -1, "--------" },	/* gid -1 is no group */
+		{ 0x0b000004, 1000, 1, "----s-rv" },	/* the owner's none, other not weighed */
+	};
+	char out[9];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		keydesc_show_perm(out, cases[i].perm, cases[i].uid, cases[i].gid, &me);
+		CHECK_STR(out, cases[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -93,5 +121,6 @@ main(void)
 	proc = "0e000002 I--Z---     1 perm 3f010000     0     0 user      neg\n";
 	CHECK(find(proc, 0x0e000002, &d, &l) < 0, "a flag the kernel never prints");
 	CHECK(find("", 0x0e000002, &d, &l) < 0 && find("0e000002", 0x0e000002, &d, &l) < 0, "empty, cut short");
+	show_perm();
 	return unit_done("test_keyproc");
 }

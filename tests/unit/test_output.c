@@ -1,5 +1,7 @@
 /* Formatters: text columns, JSON fields, --format escapes. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "output_format.h"
 #include "output_json.h"
@@ -38,6 +40,7 @@ main(void)
 	struct config cfg = { .timefmt = "%Y" };
 	struct buf b = { 0 };
 	struct event ev;
+	char line[128];
 	int i;
 
 	setenv("TZ", "UTC", 1);
@@ -276,7 +279,7 @@ main(void)
 	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"linked\","
 	    "\"watch\":\"@s\",\"tag\":1,\"keyring\":805056093,\"key\":1035096409,\"type\":\"user\","
-	    "\"description\":\"to ken\",\"aux\":1035096409}\n");
+	    "\"description\":\"to ken\",\"aux\":1035096409,\"perm\":null,\"uid\":null,\"gid\":null}\n");
 	buf_reset(&b);
 	output_format(&b, "%k %K %y", "%Y", &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "1035096409 805056093 user:to\\x20ken\n");
@@ -287,7 +290,8 @@ main(void)
 	buf_reset(&b);
 	output_json(&b, &ev, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "{\"time\":\"1970-01-01T00:00:00.000000Z\",\"time_us\":0,\"source\":\"key\",\"event\":\"revoked\","
-	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0}\n");
+	    "\"watch\":\"42\",\"tag\":0,\"keyring\":null,\"key\":42,\"type\":null,\"description\":null,\"aux\":0,"
+	    "\"perm\":null,\"uid\":null,\"gid\":null}\n");
 	/* The watch as the user gave it, 0x and all; the serials decimal. */
 	buf_reset(&b);
 	ev = (struct event){ .type = EV_KEY, .subtype = KEY_UNLINKED, .watch = "0x2ffc2e5d",
@@ -307,6 +311,25 @@ main(void)
 		.u.key = { .key = 2147483647, .aux = -126, .type = "user", .description = "x" } };
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "key instantiated @s 2147483647 user:x (error -126)\n");
+
+	/* A present key: keyctl show's columns in text, the whole mask in JSON. */
+	buf_reset(&b);
+	ev = (struct event){ .type = EV_KEY, .subtype = KEY_PRESENT, .watch = "@s",
+		.u.key = { .key = 7, .keyring = 5, .type = "user", .description = "x",
+		    .has_attr = true, .perm = 0x3f010000, .uid = (long)geteuid(),
+		    .gid = (long)getegid() } };
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	snprintf(line, sizeof(line), "key present @s 7 user:x keyring=5 perm=--alswrv uid=%ld gid=%ld\n",
+	    (long)geteuid(), (long)getegid());
+	CHECK_STR(b.data, line);
+	buf_reset(&b);
+	ev.u.key.uid = ev.u.key.gid = -1;
+	output_json(&b, &ev, OUTPUT_END_NEWLINE);
+	CHECK(strstr(b.data, "\"perm\":1057030144,\"uid\":-1,\"gid\":-1}") != NULL, "%s", b.data);
+	buf_reset(&b);
+	ev.u.key.has_attr = false;
+	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
+	CHECK_STR(b.data, "key present @s 7 user:x keyring=5 perm=- uid=- gid=-\n");
 
 	/* sb lowspace: which way it crossed, and its bytes; present: the space where known. */
 	buf_reset(&b);
