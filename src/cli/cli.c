@@ -160,6 +160,8 @@ cli_scan_words(int argc, char **argv, unsigned *named, const char **bad)
 			if (o && o->arg && w[2 + n] == '\0' && ++i >= argc)
 				o = NULL;
 		} else {
+			/* w[1] is a letter: the loop sets o at least once (gcc -O1 cannot see it). */
+			o = NULL;
 			for (k = 1; w[k] && (o = cli_options_short((unsigned char)w[k])) != NULL &&
 			     !o->arg; k++)
 				;
