@@ -156,11 +156,8 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	return 0;
 }
 
-/*
- * Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): the
- * backends that need no privilege do not tell a user without it at each run that the capture
- * could not load.
- */
+/* Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): a user
+ * without it is not told at each run that the capture could not load. */
 bool
 capture_privileged(void)
 {
@@ -337,6 +334,18 @@ capture_take(struct capture *c, size_t i)
 	memmove(&c->flips[i], &c->flips[i + 1], (c->nflips - i - 1) * sizeof(c->flips[0]));
 	if (--c->nflips == 0)
 		c->flips_lost = false;
+}
+
+void
+capture_take_ended(struct capture *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflips;)
+		if (c->flips[i].done)
+			capture_take(c, i);
+		else
+			i++;
 }
 
 bool

@@ -83,6 +83,8 @@ size_t capture_nflips(const struct capture *c);
 const struct capture_call *capture_flip(const struct capture *c, size_t i);
 /* Forget flip call i (ended): it has been accounted for. */
 void capture_take(struct capture *c, size_t i);
+/* Forget every flip call that has ended: a read of the table begun after shows its change. */
+void capture_take_ended(struct capture *c);
 /* Whether some flip call may have been missed since the oldest of those began. */
 bool capture_flips_lost(const struct capture *c);
 /* How many times since the capture was opened some call may have been missed. */

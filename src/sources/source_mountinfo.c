@@ -340,11 +340,7 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 	}
 	mi->nseen = 0;
 	/* The flip calls that had ended by the read: their changes are in it. */
-	for (i = 0; i < capture_nflips(mi->cap);)
-		if (capture_flip(mi->cap, i)->done)
-			capture_take(mi->cap, i);
-		else
-			i++;
+	capture_take_ended(mi->cap);
 }
 
 /*

@@ -247,11 +247,8 @@ sb_look(struct source *src, struct sbw *s)
 	for (i = 0; i < p->n; i++)
 		if (s == NULL || s == &p->ws[i])
 			sb_recheck(src, &p->ws[i]);
-	for (i = 0; p->cap && i < capture_nflips(p->cap);)
-		if (capture_flip(p->cap, i)->done)
-			capture_take(p->cap, i);
-		else
-			i++;
+	if (p->cap)
+		capture_take_ended(p->cap);
 }
 
 static void
