@@ -170,7 +170,7 @@ DEPS = build-essential pkg-config libmount-dev libkeyutils-dev libsystemd-dev sy
 	bats jq util-linux e2fsprogs quota inotify-tools bash-completion zsh fish python3-jsonschema \
 	clang libbpf-dev bpftool libelf-dev zlib1g-dev systemd-journal-remote iproute2 libseccomp-dev
 DEPS_FULL = libclang-rt-14-dev valgrind gnuplot-nox linux-libc-dev-arm64-cross \
-	qemu-system-x86 linux-source-6.1 bc flex bison libssl-dev cpio xz-utils
+	qemu-system-x86 linux-source-6.1 linux-source-6.12 dwarves bc flex bison libssl-dev cpio xz-utils
 deps:
 	@tests/install-deps $(DEPS)
 
