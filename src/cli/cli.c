@@ -59,10 +59,10 @@ cli_unknown_long(const char *opt)
 	const struct argp_option *o;
 	struct suggest s;
 	struct buf b = { 0 };
-	char *name = xstrdup(opt + 2);
+	char name[256];		/* on the stack: nothing is left allocated at exit (make asan) */
 	const struct habit *h;
 
-	name[strcspn(name, "=")] = '\0';
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(opt + 2, "="), opt + 2);
 	if ((h = habits_long(name, strlen(name))) != NULL)
 		errx(EXIT_USAGE, "--%s is %s: %s", escape_arg(name), h->is, h->text);
 	suggest_init(&s, name);
