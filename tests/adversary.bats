@@ -6,8 +6,7 @@ load helper
 
 setup_file() {
 	build_burst
-	export ADV=$BATS_FILE_TMPDIR/adv
-	cc -O2 -pthread -o "$ADV" "$BATS_TEST_DIRNAME/adv.c"
+	build_adv
 }
 
 need_capture() {

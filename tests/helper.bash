@@ -214,6 +214,12 @@ build_burst() {
 	cc -O2 -o "$BURST" "$BATS_TEST_DIRNAME/burst.c"
 }
 
+# build_adv: tests/adv.c, the scripted process of the adversarial tests, as $ADV.
+build_adv() {
+	export ADV=$BATS_FILE_TMPDIR/adv
+	cc -O2 -pthread -o "$ADV" "$BATS_TEST_DIRNAME/adv.c"
+}
+
 # hold NAME OP...: make one change (an OP of tests/burst.c) as a process called
 # NAME that stays until teardown, so that watchq can read its name; its pid is
 # $HELD. $HOLD_AS, if set, is a command to run it through (setpriv ...).

@@ -3,8 +3,7 @@
 load helper
 
 setup_file() {
-	export ADV=$BATS_FILE_TMPDIR/adv
-	cc -O2 -pthread -o "$ADV" "$BATS_TEST_DIRNAME/adv.c"
+	build_adv
 }
 
 # need_sb_capture: watchq started (start_watchq) with the process capture beside sb, or a skip

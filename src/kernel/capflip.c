@@ -20,7 +20,6 @@
 static void
 path_target(const struct capflip_self *self, const struct capture_enter *e, struct capture_call *f)
 {
-	f->elsewhere = self->ns != 0 && e->mnt_ns != self->ns;
 	if (e->path_len == 0 || e->path[0] != '/' || self->ns == 0 || e->mnt_ns != self->ns ||
 	    e->root_mnt != self->root_mnt || e->root_dentry != self->root_dentry)
 		return;
@@ -35,6 +34,7 @@ capflip_decode(const struct capture_enter *e, const struct capflip_self *self,
 {
 	const unsigned long long *a = e->args;
 
+	f->elsewhere = self->ns != 0 && e->mnt_ns != self->ns;
 	if (e->h.nr == CAPTURE_NR_MOUNT && (a[3] & MS_REMOUNT)) {
 		f->opts = true;
 		f->sb = !(a[3] & MS_BIND);

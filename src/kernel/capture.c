@@ -292,7 +292,6 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 	if (!capflip_decode(e, &c->self, f))
 		return;
 	f->mnt_ns = e->mnt_ns;
-	f->elsewhere = c->self.ns != 0 && e->mnt_ns != c->self.ns;
 	c->nsflips_begun++;
 	f->gtid = e->h.gtid;
 	f->tgid = (int32_t)e->h.tgid;

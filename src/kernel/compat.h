@@ -47,8 +47,8 @@ struct kapi_fan_info_mnt {
 };
 
 /*
- * pidfs (linux/pidfd.h, Linux 6.13): what a pidfd's process is, read from the process itself. watchq
- * names processes from the capture's calls; bench/floor.c's "who" floor reads them so.
+ * pidfs (linux/pidfd.h, Linux 6.13): what a pidfd's process is, read from the process itself.
+ * watchq names processes from the capture's calls; bench/floor.c's "who" floor reads them so.
  */
 struct kapi_pidfd_info {
 	__u64 mask;

@@ -244,8 +244,10 @@ sb_look(struct source *src, struct sbw *s)
 
 	if (p->cap)
 		capture_drain(p->cap);
-	for (i = 0; i < p->n; i++)
-		if (s == NULL || s == &p->ws[i])
+	if (s)
+		sb_recheck(src, s);
+	else
+		for (i = 0; i < p->n; i++)
 			sb_recheck(src, &p->ws[i]);
 	if (p->cap)
 		capture_take_ended(p->cap);
@@ -669,8 +671,7 @@ sb_open(struct source *src)
 	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	/* Before the first read too: a remount that ends after it shows in a later one. */
-	if (cfg->mode != MODE_LIST)
-		sb_open_capture(src);
+	sb_open_capture(src);
 	src->pfd[FD_MOUNTINFO].events = POLLPRI;
 	/* list reads each filesystem once: no error, quota or space watch. */
 	if (cfg->mode == MODE_LIST) {
