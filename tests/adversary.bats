@@ -15,7 +15,7 @@ need_capture() {
 	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15"
 	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
 	case $err in
-	*"(backend fanotify+bpf)"*) ;;
+	*"(backend fanotify+bpf:"*) ;;
 	*) skip "no capture: $err" ;;
 	esac
 }

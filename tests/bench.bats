@@ -42,7 +42,7 @@ check_flips() {
 @test "bench flip: every flip under churn has its line, with the capture" {
 	need_root
 	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
-	flip "(backend fanotify+bpf)"
+	flip "(backend fanotify+bpf:"
 	[ "$status" -ne 69 ] || [[ $stderr != *"no process capture: "* ]] || skip "${stderr%%$'\n'*}"
 	check_flips
 }

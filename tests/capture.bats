@@ -22,7 +22,7 @@ need_capture() {
 	kernel_at_least 6 15 || skip "fanotify mount events need Linux 6.15 (this is $(uname -r))"
 	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
 	case $err in
-	*"(backend fanotify+bpf)"*) ;;
+	*"(backend fanotify+bpf:"*) ;;
 	*"no process capture: "*) skip "${err%%$'\n'*}" ;;
 	*) echo "no process capture, and no word why: $err"; return 1 ;;
 	esac
@@ -48,7 +48,7 @@ bpf_calls() {
 	for args in "mounts $T" "--json mounts $T" "--format %c mounts $T" "wait -e mount mounts $T"; do
 		# shellcheck disable=SC2086
 		start_watchq $args
-		grep -qx "watchq: \(watching\|waiting for\) .*(backend fanotify+bpf)" "$T/err" ||
+		grep -qx "watchq: \(watching\|waiting for\) .*(backend fanotify+bpf:[a-z-]*)" "$T/err" ||
 			{ echo "$args:"; cat "$T/err"; false; }
 		[ "$(wc -l <"$T/err")" -eq 1 ]
 		stop_watchq
@@ -86,9 +86,10 @@ gone_then_named() {
 	wait_until lines_at_least 3
 	stop_watchq
 	jq -e -s --argjson m "$m" --argjson u "$u" --argjson um "$um" --arg a "$T/a" --arg b "$T/b" '
-		(.[0] | .event == "mount" and .path == $a and .pid == $m and .comm == "mount" and .uid == 0) and
-		(.[1] | .event == "mount" and .path == $b and .pid == $u and .comm == "wq-user" and .uid == 1000) and
-		(.[2] | .event == "unmount" and .path == ($a | sub("a$"; "c")) and .pid == $um and .comm == "umount" and .uid == 0)' \
+		length == 3 and
+		(.[] | select(.path == $a) | .event == "mount" and .pid == $m and .comm == "mount" and .uid == 0) and
+		(.[] | select(.path == $b) | .event == "mount" and .pid == $u and .comm == "wq-user" and .uid == 1000) and
+		(.[] | select(.path == ($a | sub("a$"; "c"))) | .event == "unmount" and .pid == $um and .comm == "umount" and .uid == 0)' \
 		"$T/out" || { cat "$T/out"; false; }
 }
 
@@ -113,15 +114,64 @@ jail() {
 		TRACEFS=1
 	fi
 	run --separate-stderr strace -f -qq -e trace=perf_event_open "$WATCHQ" -t 0 mounts /
-	[[ "$stderr" == *"(backend fanotify+bpf)"* ]] || { echo "$stderr"; false; }
-	[[ "$stderr" == *"perf_event_open("*"= -1 EPERM"* ]] || { echo "$stderr"; false; }
+	case $stderr in
+	# Trampolines need no perf event.
+	*"(backend fanotify+bpf:fentry)"*) [[ "$stderr" != *"perf_event_open("* ]] ;;
+	*"(backend fanotify+bpf:raw-tracepoint)"*) [[ "$stderr" == *"perf_event_open("*"= -1 EPERM"* ]] ;;
+	*) false ;;
+	esac || { echo "$stderr"; false; }
 	gone_then_named
+}
+
+# bpf_links PID TYPE: how many BPF links of that type ("tracing": trampolines, "raw_tracepoint")
+# PID holds.
+bpf_links() {
+	grep -l "^link_type:[[:space:]]*$2\$" /proc/"$1"/fdinfo/* 2>/dev/null | wc -l
+}
+
+@test "capture (trampolines): processes gone before read are named, and no other system call pays" {
+	need_root
+	export WATCHQ_BPF_ATTACH=fentry
+	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	# On the backend watchq picks: fanotify from 6.15, mountinfo before.
+	[[ $err == *"(backend "*"+bpf:fentry)"* ]] || {
+		[[ $err == *"no process capture: fentry: the kernel refused them: "?* ]] || { echo "$err"; false; }
+		skip "${err%%$'\n'*}"
+	}
+	gone_then_named
+	# fentry and fexit on each of the 8 calls; of raw tracepoints, only the one at a fork (not
+	# sys_enter or sys_exit, which every call crosses); no perf event (syscall tracepoints).
+	start_watchq mounts "$T"
+	[ "$(bpf_links "$WQ_PID" tracing)" -eq 16 ]
+	[ "$(bpf_links "$WQ_PID" raw_tracepoint)" -eq 1 ]
+	[ "$(perf_fds "$WQ_PID")" -eq 0 ]
+	stop_watchq
+	# --version says what the capture uses.
+	unset WATCHQ_BPF_ATTACH
+	"$WATCHQ" --version | grep -qx "kernel bpf-trampolines: yes"
+}
+
+@test "capture where trampolines do not load: it falls back, and --version says why" {
+	need_capture
+	err=$(WATCHQ_BPF_ATTACH=fentry "$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	[[ $err != *"(backend "*"+bpf:fentry)"* ]] || skip "trampolines load here"
+	[ "$(printf '%s\n' "$err" | head -n 1)" = \
+		"watchq: no process capture: fentry: the kernel refused them: Operation not permitted" ]
+	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	[[ $err == "watchq: watching mounts / (backend fanotify+bpf:"*"tracepoint)" ]] || { echo "$err"; false; }
+	run "$WATCHQ" --version
+	[[ "$output" == *"kernel bpf-trampolines: no (the kernel refused them: Operation not permitted; the capture uses "*"tracepoints, which every system call pays while it runs)"* ]]
+	# An attach kind not known: one line, no capture, the output is today's.
+	err=$(WATCHQ_BPF_ATTACH=kprobe "$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	[ "$err" = "watchq: no process capture: WATCHQ_BPF_ATTACH=kprobe: not an attach kind (fentry, tracepoint, raw-tracepoint)
+watchq: watching mounts / (backend fanotify)" ]
 }
 
 @test "capture (raw tracepoints, no tracefs): processes reaped before watchq read their records are named" {
 	need_capture
 	[ ! -e /sys/kernel/tracing/events/syscalls ] || umount -l /sys/kernel/tracing ||
 		skip "tracefs is mounted here and cannot be unmounted"
+	export WATCHQ_BPF_ATTACH=raw-tracepoint
 	gone_then_named
 	# No perf events: the raw tracepoints attach without them.
 	start_watchq mounts "$T"
@@ -136,6 +186,7 @@ jail() {
 	fi
 	[ -e /sys/kernel/tracing/events/syscalls/sys_enter_mount ] || skip "no syscall tracepoints here"
 	[ ! -e /sys/kernel/debug/tracing ] || skip "libbpf would look in /sys/kernel/debug/tracing"
+	export WATCHQ_BPF_ATTACH=tracepoint
 	gone_then_named
 	# One perf event per tracepoint: 8 calls (pivot_root(2) too), entry and exit.
 	start_watchq mounts "$T"
@@ -639,32 +690,65 @@ need_mi_capture() {
 	need_root
 	err=$("$WATCHQ" -t 0 --backend=mountinfo mounts / 2>&1 >/dev/null) || true
 	case $err in
-	*"(backend mountinfo+bpf)"*) ;;
+	*"(backend mountinfo+bpf:"*) ;;
 	*) skip "the capture does not load beside mountinfo here (no BTF?): $err" ;;
 	esac
 }
 
-@test "capture beside mountinfo: a mount, a move, an unmount and a remount by processes gone before the read, named" {
+# attach_kinds: the attach kinds of the capture that load here beside the mountinfo backend
+# (mounting tracefs for the syscall tracepoints where it can); at least one, or a failure.
+attach_kinds() {
+	local k err kinds=
+	if [ ! -e /sys/kernel/tracing/events/syscalls ] &&
+	    mount -t tracefs none /sys/kernel/tracing 2>/dev/null; then
+		TRACEFS=1
+	fi
+	for k in fentry tracepoint raw-tracepoint; do
+		err=$(WATCHQ_BPF_ATTACH=$k "$WATCHQ" -t 0 --backend=mountinfo mounts / 2>&1 >/dev/null) || true
+		[[ $err != *"(backend mountinfo+bpf:$k)"* ]] || kinds="$kinds $k"
+	done
+	[ -n "$kinds" ] || return 1
+	echo "# attach kinds here: $kinds" >&3
+	echo "$kinds"
+}
+
+@test "capture beside mountinfo: a mount, move, unmount, remount and setattr by processes gone before the read, named, by each attach kind" {
 	need_mi_capture
-	mkdir "$T/a" "$T/b" "$T/c" "$T/d"
-	mount -t tmpfs wq "$T/c"
-	mount -t tmpfs wq "$T/d"
-	start_watchq --backend=mountinfo --json mounts "$T"
-	grep -q "(backend mountinfo+bpf)" "$T/err"
-	kill -STOP "$WQ_PID"
-	"$BURST" as wq-mounter mount wq "$T/a"
-	"$BURST" as wq-mover move "$T/c" "$T/b"
-	"$BURST" as wq-unmounter umount "$T/d"
-	"$BURST" as wq-remounter remount "$T/b" ro
-	kill -CONT "$WQ_PID"
-	wait_until lines_at_least 4
-	stop_watchq
-	jq -e -s --arg a "$T/a" --arg b "$T/b" --arg d "$T/d" '
-		(.[] | select(.event == "mount") | .path == $a and .comm == "wq-mounter" and .uid == 0) and
-		(.[] | select(.event == "move") | .path == $b and .comm == "wq-mover") and
-		(.[] | select(.event == "unmount") | .path == $d and .comm == "wq-unmounter") and
-		(.[] | select(.event == "readonly") | .path == $b and .comm == "wq-remounter")' "$T/out" ||
-		{ cat "$T/out"; false; }
+	local kinds k
+	kinds=$(attach_kinds)
+	for k in $kinds; do
+		rm -rf "${T:?}/$k"
+		mkdir -p "$T/$k/a" "$T/$k/b" "$T/$k/c" "$T/$k/d" "$T/$k/e"
+		mount -t tmpfs wq "$T/$k/c"
+		mount -t tmpfs wq "$T/$k/d"
+		mount -t tmpfs wq "$T/$k/e"
+		export WATCHQ_BPF_ATTACH=$k
+		start_watchq --backend=mountinfo --json mounts "$T/$k"
+		grep -q "(backend mountinfo+bpf:$k)" "$T/err"
+		kill -STOP "$WQ_PID"
+		"$BURST" as wq-mounter mount wq "$T/$k/a"
+		"$BURST" as wq-mover move "$T/$k/c" "$T/$k/b"
+		"$BURST" as wq-unmounter umount "$T/$k/d"
+		"$BURST" as wq-remounter remount "$T/$k/b" ro
+		kill -CONT "$WQ_PID"
+		wait_until lines_at_least 4
+		# Apart: a remount of b, which was no mount of the table read before, may have
+		# touched any superblock, e's too.
+		kill -STOP "$WQ_PID"
+		sh -c "exec mount -o remount,bind,nosuid $T/$k/e"
+		kill -CONT "$WQ_PID"
+		wait_until lines_at_least 5
+		stop_watchq
+		jq -e -s --arg a "$T/$k/a" --arg b "$T/$k/b" --arg d "$T/$k/d" --arg e "$T/$k/e" '
+			(.[] | select(.event == "mount") | .path == $a and .comm == "wq-mounter" and .uid == 0) and
+			(.[] | select(.event == "move") | .path == $b and .comm == "wq-mover") and
+			(.[] | select(.event == "unmount") | .path == $d and .comm == "wq-unmounter") and
+			(.[] | select(.event == "readonly") | .path == $b and .comm == "wq-remounter") and
+			(.[] | select(.event == "setattr") | .path == $e and .comm == "mount")' "$T/out" ||
+			{ echo "$k:"; cat "$T/out"; false; }
+		umount "$T/$k/b" "$T/$k/a" "$T/$k/e"
+	done
+	unset WATCHQ_BPF_ATTACH
 }
 
 @test "capture beside mountinfo: two mounts at one place between two reads name nobody" {

@@ -294,15 +294,20 @@ json_bytes() {
 	fi
 }
 
-# backend_used: the backend named on the readiness line in $T/err (without the +bpf of the
+# backend_used: the backend named on the readiness line in $T/err (without the +bpf:KIND of the
 # process capture: capture_used tells that).
 backend_used() {
-	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err" | sed 's/+bpf//'
+	sed -n 's/^watchq: .* (backend \(.*\))$/\1/p' "$T/err" | sed 's/+bpf:[a-z-]*$//'
+}
+
+# capture_label: the +bpf:KIND the readiness line in $T/err adds for the process capture, or nothing.
+capture_label() {
+	sed -n 's/^watchq: .* (backend [a-z]*\(+bpf:[a-z-]*\))$/\1/p' "$T/err"
 }
 
 # capture_used: whether the readiness line in $T/err says the process capture is loaded.
 capture_used() {
-	grep -q '^watchq: .* (backend [a-z]*+bpf)$' "$T/err"
+	[ -n "$(capture_label)" ]
 }
 
 # message_ids: "SOURCE EVENT MESSAGE_ID" for each kind of event, as JOURNAL in

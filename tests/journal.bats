@@ -223,7 +223,7 @@ finish_more() {
 	[ "$(jq -r '[.WATCHQ_EVENT, .WATCHQ_STATE // "-", .PRIORITY] | join(" ")' "$T/entries")" = "$(printf '%s\n' \
 		'error - 3' 'readonly ro 4' 'readonly rw 5' 'removal - 5')" ]
 	# Each flip's entry names the remount behind it where the capture loaded, as its line does.
-	[[ "$(backend_used)" != *,bpf ]] || jq -e -s 'map(select(.WATCHQ_EVENT == "readonly")) |
+	[[ "$(backend_used)" != *,bpf:* ]] || jq -e -s 'map(select(.WATCHQ_EVENT == "readonly")) |
 		all(. as $e | .WATCHQ_COMM == "mount" and .WATCHQ_UID == "0" and
 		(.MESSAGE | endswith(" pid=\($e.WATCHQ_PID) uid=0 comm=mount")))' "$T/entries" ||
 		{ cat "$T/entries"; false; }
@@ -271,7 +271,7 @@ finish_more() {
 	mount -t tmpfs wq "$T/a"
 	finish_watchq
 	[ "$WQ_STATUS" -eq 1 ]
-	[ "$(cat "$T/err")" = "$(printf '%s\n' "watchq: watching mounts $T (backend $(backend_used)$(capture_used && echo +bpf))" \
+	[ "$(cat "$T/err")" = "$(printf '%s\n' "watchq: watching mounts $T (backend $(backend_used)$(capture_label))" \
 		"watchq: journald ($SOCKET): Connection refused")" ]
 	# Without its socket, libsystemd drops an entry without a word; watchq says so.
 	need_journald

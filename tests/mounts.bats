@@ -23,7 +23,7 @@ watch() {
 @test "backend in use is named on the readiness line" {
 	need_root
 	watch mounts "$T"
-	grep -Eq "^watchq: watching mounts $T \(backend (fanotify|mountinfo)(\+bpf)?\)$" "$T/err"
+	grep -Eq "^watchq: watching mounts $T \(backend (fanotify|mountinfo)(\+bpf:[a-z-]+)?\)$" "$T/err"
 	[ "$WATCHQ_BACKEND" = auto ] || [ "$(backend_used)" = "$WATCHQ_BACKEND" ]
 	echo "# mount backend: $(backend_used) (asked for $WATCHQ_BACKEND) on $(uname -r)" >&3
 }
@@ -300,7 +300,7 @@ mount move_from $T/w/in -> $T/b" ]
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	# The last line is the readiness line (before it, auto may say why it fell back).
-	[[ "${stderr_lines[-1]}" =~ ^watchq:\ watching\ mounts\ $T\ \(backend\ (fanotify|mountinfo)(\+bpf)?\)$ ]]
+	[[ "${stderr_lines[-1]}" =~ ^watchq:\ watching\ mounts\ $T\ \(backend\ (fanotify|mountinfo)(\+bpf:[a-z-]+)?\)$ ]]
 }
 
 @test "--timeout is a deadline from start, not an idle timer" {

@@ -9,7 +9,7 @@ setup_file() {
 # need_sb_capture: watchq started (start_watchq) with the process capture beside sb, or a skip
 # that quotes the readiness line.
 need_sb_capture() {
-	[[ "$(backend_used)" == *,bpf ]] || skip "no process capture here: $(cat "$T/err")"
+	[[ "$(backend_used)" == *,bpf:* ]] || skip "no process capture here: $(cat "$T/err")"
 }
 
 # trigger_error: an ext4 error on $LOOPNAME, as __ext4_error() raises it.
@@ -23,7 +23,7 @@ trigger_error() {
 ro_line() {
 	local line who='pid=- uid=- comm=-'
 	line=$(sed -n "$1p" "$T/out")
-	[ "$3" = - ] || [[ "$(backend_used)" != *,bpf ]] || who='pid=[1-9][0-9]* uid=0 comm=mount'
+	[ "$3" = - ] || [[ "$(backend_used)" != *,bpf:* ]] || who='pid=[1-9][0-9]* uid=0 comm=mount'
 	[ "${line% pid=*}" = "$2" ] && [[ "${line#"$2" }" =~ ^$who$ ]] ||
 		{ echo "line $1: $line, not $2 $who"; false; }
 }

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,16 +80,49 @@ version_ns_walk(void)
 	return version_why;
 }
 
-/* The process capture (BPF at the mount system calls): loaded, attached, closed. */
+/* What loading the process capture showed: NULL where it loaded, else why not. */
+static const char *version_capture_why;
+/* Why it is not on trampolines; NULL where it is. */
+static const char *version_fentry_why;
+static char version_fentry[256];
+
+/* The process capture (BPF at the mount system calls): loaded, attached, closed, once. */
+static void
+version_capture_load(void)
+{
+	static char why[256];
+	static bool done;
+	struct capture *c;
+
+	if (done)
+		return;
+	done = true;
+	if ((c = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL) {
+		version_capture_why = version_fentry_why = why;
+		return;
+	}
+	if (capture_fentry_why(c)) {
+		snprintf(version_fentry, sizeof(version_fentry), "%s; the capture uses %ss, which "
+		    "every system call pays while it runs", capture_fentry_why(c),
+		    capture_attach_name(c));
+		version_fentry_why = version_fentry;
+	}
+	capture_close(c);
+}
+
 static const char *
 version_capture(void)
 {
-	struct capture *c = capture_open(CAPTURE_MOUNT_CALLS, version_why, sizeof(version_why));
+	version_capture_load();
+	return version_capture_why;
+}
 
-	if (c == NULL)
-		return version_why;
-	capture_close(c);
-	return NULL;
+/* Trampolines (fentry/fexit) on the mount calls: only those calls pay for the capture. */
+static const char *
+version_trampolines(void)
+{
+	version_capture_load();
+	return version_fentry_why;
 }
 
 static const struct feature {
@@ -99,6 +133,7 @@ static const struct feature {
 	{ "fanotify-fs-error", version_fs_error },
 	{ "quota-netlink", version_quota },
 	{ "bpf-capture", version_capture },
+	{ "bpf-trampolines", version_trampolines },
 	{ "ns-walk", version_ns_walk },
 	{ NULL, NULL },
 };

@@ -3,9 +3,12 @@
  * arguments; at its exit, the result. The entry record is in the ring buffer before the call
  * changes anything, so before the kernel queues the fanotify record the change causes.
  *
- * Syscall tracepoints (tp/syscalls/...) need tracefs to attach; the raw tracepoints sys_enter and
- * sys_exit attach by name without it, and see every system call, so they filter on its number.
- * capture.c loads one set or the other. Kernel structures are declared with only the fields read,
+ * Three sets of programs see the same calls; capture.c loads one, the first that loads of:
+ * fentry/fexit trampolines on the calls' own kernel functions (__x64_sys_mount ...: only those
+ * calls pay; they need the kernel's BTF and ftrace direct calls), the syscall tracepoints
+ * (tp/syscalls/..., which need tracefs and put every system call of every process on the slow
+ * path while attached), and the raw tracepoints sys_enter and sys_exit (which attach by name
+ * without tracefs and see every system call, so they filter on its number). Kernel structures are declared with only the fields read,
  * relocated at load time from the kernel's BTF (CO-RE): no vmlinux.h is needed to build.
  */
 #include <linux/types.h>
@@ -109,6 +112,7 @@ struct fs_struct {
 
 /* The registers of a system call, and the number of the call at its exit. */
 #if defined(__TARGET_ARCH_x86)
+#define SYS_FUNC(name)		"__x64_sys_" #name
 struct pt_regs {
 	unsigned long di, si, dx, cx, r10, r8, orig_ax;
 } __attribute__((preserve_access_index));
@@ -119,6 +123,7 @@ struct thread_info {
 } __attribute__((preserve_access_index));
 #define COMPAT(ti)		(BPF_CORE_READ(ti, status) & 0x0002)
 #elif defined(__TARGET_ARCH_arm64)
+#define SYS_FUNC(name)		"__arm64_sys_" #name
 struct user_pt_regs {
 	unsigned long long regs[31];
 } __attribute__((preserve_access_index));
@@ -649,3 +654,49 @@ TP_PAIR(tp_ns_, unshare, 1, on_ns_enter, on_ns_exit)
 TP_PAIR(tp_ns_, clone, 5, on_ns_enter, on_ns_exit)
 TP_PAIR(tp_ns_, clone3, 2, on_ns_enter, on_ns_exit)
 TP_PAIR(tp_ns_, setns, 2, on_ns_enter, on_ns_exit)
+
+/*
+ * One syscall's trampolines, named PRE enter_NAME and PRE exit_NAME: fentry and fexit on the
+ * call's own function (its one argument is the caller's registers; fexit's second, the result).
+ * The number is the native one (compat calls have functions of their own, not attached, as the
+ * syscall tracepoints do not see them either).
+ */
+#define FE_PAIR(pre, name, nr, n, on_in, on_out)				\
+SEC("fentry/" SYS_FUNC(name))							\
+int									\
+pre##enter_##name(unsigned long long *ctx)					\
+{										\
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];			\
+	unsigned long args[6] = { 0 };						\
+										\
+	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);				\
+	if ((n) > 1)								\
+		args[1] = PT_REGS_PARM2_CORE_SYSCALL(regs);			\
+	if ((n) > 2)								\
+		args[2] = PT_REGS_PARM3_CORE_SYSCALL(regs);			\
+	if ((n) > 3)								\
+		args[3] = PT_REGS_PARM4_CORE_SYSCALL(regs);			\
+	if ((n) > 4)								\
+		args[4] = PT_REGS_PARM5_CORE_SYSCALL(regs);			\
+	return on_in(nr, args);							\
+}										\
+SEC("fexit/" SYS_FUNC(name))							\
+int									\
+pre##exit_##name(unsigned long long *ctx)					\
+{										\
+	return on_out(nr, (long)ctx[1]);					\
+}
+
+FE_PAIR(fe_, mount, CAPTURE_NR_MOUNT, 5, on_enter, on_exit)
+FE_PAIR(fe_, umount, CAPTURE_NR_UMOUNT2, 2, on_enter, on_exit)
+FE_PAIR(fe_, open_tree, CAPTURE_NR_OPEN_TREE, 3, on_enter, on_exit)
+FE_PAIR(fe_, move_mount, CAPTURE_NR_MOVE_MOUNT, 5, on_enter, on_exit)
+FE_PAIR(fe_, fsconfig, CAPTURE_NR_FSCONFIG, 5, on_enter, on_exit)
+FE_PAIR(fe_, fsmount, CAPTURE_NR_FSMOUNT, 3, on_enter, on_exit)
+FE_PAIR(fe_, mount_setattr, CAPTURE_NR_MOUNT_SETATTR, 5, on_enter, on_exit)
+FE_PAIR(fe_, pivot_root, CAPTURE_NR_PIVOT_ROOT, 2, on_enter, on_exit)
+
+FE_PAIR(fe_ns_, unshare, CAPTURE_NR_UNSHARE, 1, on_ns_enter, on_ns_exit)
+FE_PAIR(fe_ns_, clone, CAPTURE_NR_CLONE, 5, on_ns_enter, on_ns_exit)
+FE_PAIR(fe_ns_, clone3, CAPTURE_NR_CLONE3, 2, on_ns_enter, on_ns_exit)
+FE_PAIR(fe_ns_, setns, CAPTURE_NR_SETNS, 2, on_ns_enter, on_ns_exit)

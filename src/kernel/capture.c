@@ -50,7 +50,8 @@ struct capture_id {
 
 struct capture {
 	struct capture_bpf *skel;
-	bool tracefs;
+	enum capture_attach attach;
+	char fentry_why[160];		/* why not trampolines; "": they are attached */
 	struct capture_ring ring;
 	uint64_t epoch;			/* drains so far */
 	uint64_t read_epoch;		/* the last fanotify read began after this drain */
@@ -99,6 +100,15 @@ quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Each attach kind: its name, the prefix of its programs in capture.bpf.c, what attaching is. */
+static const struct capture_way {
+	const char *name, *prefix, *attaching;
+} capture_ways[CAPTURE_ATTACH_KINDS] = {
+	[CAPTURE_FENTRY] = { "fentry", "fe_", "attaching trampolines to the system calls" },
+	[CAPTURE_TRACEPOINT] = { "tracepoint", "tp_", "attaching to the system call tracepoints" },
+	[CAPTURE_RAW_TRACEPOINT] = { "raw-tracepoint", "raw_", "attaching to sys_enter and sys_exit" },
+};
+
 /* Where libbpf looks for tracepoints (the debugfs copy first), and whether it has the syscalls. */
 static bool
 tracefs_has_syscalls(void)
@@ -111,25 +121,30 @@ tracefs_has_syscalls(void)
 	return access(path, R_OK) == 0;
 }
 
-/* Whether the program named name is loaded: one of the set (tp/ with tracefs, else raw_tp/), and
- * for a syscall tracepoint, of a call wanted. */
+/* Whether the program named name is loaded: one of the set of c's attach kind, and for the calls of
+ * one system call, of a call wanted. The raw tracepoints filter on the call at run time. */
 static bool
-tp_wanted(const struct capture *c, const char *name)
+prog_wanted(const struct capture *c, const char *name)
 {
+	const char *prefix = capture_ways[c->attach].prefix;
+
 	if (strcmp(name, "raw_newtask") == 0)
 		return (c->what & CAPTURE_MOUNT_CALLS) &&
 		    (!(c->what & CAPTURE_NS_FLIPS) || (c->what & CAPTURE_NS_PROCS));
-	if ((strncmp(name, "tp_", 3) == 0) != c->tracefs)
+	if (strncmp(name, prefix, strlen(prefix)) != 0)
 		return false;
-	if (strncmp(name, "tp_ns_", 6) == 0)
+	if (c->attach == CAPTURE_RAW_TRACEPOINT)
+		return true;
+	if (strncmp(name + strlen(prefix), "ns_", 3) == 0)
 		return c->what & CAPTURE_NS_CALLS;
-	return strncmp(name, "tp_", 3) != 0 || (c->what & CAPTURE_MOUNT_CALLS);
+	return c->what & CAPTURE_MOUNT_CALLS;
 }
 
-/* Open and load the programs of one set (tp/ with tracefs, else raw_tp/); -errno. */
+/* Open and load the programs of c's attach kind; -errno. */
 static int
 load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 {
+	const struct capture_way *k = &capture_ways[c->attach];
 	struct bpf_program *p;
 	int r;
 
@@ -141,19 +156,68 @@ load(struct capture *c, const struct stat *pidns, char *why, size_t size)
 	c->skel->rodata->pidns_ino = pidns->st_ino;
 	c->skel->rodata->want_mounts = (c->what & CAPTURE_MOUNT_CALLS) != 0;
 	c->skel->rodata->want_ns = (c->what & CAPTURE_NS_CALLS) != 0;
-	/* Syscall tracepoints cost every call of theirs: only those of the calls wanted. */
+	/* Trampolines and syscall tracepoints cost each call of theirs: only the calls wanted. */
 	bpf_object__for_each_program(p, c->skel->obj)
-		bpf_program__set_autoload(p, tp_wanted(c, bpf_program__name(p)));
+		bpf_program__set_autoload(p, prog_wanted(c, bpf_program__name(p)));
 	if ((r = capture_bpf__load(c->skel)) < 0) {
 		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
 		    "CAP_PERFMON)", strerror(-r));
 		return r;
 	}
 	if ((r = capture_bpf__attach(c->skel)) < 0) {
-		snprintf(why, size, "attaching to the system call tracepoints: %s", strerror(-r));
+		snprintf(why, size, "%s: %s", k->attaching, strerror(-r));
 		return r;
 	}
 	return 0;
+}
+
+/*
+ * Load c by the first kind that loads: trampolines, then (with tracefs) syscall tracepoints, then
+ * raw tracepoints; or only the kind WATCHQ_BPF_ATTACH names. Why trampolines are not used is kept
+ * for --version. -errno, with the last reason in why.
+ */
+static int
+load_first(struct capture *c, const struct stat *pidns, char *why, size_t size)
+{
+	const char *only = getenv("WATCHQ_BPF_ATTACH");
+	int r = -ENOENT, k, n = 0;
+
+	if (only && *only)
+		snprintf(c->fentry_why, sizeof(c->fentry_why), "WATCHQ_BPF_ATTACH=%s", only);
+	for (k = 0; k < CAPTURE_ATTACH_KINDS; k++) {
+		if (only && *only && strcmp(only, capture_ways[k].name) != 0)
+			continue;
+		if (k == CAPTURE_TRACEPOINT && !tracefs_has_syscalls() && !(only && *only))
+			continue;
+		if (n++ > 0)
+			capture_bpf__destroy(c->skel);
+		c->attach = k;
+		if ((r = load(c, pidns, why, size)) == 0)
+			break;
+		if (k == CAPTURE_FENTRY)
+			snprintf(c->fentry_why, sizeof(c->fentry_why), "the kernel refused them: %s",
+			    strerror(-r));
+	}
+	if (n == 0)
+		snprintf(why, size, "WATCHQ_BPF_ATTACH=%s: not an attach kind (fentry, tracepoint, "
+		    "raw-tracepoint)", only);
+	else if (r == 0 && c->attach == CAPTURE_FENTRY)
+		c->fentry_why[0] = '\0';
+	else if (r < 0 && c->attach == CAPTURE_FENTRY)
+		snprintf(why, size, "fentry: %s", c->fentry_why);
+	return r;
+}
+
+const char *
+capture_attach_name(const struct capture *c)
+{
+	return capture_ways[c->attach].name;
+}
+
+const char *
+capture_fentry_why(const struct capture *c)
+{
+	return c->fentry_why[0] ? c->fentry_why : NULL;
 }
 
 /* Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): a user
@@ -194,15 +258,7 @@ capture_open(unsigned what, char *why, size_t size)
 		snprintf(why, size, "/proc/self/ns/pid: %s", strerror(errno));
 		goto fail;
 	}
-	c->tracefs = tracefs_has_syscalls();
-	r = load(c, &pidns, why, size);
-	if (r < 0 && c->tracefs) {
-		/* The raw tracepoints need no tracefs. */
-		capture_bpf__destroy(c->skel);
-		c->tracefs = false;
-		r = load(c, &pidns, why, size);
-	}
-	if (r < 0)
+	if ((r = load_first(c, &pidns, why, size)) < 0)
 		goto fail;
 	if (capture_ring_map(&c->ring, bpf_map__fd(c->skel->maps.ring),
 	    bpf_map__max_entries(c->skel->maps.ring)) < 0) {

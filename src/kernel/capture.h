@@ -63,9 +63,22 @@ struct capture_nscalls {
 /* Whether this process may load the capture (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON). */
 bool capture_privileged(void);
 
-/* Load and attach the capture of what (enum capture_what bits); NULL if it cannot, with the reason
- * written to why. */
+/* How the capture sees the calls: trampolines on their functions (only they pay), syscall
+ * tracepoints or raw tracepoints (every system call pays while attached). */
+enum capture_attach {
+	CAPTURE_FENTRY,
+	CAPTURE_TRACEPOINT,
+	CAPTURE_RAW_TRACEPOINT,
+	CAPTURE_ATTACH_KINDS
+};
+
+/* Load and attach the capture of what (enum capture_what bits), by the first kind that loads (or
+ * only the one WATCHQ_BPF_ATTACH names); NULL if it cannot, with the reason written to why. */
 struct capture *capture_open(unsigned what, char *why, size_t size);
+/* How c is attached: "fentry", "tracepoint" or "raw-tracepoint". */
+const char *capture_attach_name(const struct capture *c);
+/* Why c is not on trampolines; NULL where it is. */
+const char *capture_fentry_why(const struct capture *c);
 /* Detach and free c. */
 void capture_close(struct capture *c);
 /* The fd that is readable (POLLIN) when records wait. */

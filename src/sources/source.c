@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "exit.h"
 #include "mntns.h"
 #include "source.h"
@@ -270,6 +271,13 @@ source_look_again(struct source *src)
 {
 	if (src->backend->ops->removals)
 		src->backend->ops->removals(src);
+}
+
+void
+source_label_capture(struct source *src, const char *base, const struct capture *c)
+{
+	snprintf(src->label, sizeof(src->label), "%s+bpf:%s", base, capture_attach_name(c));
+	src->backend_label = src->label;
 }
 
 const char *

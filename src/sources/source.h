@@ -8,6 +8,8 @@
 #include "config.h"
 #include "event.h"
 
+struct capture;
+
 #define SOURCE_MAX_FDS	5
 
 struct source;
@@ -74,6 +76,7 @@ struct source {
 	const struct backend *backend;
 	struct mntns *ns;	/* mounts with -N: the namespace watched (NULL: ours) */
 	const char *backend_label;	/* what the readiness line names; NULL: backend->name */
+	char label[48];			/* its room, where it is made (source_label_capture) */
 	const struct config *cfg;
 	struct sink *sink;
 	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
@@ -87,6 +90,8 @@ struct source {
 /* Backends, in fallback order within each source type, ended by a NULL name. */
 extern const struct backend source_backends[];
 
+/* The readiness line names base with the capture c and how it is attached: "fanotify+bpf:fentry". */
+void source_label_capture(struct source *src, const char *base, const struct capture *c);
 /* The source word for type ("mounts"). */
 const char *source_word(enum ev_type type);
 /* The source a command-line word names, or NULL. */

@@ -519,7 +519,7 @@ fan_open_capture(struct source *src)
 		return;
 	}
 	f->proc.cap = f->cap;
-	src->backend_label = "fanotify+bpf";
+	source_label_capture(src, "fanotify", f->cap);
 	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(f->cap), POLLIN, 0 };
 }
 

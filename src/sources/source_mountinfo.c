@@ -362,7 +362,7 @@ mi_open_capture(struct source *src)
 	if ((mi->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL)
 		return;
 	mi->mnt_ns = mntns_self_ino();
-	src->backend_label = "mountinfo+bpf";
+	source_label_capture(src, "mountinfo", mi->cap);
 	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(mi->cap), POLLIN, 0 };
 	src->nfds = 3;
 }

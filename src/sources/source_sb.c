@@ -597,10 +597,11 @@ sb_name_backend(struct source *src)
 {
 	struct sb_src *p = src->priv;
 
-	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s%s",
+	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s%s%s",
 	    src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
 	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo",
-	    p->want_space || p->poll_ro ? ",statvfs" : "", p->cap ? ",bpf" : "");
+	    p->want_space || p->poll_ro ? ",statvfs" : "", p->cap ? ",bpf:" : "",
+	    p->cap ? capture_attach_name(p->cap) : "");
 	src->backend_label = p->backend;
 }
 
