@@ -232,20 +232,34 @@ struct {
 #define CLONE_NEWNS	0x00020000
 #define CLONE_THREAD	0x00010000
 
+/*
+ * The calls captured: the name of each one's tracepoint and kernel function, its number, and how
+ * many of its arguments are read (its tracepoint's record holds that many, no more).
+ */
+#define MOUNT_CALLS(X)								\
+	X(mount, CAPTURE_NR_MOUNT, 5)						\
+	X(umount, CAPTURE_NR_UMOUNT2, 2)					\
+	X(open_tree, CAPTURE_NR_OPEN_TREE, 3)					\
+	X(move_mount, CAPTURE_NR_MOVE_MOUNT, 5)					\
+	X(fsconfig, CAPTURE_NR_FSCONFIG, 5)					\
+	X(fsmount, CAPTURE_NR_FSMOUNT, 3)					\
+	X(mount_setattr, CAPTURE_NR_MOUNT_SETATTR, 5)				\
+	X(pivot_root, CAPTURE_NR_PIVOT_ROOT, 2)
+/* Those that may make or enter a mount namespace, noted only where wanted (want_ns). */
+#define NS_CALLS(X)								\
+	X(unshare, CAPTURE_NR_UNSHARE, 1)					\
+	X(clone, CAPTURE_NR_CLONE, 5)						\
+	X(clone3, CAPTURE_NR_CLONE3, 2)						\
+	X(setns, CAPTURE_NR_SETNS, 2)
+#define CALL_CASE(name, nr, n)	case nr:
+
 static __always_inline int
 captured(long nr)
 {
 	if (!want_mounts)
 		return 0;
 	switch (nr) {
-	case CAPTURE_NR_MOUNT:
-	case CAPTURE_NR_UMOUNT2:
-	case CAPTURE_NR_OPEN_TREE:
-	case CAPTURE_NR_MOVE_MOUNT:
-	case CAPTURE_NR_FSCONFIG:
-	case CAPTURE_NR_FSMOUNT:
-	case CAPTURE_NR_MOUNT_SETATTR:
-	case CAPTURE_NR_PIVOT_ROOT:
+	MOUNT_CALLS(CALL_CASE)
 		return 1;
 	}
 	return 0;
@@ -491,8 +505,13 @@ on_exit(long nr, long ret)
 static __always_inline int
 ns_call(long nr)
 {
-	return want_ns && (nr == CAPTURE_NR_CLONE || nr == CAPTURE_NR_UNSHARE ||
-	    nr == CAPTURE_NR_SETNS || nr == CAPTURE_NR_CLONE3);
+	if (!want_ns)
+		return 0;
+	switch (nr) {
+	NS_CALLS(CALL_CASE)
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -640,20 +659,10 @@ pre##exit_##name(struct sys_exit_ctx *ctx)					\
 	return on_out(ctx->nr, ctx->ret);					\
 }
 
-TP_PAIR(tp_, mount, 5, on_enter, on_exit)
-TP_PAIR(tp_, umount, 2, on_enter, on_exit)
-TP_PAIR(tp_, open_tree, 3, on_enter, on_exit)
-TP_PAIR(tp_, move_mount, 5, on_enter, on_exit)
-TP_PAIR(tp_, fsconfig, 5, on_enter, on_exit)
-TP_PAIR(tp_, fsmount, 3, on_enter, on_exit)
-TP_PAIR(tp_, mount_setattr, 5, on_enter, on_exit)
-TP_PAIR(tp_, pivot_root, 2, on_enter, on_exit)
-
-/* The namespace calls' tracepoints, loaded only where they are wanted (want_ns). */
-TP_PAIR(tp_ns_, unshare, 1, on_ns_enter, on_ns_exit)
-TP_PAIR(tp_ns_, clone, 5, on_ns_enter, on_ns_exit)
-TP_PAIR(tp_ns_, clone3, 2, on_ns_enter, on_ns_exit)
-TP_PAIR(tp_ns_, setns, 2, on_ns_enter, on_ns_exit)
+#define TP_MOUNT(name, nr, n)	TP_PAIR(tp_, name, n, on_enter, on_exit)
+#define TP_NS(name, nr, n)	TP_PAIR(tp_ns_, name, n, on_ns_enter, on_ns_exit)
+MOUNT_CALLS(TP_MOUNT)
+NS_CALLS(TP_NS)
 
 /*
  * One syscall's trampolines, named PRE enter_NAME and PRE exit_NAME: fentry and fexit on the
@@ -687,16 +696,7 @@ pre##exit_##name(unsigned long long *ctx)					\
 	return on_out(nr, (long)ctx[1]);					\
 }
 
-FE_PAIR(fe_, mount, CAPTURE_NR_MOUNT, 5, on_enter, on_exit)
-FE_PAIR(fe_, umount, CAPTURE_NR_UMOUNT2, 2, on_enter, on_exit)
-FE_PAIR(fe_, open_tree, CAPTURE_NR_OPEN_TREE, 3, on_enter, on_exit)
-FE_PAIR(fe_, move_mount, CAPTURE_NR_MOVE_MOUNT, 5, on_enter, on_exit)
-FE_PAIR(fe_, fsconfig, CAPTURE_NR_FSCONFIG, 5, on_enter, on_exit)
-FE_PAIR(fe_, fsmount, CAPTURE_NR_FSMOUNT, 3, on_enter, on_exit)
-FE_PAIR(fe_, mount_setattr, CAPTURE_NR_MOUNT_SETATTR, 5, on_enter, on_exit)
-FE_PAIR(fe_, pivot_root, CAPTURE_NR_PIVOT_ROOT, 2, on_enter, on_exit)
-
-FE_PAIR(fe_ns_, unshare, CAPTURE_NR_UNSHARE, 1, on_ns_enter, on_ns_exit)
-FE_PAIR(fe_ns_, clone, CAPTURE_NR_CLONE, 5, on_ns_enter, on_ns_exit)
-FE_PAIR(fe_ns_, clone3, CAPTURE_NR_CLONE3, 2, on_ns_enter, on_ns_exit)
-FE_PAIR(fe_ns_, setns, CAPTURE_NR_SETNS, 2, on_ns_enter, on_ns_exit)
+#define FE_MOUNT(name, nr, n)	FE_PAIR(fe_, name, nr, n, on_enter, on_exit)
+#define FE_NS(name, nr, n)	FE_PAIR(fe_ns_, name, nr, n, on_ns_enter, on_ns_exit)
+MOUNT_CALLS(FE_MOUNT)
+NS_CALLS(FE_NS)
