@@ -38,7 +38,8 @@
  * automount point there mounts; no mount call), move A B, beneath A B (the
  * mount on A moved beneath the top mount on B: move_mount(2) with MOVE_MOUNT_BENEATH),
  * remount DIR ro|rw (mount(2) MS_REMOUNT), setattr-ro DIR (mount_setattr(2) with
- * AT_RECURSIVE: DIR's mount and those below it read-only), reconfigure-ro DIR (fspick(2),
+ * AT_RECURSIVE: DIR's mount and those below it read-only), setattr-shared DIR
+ * (mount_setattr(2): DIR's mount shared), reconfigure-ro DIR (fspick(2),
  * then fsconfig(2) "ro" and FSCONFIG_CMD_RECONFIGURE: DIR's filesystem read-only).
  */
 #define _GNU_SOURCE
@@ -139,6 +140,16 @@ setattr_ro(const char *dir)
 		err(1, "mount_setattr %s", dir);
 }
 
+/* The mount on dir shared, by mount_setattr(2) (mount(2)'s MS_SHARED bumps no mountinfo signal). */
+static void
+setattr_shared(const char *dir)
+{
+	struct burst_mount_attr a = { 0, 0, MS_SHARED, 0 };
+
+	if (syscall(SYS_mount_setattr, AT_FDCWD, dir, 0, &a, sizeof(a)) < 0)
+		err(1, "mount_setattr %s", dir);
+}
+
 /* The filesystem of dir's mount read-only, through the new mount API. */
 static void
 reconfigure_ro(const char *dir)
@@ -180,11 +191,13 @@ change(int argc, char **argv)
 			err(1, "remount %s", argv[1]);
 	} else if (argc == 2 && strcmp(argv[0], "setattr-ro") == 0) {
 		setattr_ro(argv[1]);
+	} else if (argc == 2 && strcmp(argv[0], "setattr-shared") == 0) {
+		setattr_shared(argv[1]);
 	} else if (argc == 2 && strcmp(argv[0], "reconfigure-ro") == 0) {
 		reconfigure_ro(argv[1]);
 	} else {
 		errx(64, "OP: mount SRC DIR | umount DIR | walk PATH | move A B | beneath A B | "
-		    "remount DIR ro|rw | setattr-ro DIR | reconfigure-ro DIR");
+		    "remount DIR ro|rw | setattr-ro DIR | setattr-shared DIR | reconfigure-ro DIR");
 	}
 }
 

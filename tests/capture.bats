@@ -712,16 +712,16 @@ attach_kinds() {
 	echo "$kinds"
 }
 
-@test "capture beside mountinfo: a mount, move, unmount, remount and setattr by processes gone before the read, named, by each attach kind" {
+@test "capture beside mountinfo: a mount, move, unmount, remount, setattr and propagation by processes gone before the read, named, by each attach kind" {
 	need_mi_capture
 	local kinds k
 	kinds=$(attach_kinds)
 	for k in $kinds; do
 		rm -rf "${T:?}/$k"
-		mkdir -p "$T/$k/a" "$T/$k/b" "$T/$k/c" "$T/$k/d" "$T/$k/e"
-		mount -t tmpfs wq "$T/$k/c"
-		mount -t tmpfs wq "$T/$k/d"
-		mount -t tmpfs wq "$T/$k/e"
+		mkdir -p "$T/$k/a" "$T/$k/b" "$T/$k/c" "$T/$k/d" "$T/$k/e" "$T/$k/f"
+		for m in c d e f; do
+			mount -t tmpfs wq "$T/$k/$m"
+		done
 		export WATCHQ_BPF_ATTACH=$k
 		start_watchq --backend=mountinfo --json mounts "$T/$k"
 		grep -q "(backend mountinfo+bpf:$k)" "$T/err"
@@ -736,17 +736,21 @@ attach_kinds() {
 		# touched any superblock, e's too.
 		kill -STOP "$WQ_PID"
 		sh -c "exec mount -o remount,bind,nosuid $T/$k/e"
+		# mount(2)'s --make-shared raises no mountinfo signal; mount_setattr(2)'s does.
+		"$BURST" as wq-sharer setattr-shared "$T/$k/f"
 		kill -CONT "$WQ_PID"
-		wait_until lines_at_least 5
+		wait_until lines_at_least 6
 		stop_watchq
-		jq -e -s --arg a "$T/$k/a" --arg b "$T/$k/b" --arg d "$T/$k/d" --arg e "$T/$k/e" '
+		jq -e -s --arg a "$T/$k/a" --arg b "$T/$k/b" --arg d "$T/$k/d" --arg e "$T/$k/e" \
+		    --arg f "$T/$k/f" 'length == 6 and
 			(.[] | select(.event == "mount") | .path == $a and .comm == "wq-mounter" and .uid == 0) and
 			(.[] | select(.event == "move") | .path == $b and .comm == "wq-mover") and
 			(.[] | select(.event == "unmount") | .path == $d and .comm == "wq-unmounter") and
 			(.[] | select(.event == "readonly") | .path == $b and .comm == "wq-remounter") and
-			(.[] | select(.event == "setattr") | .path == $e and .comm == "mount")' "$T/out" ||
+			(.[] | select(.event == "setattr") | .path == $e and .comm == "mount") and
+			(.[] | select(.event == "propagation") | .path == $f and .comm == "wq-sharer")' "$T/out" ||
 			{ echo "$k:"; cat "$T/out"; false; }
-		umount "$T/$k/b" "$T/$k/a" "$T/$k/e"
+		umount "$T/$k/b" "$T/$k/a" "$T/$k/e" "$T/$k/f"
 	done
 	unset WATCHQ_BPF_ATTACH
 }
