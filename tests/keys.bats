@@ -261,7 +261,7 @@ key revoked $k" ]
 	need_root
 	mkdir "$T/a"
 	kwatch mounts "$T" keys @s
-	grep -Eq "^watchq: watching mounts $T \(backend [a-z+-]+\), keys @s \(backend [a-z-]+\)$" "$T/err"
+	grep -Eq "^watchq: watching mounts $T \(backend [a-z+:-]+\), keys @s \(backend [a-z-]+\)$" "$T/err"
 	mount -t tmpfs wq "$T/a"
 	keyctl add user wq-both v @s >/dev/null
 	wait_until lines_at_least 2
