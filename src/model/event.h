@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "mounttab.h"
+
 /*
  * One record type for every source, shaped after the kernel's watch_queue
  * record: a type (the source), a subtype, a watch tag and info bits.
@@ -76,17 +78,16 @@ struct ev_who {
 };
 
 struct ev_mount_fields {
-	uint64_t mount_id, parent_id;	/* the reusable ids findmnt shows */
-	uint64_t unique_id;		/* the 64-bit unique id; 0: unknown */
+	/*
+	 * The mount as the record shows it (its ids, path, filesystem, options, propagation, state:
+	 * mounttab.h), as the source's table held it when the record was made; NULL: transient.
+	 */
+	const struct mounttab_entry *at;
+	const char *old_path;		/* moves only: where it was */
+	const char *old_options;	/* setattr only: its options before */
+	const char *old_propagation;	/* propagation only: before */
 	const uint64_t *ids;		/* transient: the unique ids of the mounts */
 	size_t count;			/* transient: how many */
-	const char *path, *old_path;	/* old_path: moves only */
-	const char *fstype, *device;
-	const char *root;		/* the path inside the filesystem (findmnt's FSROOT) */
-	const char *options, *old_options;	/* old_options: setattr only */
-	/* mountinfo's optional fields ("shared:1,master:2", "private"); old_: propagation only */
-	const char *propagation, *old_propagation;
-	bool readonly;
 	struct ev_who by;
 };
 

@@ -120,7 +120,7 @@ filter_paths_match(const struct filter_paths *p, const struct event *ev)
 	if (p->n == 0)
 		return true;
 	if (ev->type == EV_MOUNT) {
-		path = ev->u.mount.path;
+		path = ev->u.mount.at ? ev->u.mount.at->target : NULL;
 		if (ev->subtype == MOUNT_MOVE)
 			old = ev->u.mount.old_path;
 	} else if (ev->type == EV_SB) {

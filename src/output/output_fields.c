@@ -134,19 +134,21 @@ walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 		walk_transient(w, m);
 		return;
 	}
-	put_uint(w, "mount_id", m->mount_id);
-	put_uint_known(w, "unique_id", m->unique_id != 0, m->unique_id);
-	put_uint(w, "parent_id", m->parent_id);
-	put_str_if_set(w, "path", m->path);
+	const struct mounttab_entry *e = m->at;
+
+	put_uint(w, "mount_id", e->mount_id);
+	put_uint_known(w, "unique_id", e->unique_id != 0, e->unique_id);
+	put_uint(w, "parent_id", e->parent_mount_id);
+	put_str_if_set(w, "path", e->target);
 	put_str_if_set(w, "old_path", m->old_path);
-	put_str_known(w, "fstype", m->fstype);
-	put_str_known(w, "device", m->device);
-	put_str_known(w, "root", m->root);
-	put_str_if_set(w, "options", m->options);
+	put_str_known(w, "fstype", e->fstype);
+	put_str_known(w, "device", e->source);
+	put_str_known(w, "root", e->root);
+	put_str_if_set(w, "options", e->options);
 	put_str_if_set(w, "old_options", m->old_options);
-	put_str_known(w, "propagation", m->propagation);
+	put_str_known(w, "propagation", e->propagation);
 	put_str_if_set(w, "old_propagation", m->old_propagation);
-	put_bool(w, "readonly", m->readonly);
+	put_bool(w, "readonly", e->readonly);
 	walk_by(w, &m->by);
 }
 

@@ -7,6 +7,7 @@
 struct format_event {
 	const struct event *ev;
 	const struct ev_mount_fields *m;	/* NULL unless a mount record, not transient */
+	const struct mounttab_entry *at;	/* its mount, where m is set */
 	const struct ev_sb_fields *sb;		/* NULL unless a superblock record */
 	const struct ev_who *by;	/* who made it: mount records, sb readonly; NULL: none */
 	const char *timefmt;
@@ -77,7 +78,7 @@ format_tag(struct buf *b, const struct format_event *x)
 static void
 format_path(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->path : x->sb ? x->sb->path : NULL);
+	format_str(b, x, x->at ? x->at->target : x->sb ? x->sb->path : NULL);
 }
 
 /* The path a move came from, or the options a change replaced. */
@@ -90,31 +91,31 @@ format_old(struct buf *b, const struct format_event *x)
 static void
 format_fstype(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->fstype : x->sb ? x->sb->fstype : NULL);
+	format_str(b, x, x->at ? x->at->fstype : x->sb ? x->sb->fstype : NULL);
 }
 
 static void
 format_device(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->device : x->sb ? x->sb->device : NULL);
+	format_str(b, x, x->at ? x->at->source : x->sb ? x->sb->device : NULL);
 }
 
 static void
 format_root(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->root : NULL);
+	format_str(b, x, x->at ? x->at->root : NULL);
 }
 
 static void
 format_options(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->options : NULL);
+	format_str(b, x, x->at ? x->at->options : NULL);
 }
 
 static void
 format_propagation(struct buf *b, const struct format_event *x)
 {
-	format_str(b, x, x->m ? x->m->propagation : NULL);
+	format_str(b, x, x->at ? x->at->propagation : NULL);
 }
 
 /* ro or rw for a mount; a superblock has a read-only state only in its readonly and present
@@ -122,8 +123,8 @@ format_propagation(struct buf *b, const struct format_event *x)
 static void
 format_readonly(struct buf *b, const struct format_event *x)
 {
-	if (x->m)
-		buf_adds(b, x->m->readonly ? "ro" : "rw");
+	if (x->at)
+		buf_adds(b, x->at->readonly ? "ro" : "rw");
 	else if (x->sb && (x->ev->subtype == SB_READONLY || x->ev->subtype == SB_PRESENT))
 		buf_adds(b, event_sb_ro_name(x->sb->ro));
 	else
@@ -133,13 +134,13 @@ format_readonly(struct buf *b, const struct format_event *x)
 static void
 format_mount_id(struct buf *b, const struct format_event *x)
 {
-	format_num(b, x->m, x->m ? x->m->mount_id : 0);
+	format_num(b, x->at != NULL, x->at ? x->at->mount_id : 0);
 }
 
 static void
 format_parent_id(struct buf *b, const struct format_event *x)
 {
-	format_num(b, x->m, x->m ? x->m->parent_id : 0);
+	format_num(b, x->at != NULL, x->at ? x->at->parent_mount_id : 0);
 }
 
 static void
@@ -407,8 +408,10 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 		x.m = &ev->u.mount;
 	else if (ev->type == EV_SB)
 		x.sb = &ev->u.sb;
-	if (x.m)
+	if (x.m) {
+		x.at = x.m->at;
 		x.by = &x.m->by;
+	}
 	else if (ev->type == EV_SB && ev->subtype == SB_READONLY)
 		x.by = &x.sb->by;
 	for (p = fmt; *p; p++) {

@@ -36,17 +36,17 @@ text_by(struct buf *b, const struct ev_who *by, bool raw)
 
 /* The source, then [ROOT] where the mount shows a part of its filesystem, as findmnt does. */
 static void
-text_source(struct buf *b, const struct ev_mount_fields *m, bool raw)
+text_source(struct buf *b, const struct mounttab_entry *e, bool raw)
 {
 	struct buf s = { 0 };
 
-	if (m->root == NULL || *m->root == '\0' || strcmp(m->root, "/") == 0) {
-		text_col(b, m->device, raw);
+	if (e->root == NULL || *e->root == '\0' || strcmp(e->root, "/") == 0) {
+		text_col(b, e->source, raw);
 		return;
 	}
-	buf_adds(&s, m->device ? m->device : "");
+	buf_adds(&s, e->source ? e->source : "");
 	buf_addc(&s, '[');
-	buf_adds(&s, m->root);
+	buf_adds(&s, e->root);
 	buf_addc(&s, ']');
 	text_col(b, s.data, raw);
 	buf_free(&s);
@@ -67,35 +67,36 @@ static void
 text_mount(struct buf *b, const struct event *ev, bool raw)
 {
 	const struct ev_mount_fields *m = &ev->u.mount;
+	const struct mounttab_entry *e = m->at;
 
 	switch (ev->subtype) {
 	case MOUNT_MOVE:
 		text_col(b, m->old_path, raw);
 		buf_adds(b, " ->");
-		text_col(b, m->path, raw);
+		text_col(b, e->target, raw);
 		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_READONLY:
 	case MOUNT_WRITABLE:
-		text_col(b, m->path, raw);
-		buf_adds(b, m->readonly ? " ro (was rw)" : " rw (was ro)");
+		text_col(b, e->target, raw);
+		buf_adds(b, e->readonly ? " ro (was rw)" : " rw (was ro)");
 		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_SETATTR:
-		text_change(b, m->path, m->options, m->old_options, raw);
+		text_change(b, e->target, e->options, m->old_options, raw);
 		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_PROPAGATION:
-		text_change(b, m->path, m->propagation, m->old_propagation, raw);
+		text_change(b, e->target, e->propagation, m->old_propagation, raw);
 		text_by(b, &m->by, raw);
 		break;
 	case MOUNT_TRANSIENT:
 		buf_addf(b, " - - - count=%zu", m->count);
 		break;
 	default:
-		text_col(b, m->path, raw);
-		text_col(b, m->fstype, raw);
-		text_source(b, m, raw);
+		text_col(b, e->target, raw);
+		text_col(b, e->fstype, raw);
+		text_source(b, e, raw);
 		if (ev->subtype != MOUNT_PRESENT)
 			text_by(b, &m->by, raw);
 		break;

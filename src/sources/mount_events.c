@@ -35,16 +35,7 @@ static void
 fill(struct event *ev, const struct watch *w, unsigned subtype, const struct mounttab_entry *e)
 {
 	source_event_init(ev, EV_MOUNT, subtype, w);
-	ev->u.mount.mount_id = e->mount_id;
-	ev->u.mount.parent_id = e->parent_mount_id;
-	ev->u.mount.unique_id = e->unique_id;
-	ev->u.mount.path = e->target;
-	ev->u.mount.fstype = e->fstype;
-	ev->u.mount.device = e->source;
-	ev->u.mount.root = e->root;
-	ev->u.mount.options = e->options;
-	ev->u.mount.propagation = e->propagation;
-	ev->u.mount.readonly = e->readonly;
+	ev->u.mount.at = e;
 }
 
 static void

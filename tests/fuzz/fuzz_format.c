@@ -39,6 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *cut = memchr(data, 0, size);
 	size_t flen = cut ? (size_t)(cut - data) : size;
 	char *fmt = malloc(flen + 1), *str = malloc(size - flen + 1);
+	struct mounttab_entry at;
 	unsigned t;
 
 	memcpy(fmt, data, flen);
@@ -61,11 +62,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev.watch_source = str;
 		ev.mnt_ns = size % 2 ? 4026531840ULL : 0;
 		ev.cgroup = size % 3 ? str : NULL;	/* a cgroup's name is anyone's */
-		ev.u.mount.path = str;
+		at = (struct mounttab_entry){ .target = str, .fstype = str, .source = str,
+		    .options = str, .readonly = size % 2 };
+		ev.u.mount.at = &at;
 		ev.u.mount.old_path = size % 2 ? str : NULL;
-		ev.u.mount.fstype = str;
-		ev.u.mount.device = str;
-		ev.u.mount.options = str;
 		ev.u.mount.by.pid = (int32_t)size;
 		ev.u.mount.by.has_uid = size % 2;
 		ev.u.mount.by.comm = size % 4 ? str : NULL;	/* a process names itself */

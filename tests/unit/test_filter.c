@@ -113,6 +113,7 @@ static const struct { const char *list, *options; int want; } option_cases[] = {
 static void
 check_paths(void)
 {
+	struct mounttab_entry at = { 0 };
 	struct filter_paths p;
 	struct event ev;
 	char err[128];
@@ -132,7 +133,8 @@ check_paths(void)
 		if (c->type == EV_SB)
 			ev.u.sb.path = c->path;
 		else if (c->type == EV_MOUNT) {
-			ev.u.mount.path = c->path;
+			at.target = (char *)c->path;
+			ev.u.mount.at = c->path ? &at : NULL;
 			ev.u.mount.old_path = c->old;
 		}
 		CHECK(filter_paths_match(&p, &ev) == c->want, "path case %zu (%s)", i,

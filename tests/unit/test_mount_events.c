@@ -18,7 +18,7 @@ log_event(struct sink *sink, struct event *ev)
 
 	snprintf(l->s + n, sizeof(l->s) - n, "%d:%s:%s%s%s;", ev->tag, event_name(ev),
 	    ev->u.mount.old_path ? ev->u.mount.old_path : "", ev->u.mount.old_path ? ">" : "",
-	    ev->u.mount.path ? ev->u.mount.path : "-");
+	    ev->u.mount.at ? ev->u.mount.at->target : "-");
 }
 
 static void

@@ -8,17 +8,22 @@
 #include "output_text.h"
 #include "unit.h"
 
+/* The mount of mount_ev()'s records, as it sets it each time. */
+static struct mounttab_entry mount_at;
+
 static struct event
 mount_ev(unsigned subtype)
 {
 	struct event ev = {
 		.type = EV_MOUNT, .subtype = subtype, .tag = 3, .watch = "/srv",
 		.watch_source = "mounts", .time = { 1700000000, 123456789 }, .mnt_ns = 4026531840ULL,
-		.u.mount = { .mount_id = 42, .parent_id = 7, .path = "/srv/b",
-			.fstype = "tmpfs", .device = "none", .root = "/",
-			.options = "rw,relatime", .propagation = "shared:1" },
+		.u.mount = { .at = &mount_at },
 	};
 
+	mount_at = (struct mounttab_entry){ .mount_id = 42, .parent_mount_id = 7,
+		.target = (char *)"/srv/b", .fstype = (char *)"tmpfs", .source = (char *)"none",
+		.root = (char *)"/", .options = (char *)"rw,relatime",
+		.propagation = (char *)"shared:1" };
 	return ev;
 }
 
@@ -62,7 +67,7 @@ main(void)
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_READONLY);
-	ev.u.mount.readonly = true;
+	mount_at.readonly = true;
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount readonly /srv/b ro (was rw) pid=- uid=- comm=-\n");
 
@@ -83,8 +88,8 @@ main(void)
 
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
-	ev.u.mount.device = "";
-	ev.u.mount.path = "/a b\n";
+	mount_at.source = (char *)"";
+	mount_at.target = (char *)"/a b\n";
 	cfg.timestamps = true;
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "2023 mount mount /a\\x20b\\x0a tmpfs - pid=- uid=- comm=-\n");
@@ -93,7 +98,7 @@ main(void)
 	/* A bind of a part of a filesystem: SOURCE[ROOT] as findmnt shows it, %F the root. */
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_PRESENT);
-	ev.u.mount.root = "/sub dir";
+	mount_at.root = (char *)"/sub dir";
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK_STR(b.data, "mount present /srv/b tmpfs none[/sub\\x20dir]\n");
 	buf_reset(&b);
@@ -385,7 +390,7 @@ main(void)
 	/* Text escapes terminal controls in every string; JSON keeps the code point. */
 	buf_reset(&b);
 	ev = mount_ev(MOUNT_MOUNT);
-	ev.u.mount.path = "/srv/\xc2\x9b" "31m";
+	mount_at.target = (char *)"/srv/\xc2\x9b" "31m";
 	output_text(&b, &ev, &cfg, OUTPUT_END_NEWLINE);
 	CHECK(strstr(b.data, "/srv/\\xc2\\x9b31m ") != NULL, "%s", b.data);
 	buf_reset(&b);
