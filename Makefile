@@ -81,7 +81,8 @@ bpf-arm64: $(B)/arm64/capture.bpf.o
 $(B)/capture.skel.h: $(B)/capture.bpf.o
 	$(BPFTOOL) gen skeleton $< name capture_bpf > $@.tmp && mv $@.tmp $@
 
-$(B)/capture.o: src/kernel/capture.c $(HEADERS) $(B)/capture.skel.h
+# The two modules that hold the skeleton: the capture, and how it attaches.
+$(B)/capture.o $(B)/capattach.o: $(B)/%.o: src/kernel/%.c $(HEADERS) $(B)/capture.skel.h
 	$(CC) $(ALL_CFLAGS) $(INCLUDES) -I$(B) -c -o $@ $<
 
 watchq: $(OBJS)

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "capattach.h"
 #include "capflip.h"
 #include "capjoin.h"
 #include "capture.skel.h"
@@ -50,8 +51,7 @@ struct capture_id {
 
 struct capture {
 	struct capture_bpf *skel;
-	enum capture_attach attach;
-	char fentry_why[160];		/* why not trampolines; "": they are attached */
+	struct capattach att;		/* how it is attached */
 	struct capture_ring ring;
 	uint64_t epoch;			/* drains so far */
 	uint64_t read_epoch;		/* the last fanotify read began after this drain */
@@ -94,130 +94,16 @@ struct capture {
 	bool nscalls_lost;
 };
 
-static int
-quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-/* Each attach kind: its name, the prefix of its programs in capture.bpf.c, what attaching is. */
-static const struct capture_way {
-	const char *name, *prefix, *attaching;
-} capture_ways[CAPTURE_ATTACH_KINDS] = {
-	[CAPTURE_FENTRY] = { "fentry", "fe_", "attaching trampolines to the system calls" },
-	[CAPTURE_TRACEPOINT] = { "tracepoint", "tp_", "attaching to the system call tracepoints" },
-	[CAPTURE_RAW_TRACEPOINT] = { "raw-tracepoint", "raw_", "attaching to sys_enter and sys_exit" },
-};
-
-/* Where libbpf looks for tracepoints (the debugfs copy first), and whether it has the syscalls. */
-static bool
-tracefs_has_syscalls(void)
-{
-	const char *dir = access("/sys/kernel/debug/tracing", F_OK) == 0 ?
-	    "/sys/kernel/debug/tracing" : "/sys/kernel/tracing";
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_mount/id", dir);
-	return access(path, R_OK) == 0;
-}
-
-/* Whether the program named name is loaded: one of the set of c's attach kind, and for the calls of
- * one system call, of a call wanted. The raw tracepoints filter on the call at run time. */
-static bool
-prog_wanted(const struct capture *c, const char *name)
-{
-	const char *prefix = capture_ways[c->attach].prefix;
-
-	if (strcmp(name, "raw_newtask") == 0)
-		return (c->what & CAPTURE_MOUNT_CALLS) &&
-		    (!(c->what & CAPTURE_NS_FLIPS) || (c->what & CAPTURE_NS_PROCS));
-	if (strncmp(name, prefix, strlen(prefix)) != 0)
-		return false;
-	if (c->attach == CAPTURE_RAW_TRACEPOINT)
-		return true;
-	if (strncmp(name + strlen(prefix), "ns_", 3) == 0)
-		return c->what & CAPTURE_NS_CALLS;
-	return c->what & CAPTURE_MOUNT_CALLS;
-}
-
-/* Open and load the programs of c's attach kind; -errno. */
-static int
-load(struct capture *c, const struct stat *pidns, char *why, size_t size)
-{
-	const struct capture_way *k = &capture_ways[c->attach];
-	struct bpf_program *p;
-	int r;
-
-	if ((c->skel = capture_bpf__open()) == NULL) {
-		snprintf(why, size, "opening the BPF object: %s", strerror(errno));
-		return -errno;
-	}
-	c->skel->rodata->pidns_dev = pidns->st_dev;
-	c->skel->rodata->pidns_ino = pidns->st_ino;
-	c->skel->rodata->want_mounts = (c->what & CAPTURE_MOUNT_CALLS) != 0;
-	c->skel->rodata->want_ns = (c->what & CAPTURE_NS_CALLS) != 0;
-	/* Trampolines and syscall tracepoints cost each call of theirs: only the calls wanted. */
-	bpf_object__for_each_program(p, c->skel->obj)
-		bpf_program__set_autoload(p, prog_wanted(c, bpf_program__name(p)));
-	if ((r = capture_bpf__load(c->skel)) < 0) {
-		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
-		    "CAP_PERFMON)", strerror(-r));
-		return r;
-	}
-	if ((r = capture_bpf__attach(c->skel)) < 0) {
-		snprintf(why, size, "%s: %s", k->attaching, strerror(-r));
-		return r;
-	}
-	return 0;
-}
-
-/*
- * Load c by the first kind that loads: trampolines, then (with tracefs) syscall tracepoints, then
- * raw tracepoints; or only the kind WATCHQ_BPF_ATTACH names. Why trampolines are not used is kept
- * for --version. -errno, with the last reason in why.
- */
-static int
-load_first(struct capture *c, const struct stat *pidns, char *why, size_t size)
-{
-	const char *only = getenv("WATCHQ_BPF_ATTACH");
-	int r = -ENOENT, k, n = 0;
-
-	if (only && *only)
-		snprintf(c->fentry_why, sizeof(c->fentry_why), "WATCHQ_BPF_ATTACH=%s", only);
-	for (k = 0; k < CAPTURE_ATTACH_KINDS; k++) {
-		if (only && *only && strcmp(only, capture_ways[k].name) != 0)
-			continue;
-		if (k == CAPTURE_TRACEPOINT && !tracefs_has_syscalls() && !(only && *only))
-			continue;
-		if (n++ > 0)
-			capture_bpf__destroy(c->skel);
-		c->attach = k;
-		if ((r = load(c, pidns, why, size)) == 0)
-			break;
-		if (k == CAPTURE_FENTRY)
-			snprintf(c->fentry_why, sizeof(c->fentry_why), "the kernel refused them: %s",
-			    strerror(-r));
-	}
-	if (n == 0)
-		snprintf(why, size, "WATCHQ_BPF_ATTACH=%s: not an attach kind (fentry, tracepoint, "
-		    "raw-tracepoint)", only);
-	else if (r == 0 && c->attach == CAPTURE_FENTRY)
-		c->fentry_why[0] = '\0';
-	else if (r < 0 && c->attach == CAPTURE_FENTRY)
-		snprintf(why, size, "fentry: %s", c->fentry_why);
-	return r;
-}
-
 const char *
 capture_attach_name(const struct capture *c)
 {
-	return capture_ways[c->attach].name;
+	return capattach_name(c->att.kind);
 }
 
 const char *
 capture_fentry_why(const struct capture *c)
 {
-	return c->fentry_why[0] ? c->fentry_why : NULL;
+	return c->att.fentry_why[0] ? c->att.fentry_why : NULL;
 }
 
 /* Whether we hold what loading BPF takes (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON): a user
@@ -243,9 +129,7 @@ capture_open(unsigned what, char *why, size_t size)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
 	struct stat pidns;
-	int r;
 
-	libbpf_set_print(quiet);
 	c->ring.fd = -1;
 	c->what = what;
 	c->calls = xcalloc(CALLS_MAX, sizeof(*c->calls));
@@ -258,7 +142,7 @@ capture_open(unsigned what, char *why, size_t size)
 		snprintf(why, size, "/proc/self/ns/pid: %s", strerror(errno));
 		goto fail;
 	}
-	if ((r = load_first(c, &pidns, why, size)) < 0)
+	if ((c->skel = capattach_load(c->what, &pidns, &c->att, why, size)) == NULL)
 		goto fail;
 	if (capture_ring_map(&c->ring, bpf_map__fd(c->skel->maps.ring),
 	    bpf_map__max_entries(c->skel->maps.ring)) < 0) {
