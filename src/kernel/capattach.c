@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "capattach.h"
@@ -40,6 +41,30 @@ tracefs_has_syscalls(void)
 
 	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_mount/id", dir);
 	return access(path, R_OK) == 0;
+}
+
+/*
+ * Whether the kernel loads BPF tracing programs (fentry) at all: a program with an attach target no
+ * function has is refused for that (EINVAL) where it does, and at once with another errno (EPERM
+ * where a policy forbids them) where it does not. Trying the set itself would cost a parse of the
+ * kernel's BTF first, which the fallback then does again.
+ */
+static int
+tracing_refused(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
+	    .attach_btf_id = 1);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &o);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EINVAL ? 0 : errno;
 }
 
 /* Whether the program named name is loaded: one of the set of kind, and for the calls of one system
@@ -112,7 +137,11 @@ capattach_load(unsigned what, const struct stat *pidns, struct capattach *a, cha
 			continue;
 		n++;
 		a->kind = k;
-		if ((skel = load(what, k, pidns, &err, why, size)) == NULL && k == CAPTURE_FENTRY)
+		if (k == CAPTURE_FENTRY && (err = -tracing_refused()) < 0)
+			snprintf(why, size, "loading BPF programs: %s", strerror(-err));
+		else
+			skel = load(what, k, pidns, &err, why, size);
+		if (skel == NULL && k == CAPTURE_FENTRY)
 			snprintf(a->fentry_why, sizeof(a->fentry_why),
 			    "the kernel refused them: %s", strerror(-err));
 	}
