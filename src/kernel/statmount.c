@@ -234,6 +234,8 @@ statmount_one(struct statmount_buf *km, uint64_t id)
 	e->unique_id = sm->mnt_id;
 	propagation_of(prop, sm);
 	mounttab_entry_set_propagation(e, prop);
+	km->partial = (sm->mask & (KAPI_STATMOUNT_SB_SOURCE | KAPI_STATMOUNT_MNT_OPTS)) !=
+	    (KAPI_STATMOUNT_SB_SOURCE | KAPI_STATMOUNT_MNT_OPTS);
 	return e;
 }
 

@@ -19,6 +19,11 @@ struct statmount_buf {
 	 * it; those outside it are "".
 	 */
 	const char *root;
+	/*
+	 * statmount_one(): the kernel could not say the last mount's superblock source (before
+	 * Linux 6.13) or its superblock options (before 6.11), which mountinfo has.
+	 */
+	bool partial;
 };
 
 /* Whether listmount(2)/statmount(2) exist (Linux 6.8); errno ENOSYS when not. */

@@ -1,7 +1,7 @@
 /*
  * The state of the filesystem holding a path: one statx(2) for its mount id,
- * then statmount(2) of that one mount (Linux 6.8), or a read of
- * /proc/self/mountinfo on older kernels. ext4's emergency read-only state
+ * then statmount(2) of that one mount (Linux 6.13, which says its source), or a
+ * read of /proc/self/mountinfo on older kernels. ext4's emergency read-only state
  * shows only as the emergency_ro superblock option (Linux 6.11+; no flag says it).
  */
 #include <errno.h>
@@ -76,6 +76,7 @@ sb_info_get(struct sb_info *out, const char *path)
 	struct statx stx;
 	struct statmount_buf km = { 0 };
 	struct mounttab_entry *e;
+	int id;
 
 	memset(out, 0, sizeof(*out));
 	if (statx(AT_FDCWD, path, 0, STATX_MNT_ID | KAPI_STATX_MNT_ID_UNIQUE, &stx) < 0)
@@ -90,6 +91,12 @@ sb_info_get(struct sb_info *out, const char *path)
 	statmount_free(&km);
 	if (e == NULL)
 		return -1;
+	/* Before 6.13 statmount has no source, before 6.11 no superblock options: mountinfo has. */
+	if (km.partial) {
+		id = (int)e->mount_id;
+		mounttab_entry_free(e);
+		return sb_info_from_mountinfo(out, id);
+	}
 	sb_info_fill(out, e->dev, e->target, e->fstype, e->source, e->fs_opts);
 	mounttab_entry_free(e);
 	return 0;
