@@ -7,6 +7,14 @@ setup_file() {
 	build_burst
 }
 
+# mount_tracefs: tracefs on /sys/kernel/tracing, unless its syscall events are there already
+# (teardown unmounts what this mounted); fails where it cannot be mounted.
+mount_tracefs() {
+	[ ! -e /sys/kernel/tracing/events/syscalls ] || return 0
+	mount -t tracefs none /sys/kernel/tracing || return 1
+	TRACEFS=1
+}
+
 eval "helper_$(declare -f teardown)"
 teardown() {
 	for p in ${HOGS:-}; do kill "$p" 2>/dev/null || true; done
@@ -109,10 +117,7 @@ jail() {
 	jail
 	# The unit denies perf_event_open(2) (@debug): with tracefs mounted, the syscall
 	# tracepoints cannot attach, and the capture falls back to the raw ones.
-	if [ ! -e /sys/kernel/tracing/events/syscalls ]; then
-		mount -t tracefs none /sys/kernel/tracing || skip "cannot mount tracefs here"
-		TRACEFS=1
-	fi
+	mount_tracefs || skip "cannot mount tracefs here"
 	run --separate-stderr strace -f -qq -e trace=perf_event_open "$WATCHQ" -t 0 mounts /
 	case $stderr in
 	# Trampolines need no perf event.
@@ -180,10 +185,7 @@ watchq: watching mounts / (backend fanotify)" ]
 
 @test "capture (syscall tracepoints, tracefs mounted): processes reaped before watchq read their records are named" {
 	need_capture
-	if [ ! -e /sys/kernel/tracing/events/syscalls ]; then
-		mount -t tracefs none /sys/kernel/tracing || skip "cannot mount tracefs here"
-		TRACEFS=1
-	fi
+	mount_tracefs || skip "cannot mount tracefs here"
 	[ -e /sys/kernel/tracing/events/syscalls/sys_enter_mount ] || skip "no syscall tracepoints here"
 	[ ! -e /sys/kernel/debug/tracing ] || skip "libbpf would look in /sys/kernel/debug/tracing"
 	export WATCHQ_BPF_ATTACH=tracepoint
@@ -695,14 +697,10 @@ need_mi_capture() {
 	esac
 }
 
-# attach_kinds: the attach kinds of the capture that load here beside the mountinfo backend
-# (mounting tracefs for the syscall tracepoints where it can); at least one, or a failure.
+# attach_kinds: the attach kinds of the capture that load here beside the mountinfo backend; at
+# least one, or a failure.
 attach_kinds() {
 	local k err kinds=
-	if [ ! -e /sys/kernel/tracing/events/syscalls ] &&
-	    mount -t tracefs none /sys/kernel/tracing 2>/dev/null; then
-		TRACEFS=1
-	fi
 	for k in fentry tracepoint raw-tracepoint; do
 		err=$(WATCHQ_BPF_ATTACH=$k "$WATCHQ" -t 0 --backend=mountinfo mounts / 2>&1 >/dev/null) || true
 		[[ $err != *"(backend mountinfo+bpf:$k)"* ]] || kinds="$kinds $k"
@@ -715,6 +713,8 @@ attach_kinds() {
 @test "capture beside mountinfo: a mount, move, unmount, remount, setattr and propagation by processes gone before the read, named, by each attach kind" {
 	need_mi_capture
 	local kinds k
+	# In this shell, not in attach_kinds' subshell: teardown must know to unmount it.
+	mount_tracefs 2>/dev/null || true
 	kinds=$(attach_kinds)
 	for k in $kinds; do
 		rm -rf "${T:?}/$k"
