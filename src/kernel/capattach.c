@@ -22,7 +22,8 @@ static const struct capattach_way {
 } capattach_ways[CAPTURE_ATTACH_KINDS] = {
 	[CAPTURE_FENTRY] = { "fentry", "fe_", "attaching trampolines to the system calls" },
 	[CAPTURE_TRACEPOINT] = { "tracepoint", "tp_", "attaching to the system call tracepoints" },
-	[CAPTURE_RAW_TRACEPOINT] = { "raw-tracepoint", "raw_", "attaching to sys_enter and sys_exit" },
+	[CAPTURE_RAW_TRACEPOINT] = { "raw-tracepoint", "raw_",
+	    "attaching to sys_enter and sys_exit" },
 };
 
 static int
@@ -137,9 +138,8 @@ capattach_load(unsigned what, const struct stat *pidns, struct capattach *a, cha
 			continue;
 		n++;
 		a->kind = k;
-		if (k == CAPTURE_FENTRY && (err = -tracing_refused()) < 0)
-			snprintf(why, size, "loading BPF programs: %s", strerror(-err));
-		else
+		/* why is the next kind's, or set below where fentry was the only one. */
+		if (k != CAPTURE_FENTRY || (err = -tracing_refused()) == 0)
 			skel = load(what, k, pidns, &err, why, size);
 		if (skel == NULL && k == CAPTURE_FENTRY)
 			snprintf(a->fentry_why, sizeof(a->fentry_why),

@@ -3,13 +3,14 @@
  * arguments; at its exit, the result. The entry record is in the ring buffer before the call
  * changes anything, so before the kernel queues the fanotify record the change causes.
  *
- * Three sets of programs see the same calls; capture.c loads one, the first that loads of:
+ * Three sets of programs see the same calls; capattach.c loads one, the first that loads of:
  * fentry/fexit trampolines on the calls' own kernel functions (__x64_sys_mount ...: only those
  * calls pay; they need the kernel's BTF and ftrace direct calls), the syscall tracepoints
  * (tp/syscalls/..., which need tracefs and put every system call of every process on the slow
  * path while attached), and the raw tracepoints sys_enter and sys_exit (which attach by name
- * without tracefs and see every system call, so they filter on its number). Kernel structures are declared with only the fields read,
- * relocated at load time from the kernel's BTF (CO-RE): no vmlinux.h is needed to build.
+ * without tracefs and see every system call, so they filter on its number). Kernel structures
+ * are declared with only the fields read, relocated at load time from the kernel's BTF (CO-RE):
+ * no vmlinux.h is needed to build.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>

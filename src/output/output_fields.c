@@ -130,12 +130,12 @@ walk_by(struct walk *w, const struct ev_who *by)
 static void
 walk_mount(struct walk *w, unsigned subtype, const struct ev_mount_fields *m)
 {
+	const struct mounttab_entry *e = m->at;	/* NULL: transient */
+
 	if (subtype == MOUNT_TRANSIENT) {
 		walk_transient(w, m);
 		return;
 	}
-	const struct mounttab_entry *e = m->at;
-
 	put_uint(w, "mount_id", e->mount_id);
 	put_uint_known(w, "unique_id", e->unique_id != 0, e->unique_id);
 	put_uint(w, "parent_id", e->parent_mount_id);

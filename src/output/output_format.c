@@ -411,8 +411,7 @@ output_format(struct buf *b, const char *fmt, const char *timefmt, const struct 
 	if (x.m) {
 		x.at = x.m->at;
 		x.by = &x.m->by;
-	}
-	else if (ev->type == EV_SB && ev->subtype == SB_READONLY)
+	} else if (ev->type == EV_SB && ev->subtype == SB_READONLY)
 		x.by = &x.sb->by;
 	for (p = fmt; *p; p++) {
 		if ((e = format_escape_at(p, &len)) != NULL) {

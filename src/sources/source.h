@@ -90,7 +90,8 @@ struct source {
 /* Backends, in fallback order within each source type, ended by a NULL name. */
 extern const struct backend source_backends[];
 
-/* The readiness line names base with the capture c and how it is attached: "fanotify+bpf:fentry". */
+/* The readiness line names base with the capture c and how it is attached:
+ * "fanotify+bpf:fentry". */
 void source_label_capture(struct source *src, const char *base, const struct capture *c);
 /* The source word for type ("mounts"). */
 const char *source_word(enum ev_type type);
