@@ -276,6 +276,24 @@ losses_of() {
 	stop_watchq
 }
 
+@test "-N all looks a watched path up in a new namespace through its parent: no fd of the mount there, which would make its umount EBUSY" {
+	need_root
+	command -v strace >/dev/null || skip "strace not installed"
+	mkdir "$T/a"
+	start_traced -e trace=openat2 -- -N all mounts "$T/a"
+	new_ns held
+	wait_until announced_at "$T/a" "$INO"
+	# Made there after the ns_new: a re-check of the path meets the mount.
+	nsenter -t "$NS" -m mount -t tmpfs held "$T/a"
+	wait_until grep -q "^mount mount $T/a tmpfs held .*ns=$INO " "$T/out" || { cat "$T/out"; false; }
+	nsenter -t "$NS" -m umount "$T/a"
+	wait_until grep -q "^mount unmount $T/a tmpfs held .*ns=$INO " "$T/out" || { cat "$T/out"; false; }
+	stop_traced
+	# Looked up from that namespace's root (RESOLVE_IN_ROOT): the parent, never the path.
+	grep -q "^[0-9]* *openat2([0-9]*, \"$T\", .*RESOLVE_IN_ROOT" "$T/strace" || { cat "$T/strace"; false; }
+	run ! grep "openat2([0-9]*, \"$T/a\"" "$T/strace"
+}
+
 @test "-N all: usage errors" {
 	run --separate-stderr "$WATCHQ" -N all -N 1 mounts /
 	[ "$status" -eq 64 ]

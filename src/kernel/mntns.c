@@ -439,18 +439,60 @@ mntns_lookup(const struct mntns *ns, const char *path)
 	return fd;
 }
 
+/*
+ * Look path up in ns and statx it; with full, its canonical path there too (from the namespace's
+ * root, as fd_path() gives it), allocated. -1 with errno set.
+ * The lookup holds its parent, not the path itself, where it can: an fd of a mount's root holds
+ * the mount, and an umount(2) of it made meanwhile in that namespace fails with EBUSY (-N all looks
+ * a new namespace's paths up as its mounts are made). Where the last component is a symlink, ".",
+ * or "..", the path itself is looked up, as the symlink must be followed inside the root.
+ */
+static int
+mntns_find(const struct mntns *ns, const char *path, struct statx *stx, char **full)
+{
+	const unsigned mask = STATX_TYPE | STATX_MNT_ID;
+	const char *base = strrchr(path, '/');
+	struct buf b = { 0 };
+	char *dir;
+	int fd, r;
+
+	if (base && base != path + strlen(path) - 1 && strcmp(base, "/.") != 0 &&
+	    strcmp(base, "/..") != 0) {
+		buf_addf(&b, "%.*s", base == path ? 1 : (int)(base - path), path);
+		base++;
+		fd = mntns_lookup(ns, b.data);
+		buf_free(&b);
+		if (fd < 0)
+			return -1;
+		r = statx(fd, base, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, mask, stx);
+		if (r == 0 && !S_ISLNK(stx->stx_mode)) {
+			if (full && (dir = fd_path(fd)) != NULL) {
+				buf_addf(&b, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", base);
+				free(dir);
+				*full = b.data;
+			} else if (full) {
+				r = -1;
+			}
+		}
+		close(fd);
+		if (r < 0 || !S_ISLNK(stx->stx_mode))
+			return r;
+	}
+	if ((fd = mntns_lookup(ns, path)) < 0)
+		return -1;
+	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, mask, stx);
+	if (r == 0 && full && (*full = fd_path(fd)) == NULL)
+		r = -1;
+	close(fd);
+	return r;
+}
+
 int
 mntns_statx(const struct mntns *ns, const char *path, struct statx *stx)
 {
-	int fd, r;
-
 	if (ns == NULL)
 		return statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE | STATX_MNT_ID, stx);
-	if ((fd = mntns_lookup(ns, path)) < 0)
-		return -1;
-	r = statx(fd, "", AT_EMPTY_PATH | AT_NO_AUTOMOUNT, STATX_TYPE | STATX_MNT_ID, stx);
-	close(fd);
-	return r;
+	return mntns_find(ns, path, stx, NULL);
 }
 
 /*
@@ -462,14 +504,12 @@ mntns_resolve(void *ctx, const char *path)
 {
 	const struct mntns *ns = ctx;
 	size_t n = strlen(ns->root);
+	struct statx stx;
 	char *full, *rel;
-	int fd;
 
-	if ((fd = mntns_lookup(ns, path)) < 0)
+	if (mntns_find(ns, path, &stx, &full) < 0)
 		return NULL;
-	full = fd_path(fd);
-	close(fd);
-	if (full == NULL || strcmp(ns->root, "/") == 0)
+	if (strcmp(ns->root, "/") == 0)
 		return full;
 	if (!path_within(ns->root, full)) {
 		free(full);
