@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "exit.h"
 #include "filter.h"
+#include "ioloop.h"
 #include "loop.h"
 #include "nsall.h"
 #include "output.h"
@@ -372,6 +373,9 @@ run_watch(struct run *r, const struct stop *stop)
 
 	if (fstat(r->out.fd, &stb) == 0 && S_ISFIFO(stb.st_mode))
 		loop.out_fd = r->out.fd;
+	/* Before the sources: each adds its fds there as the set takes it. */
+	if ((loop.io = r->set.loop = ioloop_new()) == NULL)
+		err(EXIT_ERROR, "epoll");
 	run_open_sources(r);
 	if (removal_open(&r->gone) < 0 && !cfg->quiet)
 		fprintf(stderr,
@@ -390,7 +394,6 @@ run_watch(struct run *r, const struct stop *stop)
 	r->watching = true;
 	r->set_gen = r->set.gen - 1;
 	run_take_sources(r);
-	loop.set = &r->set;
 	loop.removal_fd = r->gone.fd;
 	loop.on_removal = run_on_removal;
 	loop.tick_fd = cfg->ns_all ? r->all.fd : -1;
@@ -407,6 +410,8 @@ run_watch(struct run *r, const struct stop *stop)
 	for (i = 0; i < r->nsrc; i++)
 		source_close(&r->src[i]);
 	sourceset_free(&r->set);
+	ioloop_free(loop.io);
+	r->set.loop = NULL;
 	r->watching = false;
 	return code;
 }

@@ -25,8 +25,8 @@
 #define RECORD_WAIT_NS	200000L		/* how long a signal alone awaits its record */
 
 /*
- * The loop drains the fds in this order. The signal comes first, so that a wake-up for both reads
- * the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
+ * The slots, which the loop drains in this order (their handles' order of addition). The signal
+ * comes first, so that a wake-up for both reads the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
  * FD_CAP: the capture's ring, read with the records whichever of the two woke us.
  */
 enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS, FD_CAP };
@@ -60,7 +60,7 @@ struct fan {
 	 * came over it: the watched directories are checked again.
 	 */
 	bool recheck_dirs;
-	/* The fds the source owns, closed by name (src->pfd's slots only show them to the loop) */
+	/* The fds the source owns, closed by name (src->io's slots only show them to the loop) */
 	int signal_fd;			/* the mountinfo fd, also while it is not polled */
 	int fan_fd;			/* our own group (not with -N all's); -1: none */
 	int timer_fd;			/* an owed re-scan is due */

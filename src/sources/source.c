@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "exit.h"
+#include "ioloop.h"
 #include "mntns.h"
 #include "source.h"
 #include "xalloc.h"
@@ -84,7 +85,7 @@ source_reset(struct source *src, const struct backend *be, struct mntns *ns,
 	src->cfg = cfg;
 	src->sink = sink;
 	for (i = 0; i < SOURCE_MAX_FDS; i++)
-		src->pfd[i] = (struct pollfd){ -1, 0, 0 };
+		src->io[i] = (struct source_io){ src, -1, POLLIN, NULL };
 	if (ws) {
 		src->watches = xcalloc(n + 1, sizeof(*src->watches));
 		for (i = 0; i < n; i++)
@@ -210,6 +211,7 @@ source_probe(const struct backend *be)
 void
 source_close(struct source *src)
 {
+	source_detach(src);
 	if (src->backend)
 		src->backend->ops->close(src);
 	free(src->watches);
@@ -222,6 +224,65 @@ int
 source_drain(struct source *src, size_t i)
 {
 	return src->backend->ops->drain(src, i);
+}
+
+void
+source_poll(struct source *src, size_t i, int fd, short events)
+{
+	src->io[i].fd = fd;
+	src->io[i].events = events;
+	if (src->io[i].h)
+		ioloop_set(src->io[i].h, fd, events);
+}
+
+void
+source_poll_fd(struct source *src, size_t i, int fd)
+{
+	source_poll(src, i, fd, src->io[i].events);
+}
+
+void
+source_served(struct source *src, size_t i)
+{
+	if (src->io[i].h)
+		ioloop_served(src->io[i].h);
+}
+
+/* A slot's handle is ready: drain it; a system error ends the run, said here. */
+static int
+source_on_ready(void *ctx, short revents)
+{
+	struct source_io *io = ctx;
+
+	if (source_drain(io->src, (size_t)(io - io->src->io)) == 0)
+		return 0;
+	warn("%s", io->src->backend->name);
+	return -1;
+}
+
+void
+source_attach(struct source *src, struct ioloop *l)
+{
+	size_t i;
+
+	src->loop = l;
+	for (i = 0; i < SOURCE_MAX_FDS; i++)
+		src->io[i].h = ioloop_add(l, src->io[i].fd, src->io[i].events, 0, source_on_ready,
+		    &src->io[i]);
+}
+
+void
+source_detach(struct source *src)
+{
+	size_t i;
+
+	if (src->loop == NULL)
+		return;
+	for (i = 0; i < SOURCE_MAX_FDS; i++) {
+		ioloop_remove(src->io[i].h);
+		src->io[i].h = NULL;
+	}
+	src->loop = NULL;
 }
 
 void

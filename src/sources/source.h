@@ -9,6 +9,8 @@
 #include "event.h"
 
 struct capture;
+struct ioloop;
+struct ioloop_io;
 
 #define SOURCE_MAX_FDS	5
 
@@ -22,8 +24,8 @@ struct source_ops {
 	 */
 	int (*open)(struct source *src);
 	/*
-	 * Consume everything ready on src->pfd[i] and emit the events; -1 with errno set only for a
-	 * system error: a record that cannot be trusted is a loss and a resync.
+	 * Consume everything ready on the fd of slot i (src->io[i]) and emit the events; -1 with
+	 * errno set only for a system error: a record that cannot be trusted is a loss and a resync.
 	 */
 	int (*drain)(struct source *src, size_t i);
 	/* Emit present records for the current state (--initial); NULL if the source has none. */
@@ -66,6 +68,18 @@ struct backend {
 	const char *fails;		/* what a failed open names: err(3)'s prefix */
 };
 
+/*
+ * One fd a source has polled, by slot: the backend names its slots and keeps the fds it owns in
+ * fields of its own; it sets a slot with source_poll(). Where the source is in a loop
+ * (source_attach), the slot has a handle there whose callback drains the slot.
+ */
+struct source_io {
+	struct source *src;
+	int fd;			/* -1: paused */
+	short events;		/* POLLIN, or POLLPRI for the mountinfo signal */
+	struct ioloop_io *h;
+};
+
 /* A watch of a source and its liveness. */
 struct source_watch {
 	const struct watch *w;
@@ -79,8 +93,8 @@ struct source {
 	char label[48];			/* its room, where it is made (source_label_capture) */
 	const struct config *cfg;
 	struct sink *sink;
-	struct pollfd pfd[SOURCE_MAX_FDS];	/* polled by the loop; fd -1 is skipped */
-	size_t nfds;
+	struct source_io io[SOURCE_MAX_FDS];	/* by slot */
+	struct ioloop *loop;	/* where io has its handles, or NULL */
 	struct source_watch *watches;	/* the config's watches of this source's type */
 	size_t nwatches;
 	int cause;		/* why open failed with ENOSYS: an errno value */
@@ -120,8 +134,19 @@ const char *source_probe(const struct backend *be);
 /* Close the source and release its watch list. */
 void source_close(struct source *src);
 
-/* Consume what is ready on src->pfd[i] and emit the events; -1 with errno set on a system error. */
+/* Consume what is ready on slot i's fd and emit the events; -1 with errno set on a system error. */
 int source_drain(struct source *src, size_t i);
+/* Poll fd (-1: pause the slot) for events in slot i from now: a backend sets a slot before it
+ * closes the slot's fd. */
+void source_poll(struct source *src, size_t i, int fd, short events);
+/* Poll fd in slot i for the events it had (-1: pause it). */
+void source_poll_fd(struct source *src, size_t i, int fd);
+/* What is ready on slot i's fd was served by a drain of another slot. */
+void source_served(struct source *src, size_t i);
+/* Give each slot of src a handle in loop l, which drains it: sourceset_add() does. */
+void source_attach(struct source *src, struct ioloop *l);
+/* Remove the slots' handles from the loop (none: nothing). */
+void source_detach(struct source *src);
 /* Emit present records for the current state (--initial), if the backend has any. */
 void source_present(struct source *src);
 /* See source_ops.poke; nothing for a source without it. */

@@ -140,7 +140,7 @@ fan_poll_signal(struct source *src)
 	struct fan *f = src->priv;
 	bool polled = rescan_polls_signal(&f->rs, fan_sure(f) || fan_ns_sure(f));
 
-	src->pfd[FD_MOUNTINFO].fd = polled ? f->signal_fd : -1;
+	source_poll_fd(src, FD_MOUNTINFO, polled ? f->signal_fd : -1);
 }
 
 static void fan_owe(struct source *src, bool lazy);
@@ -193,7 +193,7 @@ fan_signal_for_attrs(struct source *src, size_t i)
 {
 	struct fan *f = src->priv;
 
-	if (src->pfd[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
+	if (src->io[FD_MOUNTINFO].fd < 0 || !f->want_attrs)
 		return false;
 	return i == FD_MOUNTINFO || fan_table_signal(f);
 }
@@ -263,8 +263,8 @@ fan_on_wake(struct source *src, size_t i)
 
 	if (fan_take_changes(src) < 0)
 		return -1;
-	src->pfd[FD_FAN].revents = 0;	/* served, whichever fd woke us */
-	src->pfd[FD_CAP].revents = 0;
+	source_served(src, FD_FAN);	/* whichever fd woke us */
+	source_served(src, FD_CAP);
 	explained = f->records != before || f->flips_read != flips || fan_flip_open(f);
 	if (signal && !explained && rescan_small(&f->rs) && !fan_sure(f) && fan_feed_record_soon(src)) {
 		if (fan_take_changes(src) < 0)
@@ -322,13 +322,19 @@ fan_on_timer(struct source *src)
 		fan_arm_timer(src, arm);
 }
 
-/* Close the fds the source owns (the namespace's pidfd and the capture's are not its own). */
+/*
+ * Stop polling every slot, and close the fds the source owns (the namespace's pidfd and the
+ * capture's are not its own).
+ */
 static void
-fan_close_fds(struct fan *f)
+fan_close_fds(struct source *src)
 {
+	struct fan *f = src->priv;
 	int *fds[] = { &f->signal_fd, &f->fan_fd, &f->timer_fd };
 	size_t i;
 
+	for (i = 0; i < SOURCE_MAX_FDS; i++)
+		source_poll_fd(src, i, -1);
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0)
 			close(*fds[i]);
@@ -341,14 +347,11 @@ static void
 fan_ns_gone(struct source *src)
 {
 	struct fan *f = src->priv;
-	size_t i;
 
 	if (f->group)
 		fangroup_leave(f->group, &f->member);
 	f->group = NULL;
-	fan_close_fds(f);
-	for (i = 0; i < src->nfds; i++)
-		src->pfd[i].fd = -1;
+	fan_close_fds(src);
 	f->rs.owed = false;
 }
 
@@ -363,7 +366,7 @@ fan_drain(struct source *src, size_t i)
 		if (mount_events_ns_exited(src))
 			fan_ns_gone(src);
 		else
-			src->pfd[FD_NS].fd = src->ns->pidfd;
+			source_poll_fd(src, FD_NS, src->ns->pidfd);
 		return 0;
 	}
 	if (i == FD_TIMER)
@@ -439,7 +442,7 @@ fan_open_group(struct source *src)
 	}
 	fd = fangroup_init_fd(src->cfg->show_who, &f->read_size, sizeof(f->buf));
 	f->fan_fd = fd;
-	src->pfd[FD_FAN] = (struct pollfd){ fd, POLLIN, 0 };
+	source_poll(src, FD_FAN, fd, POLLIN);
 	if (fd < 0)
 		return -1;
 	return fangroup_mark(fd, true, src->ns ? src->ns->nsfd : AT_FDCWD,
@@ -483,7 +486,7 @@ fan_open_signal(struct source *src)
 	if (!f->want_attrs && !waits_for_flip(src->cfg))
 		return 0;
 	f->signal_fd = mntns_mountinfo(src->ns);
-	src->pfd[FD_MOUNTINFO] = (struct pollfd){ f->signal_fd, POLLPRI, 0 };
+	source_poll(src, FD_MOUNTINFO, f->signal_fd, POLLPRI);
 	return f->signal_fd < 0 ? -1 : 0;
 }
 
@@ -520,7 +523,7 @@ fan_open_capture(struct source *src)
 	}
 	f->proc.cap = f->cap;
 	source_label_capture(src, "fanotify", f->cap);
-	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(f->cap), POLLIN, 0 };
+	source_poll(src, FD_CAP, capture_fd(f->cap), POLLIN);
 }
 
 static int
@@ -529,7 +532,6 @@ fan_open(struct source *src)
 	struct fan *f = xcalloc(1, sizeof(*f));
 
 	src->priv = f;
-	src->nfds = SOURCE_MAX_FDS;
 	f->signal_fd = f->fan_fd = f->timer_fd = -1;
 	f->proc = (struct who_proc){ NULL, src->ns ? src->ns->ino : mntns_self_ino(), &f->root, -1,
 	    NULL };
@@ -554,7 +556,7 @@ fan_open(struct source *src)
 	/* Failing that, a root move still re-reads the table, but -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &f->root);
 	f->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	src->pfd[FD_TIMER] = (struct pollfd){ f->timer_fd, POLLIN, 0 };
+	source_poll(src, FD_TIMER, f->timer_fd, POLLIN);
 	if (f->timer_fd < 0)
 		return -1;
 	/* Remounts and attribute changes show only on the signal: open it before the first read. */
@@ -577,7 +579,7 @@ fan_open(struct source *src)
 		return -1;
 	f->rs.scan_cost = fan_table_count_watched(src);
 	if (src->ns)
-		src->pfd[FD_NS] = (struct pollfd){ src->ns->pidfd, POLLIN, 0 };
+		source_poll(src, FD_NS, src->ns->pidfd, POLLIN);
 	fan_open_capture(src);
 	fan_poll_signal(src);
 	return 0;
@@ -618,9 +620,8 @@ fan_close(struct source *src)
 
 	if (f && f->group)
 		fangroup_leave(f->group, &f->member);
-	src->nfds = 0;
 	if (f) {
-		fan_close_fds(f);
+		fan_close_fds(src);
 		capture_close(f->cap);
 		who_proc_close(&f->proc);
 		mounttab_clear(&f->tab);

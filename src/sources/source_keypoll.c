@@ -17,41 +17,47 @@
 #include "source.h"
 #include "xalloc.h"
 
+enum { FD_TIMER };	/* the source's one slot */
+
+struct keypoll {
+	struct keyset ks;
+	int timer_fd;		/* every --interval */
+};
+
 static void
 keypoll_refresh(struct source *src)
 {
-	struct keyset *ks = src->priv;
+	struct keypoll *kp = src->priv;
 	char *proc = keyproc_read();
 
-	keyset_refresh(ks, src, proc, true);
-	keyset_children(ks, src->cfg, proc, NULL, NULL, src);
+	keyset_refresh(&kp->ks, src, proc, true);
+	keyset_children(&kp->ks, src->cfg, proc, NULL, NULL, src);
 	free(proc);
 }
 
 static int
 keypoll_open(struct source *src)
 {
-	struct keyset *ks = xcalloc(1, sizeof(*ks));
+	struct keypoll *kp = xcalloc(1, sizeof(*kp));
 	const struct config *cfg = src->cfg;
 	struct itimerspec its;
 	long long ns = (long long)(cfg->interval * 1e9);
 	char *proc;
 
-	src->priv = ks;
+	src->priv = kp;
+	kp->timer_fd = -1;
 	if (access("/proc/keys", R_OK) < 0)
 		return -1;
-	src->pfd[0] = (struct pollfd){ timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK),
-	    POLLIN, 0 };
-	src->nfds = 1;
-	if (src->pfd[0].fd < 0)
+	if ((kp->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
 	its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(ns / 1000000000LL);
 	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ns % 1000000000LL);
-	if (timerfd_settime(src->pfd[0].fd, 0, &its, NULL) < 0)
+	if (timerfd_settime(kp->timer_fd, 0, &its, NULL) < 0)
 		return -1;
+	source_poll(src, FD_TIMER, kp->timer_fd, POLLIN);
 	proc = keyproc_read();
-	keyset_init(ks, src, proc);
-	keyset_children(ks, cfg, proc, NULL, NULL, src);
+	keyset_init(&kp->ks, src, proc);
+	keyset_children(&kp->ks, cfg, proc, NULL, NULL, src);
 	free(proc);
 	return 0;
 }
@@ -59,9 +65,10 @@ keypoll_open(struct source *src)
 static int
 keypoll_drain(struct source *src, size_t i)
 {
+	struct keypoll *kp = src->priv;
 	uint64_t ticks;
 
-	if (read(src->pfd[i].fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN && errno != EINTR)
+	if (read(kp->timer_fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN && errno != EINTR)
 		return -1;
 	keypoll_refresh(src);
 	return 0;
@@ -70,22 +77,24 @@ keypoll_drain(struct source *src, size_t i)
 static void
 keypoll_close(struct source *src)
 {
-	struct keyset *ks = src->priv;
+	struct keypoll *kp = src->priv;
 
-	if (src->nfds > 0 && src->pfd[0].fd >= 0)
-		close(src->pfd[0].fd);
-	src->nfds = 0;
-	if (ks) {
-		keyset_free(ks);
-		free(ks);
-	}
+	if (kp == NULL)
+		return;
+	source_poll_fd(src, FD_TIMER, -1);
+	if (kp->timer_fd >= 0)
+		close(kp->timer_fd);
+	keyset_free(&kp->ks);
+	free(kp);
 	src->priv = NULL;
 }
 
 static void
 keypoll_present(struct source *src)
 {
-	keyset_present(src->priv, src);
+	struct keypoll *kp = src->priv;
+
+	keyset_present(&kp->ks, src);
 }
 
 static int

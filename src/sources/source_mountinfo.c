@@ -53,6 +53,7 @@ struct mi_seen {
 
 struct mountinfo {
 	struct mounttab tab;
+	int table_fd;		/* the mountinfo file: read whole, and its signal polled */
 	struct buf raw;		/* the last read of the file */
 	struct mntns_root_id root;	/* the root the table's fd names mounts from */
 	int procfd;			/* ours: /proc, which the new root may not have */
@@ -363,8 +364,7 @@ mi_open_capture(struct source *src)
 		return;
 	mi->mnt_ns = mntns_self_ino();
 	source_label_capture(src, "mountinfo", mi->cap);
-	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(mi->cap), POLLIN, 0 };
-	src->nfds = 3;
+	source_poll(src, FD_CAP, capture_fd(mi->cap), POLLIN);
 }
 
 static int
@@ -373,22 +373,20 @@ mi_open(struct source *src)
 	struct mountinfo *mi = xcalloc(1, sizeof(*mi));
 
 	src->priv = mi;
+	mi->table_fd = -1;
 	mi->procfd = src->ns ? -1 : open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* Open before the first read: every change after it raises POLLPRI. */
-	src->pfd[FD_TABLE] = (struct pollfd){ mntns_mountinfo(src->ns), POLLPRI, 0 };
-	src->pfd[FD_NS] = (struct pollfd){ -1, POLLIN, 0 };
-	src->pfd[FD_CAP] = (struct pollfd){ -1, POLLIN, 0 };
-	src->nfds = 2;
-	if (src->pfd[FD_TABLE].fd < 0)
+	if ((mi->table_fd = mntns_mountinfo(src->ns)) < 0)
 		return -1;
+	source_poll(src, FD_TABLE, mi->table_fd, POLLPRI);
 	/* Before the first read: a call that ends after it shows in a later one. */
 	mi_open_capture(src);
 	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &mi->root);
-	if (mi_read_stable(src->pfd[FD_TABLE].fd, &mi->tab, &mi->raw) < 0)
+	if (mi_read_stable(mi->table_fd, &mi->tab, &mi->raw) < 0)
 		return -1;
 	if (src->ns)
-		src->pfd[FD_NS].fd = src->ns->pidfd;
+		source_poll(src, FD_NS, src->ns->pidfd, POLLIN);
 	return 0;
 }
 
@@ -412,8 +410,9 @@ mi_follow_root(struct source *src, bool settle)
 		fd = openat(mi->procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	close(src->pfd[FD_TABLE].fd);
-	src->pfd[FD_TABLE].fd = fd;
+	source_poll_fd(src, FD_TABLE, fd);
+	close(mi->table_fd);
+	mi->table_fd = fd;
 	mi->root = now;
 	return 1;
 }
@@ -443,13 +442,13 @@ mi_read_rooted(struct source *src, struct mounttab *fresh)
 	int r;
 
 	if (mi_follow_root(src, false) < 0 ||
-	    mi_read_stable(src->pfd[FD_TABLE].fd, fresh, &mi->raw) < 0)
+	    mi_read_stable(mi->table_fd, fresh, &mi->raw) < 0)
 		return -1;
 	if (!mi_root_moved(&mi->tab, fresh))
 		return 0;
 	if ((r = mi_follow_root(src, true)) <= 0)
 		return r;
-	return mi_read_stable(src->pfd[FD_TABLE].fd, fresh, &mi->raw);
+	return mi_read_stable(mi->table_fd, fresh, &mi->raw);
 }
 
 static int
@@ -460,11 +459,13 @@ mi_drain(struct source *src, size_t i)
 
 	if (i == FD_NS) {
 		/* The namespace is gone: close the table's fd, which would keep it alive. */
-		if (mount_events_ns_exited(src)) {
-			close(src->pfd[FD_TABLE].fd);
-			src->pfd[FD_TABLE].fd = -1;
+		if (mount_events_ns_exited(src) && mi->table_fd >= 0) {
+			source_poll_fd(src, FD_TABLE, -1);
+			close(mi->table_fd);
+			mi->table_fd = -1;
 		}
-		src->pfd[FD_NS].fd = src->ns->pidfd;
+		/* The process followed may be another: its pidfd (-1 where none is left). */
+		source_poll_fd(src, FD_NS, src->ns->pidfd);
 		return 0;
 	}
 
@@ -507,10 +508,11 @@ mi_close(struct source *src)
 {
 	struct mountinfo *mi = src->priv;
 
-	if (src->nfds > 0 && src->pfd[FD_TABLE].fd >= 0)
-		close(src->pfd[FD_TABLE].fd);
-	src->nfds = 0;
 	if (mi) {
+		source_poll_fd(src, FD_TABLE, -1);
+		source_poll_fd(src, FD_CAP, -1);
+		if (mi->table_fd >= 0)
+			close(mi->table_fd);
 		capture_close(mi->cap);
 		free(mi->seen);
 		if (mi->procfd >= 0)

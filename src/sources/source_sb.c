@@ -49,7 +49,10 @@ struct sbw {
 struct sb_src {
 	struct sbw *ws;
 	size_t n;
-	struct fserr errs;		/* open while pfd[FD_ERROR] holds its fd */
+	struct fserr errs;		/* FD_ERROR's: open while fserr_fd() is not -1 */
+	int quota_fd;			/* FD_QUOTA's: the quota netlink socket, or -1 */
+	int mountinfo_fd;		/* FD_MOUNTINFO's: its signal polled, never read */
+	int timer_fd;			/* FD_TIMER's: rechecks, and space every --interval */
 	bool want_error, want_ro, want_quota, want_space;
 	bool poll_ro;			/* no error events: emergency read-only is polled */
 	struct timespec recheck_until;	/* end of the recheck window (CLOCK_MONOTONIC); 0 if none */
@@ -127,7 +130,7 @@ sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *ma
 	snprintf(pinned, sizeof(pinned), "/proc/self/fd/%d", pin);
 	r = sb_info_get(out, pinned);
 	e = errno;
-	if (r == 0 && marked && out->dev != s->info.dev && src->pfd[FD_ERROR].fd >= 0) {
+	if (r == 0 && marked && out->dev != s->info.dev && fserr_fd(&p->errs) >= 0) {
 		*marked = fserr_mark(&p->errs, pinned, out->dev);
 		e = errno;
 	}
@@ -320,7 +323,7 @@ sb_arm_timer(struct source *src)
 	p->period_ns = period;
 	its.it_interval.tv_sec = its.it_value.tv_sec = period / 1000000000L;
 	its.it_interval.tv_nsec = its.it_value.tv_nsec = period % 1000000000L;
-	timerfd_settime(src->pfd[FD_TIMER].fd, 0, &its, NULL);
+	timerfd_settime(p->timer_fd, 0, &its, NULL);
 }
 
 static void
@@ -405,11 +408,12 @@ sb_drain_error(struct source *src)
 static int
 sb_drain_quota(struct source *src)
 {
+	const struct sb_src *p = src->priv;
 	unsigned char buf[8192] __attribute__((aligned(8)));
 	ssize_t n;
 
 	for (;;) {
-		n = recv(src->pfd[FD_QUOTA].fd, buf, sizeof(buf), 0);
+		n = recv(p->quota_fd, buf, sizeof(buf), 0);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -446,7 +450,7 @@ sb_drain(struct source *src, size_t i)
 		capture_drain(p->cap);
 		return 0;
 	case FD_TIMER:
-		while (read(src->pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
+		while (read(p->timer_fd, &ticks, sizeof(ticks)) < 0 && errno == EINTR)
 			;
 		if (p->want_ro || p->poll_ro || p->period_ns == RECHECK_NS)
 			sb_recheck_all(src);
@@ -476,7 +480,7 @@ sb_open_errors(struct source *src)
 			p->poll_ro = true;
 		return;
 	}
-	src->pfd[FD_ERROR] = (struct pollfd){ fserr_fd(&p->errs), POLLIN, 0 };
+	source_poll(src, FD_ERROR, fserr_fd(&p->errs), POLLIN);
 }
 
 /* Whether s's filesystem was marked for errors; says on stderr why not, or that its type never
@@ -487,7 +491,7 @@ sb_is_marked(struct source *src, const struct sbw *s, int marked, int why)
 	const struct sb_src *p = src->priv;
 	bool quiet = s->w->internal || !p->want_error;
 
-	if (src->pfd[FD_ERROR].fd < 0)
+	if (fserr_fd(&p->errs) < 0)
 		return false;
 	if (marked < 0) {
 		if (!quiet)
@@ -517,7 +521,8 @@ sb_open_quota(struct source *src)
 		p->want_quota = false;
 		return;
 	}
-	src->pfd[FD_QUOTA] = (struct pollfd){ fd, POLLIN, 0 };
+	p->quota_fd = fd;
+	source_poll(src, FD_QUOTA, fd, POLLIN);
 }
 
 /* Which of the sb events the run asks for: error and edquot only with a watch the user named. */
@@ -559,9 +564,9 @@ sb_add_watches(struct source *src)
 		p->n++;
 		any |= sb_is_marked(src, s, marked, errno);
 	}
-	if (src->pfd[FD_ERROR].fd >= 0 && !any) {
+	if (fserr_fd(&p->errs) >= 0 && !any) {
+		source_poll_fd(src, FD_ERROR, -1);
 		fserr_close(&p->errs);
-		src->pfd[FD_ERROR].fd = -1;
 		if (p->want_ro)
 			p->poll_ro = true;
 	}
@@ -585,7 +590,7 @@ sb_open_capture(struct source *src)
 		return;
 	if ((p->cap = capture_open(CAPTURE_MOUNT_CALLS, why, sizeof(why))) == NULL)
 		return;
-	src->pfd[FD_CAP] = (struct pollfd){ capture_fd(p->cap), POLLIN, 0 };
+	source_poll(src, FD_CAP, capture_fd(p->cap), POLLIN);
 }
 
 /*
@@ -598,8 +603,8 @@ sb_name_backend(struct source *src)
 	struct sb_src *p = src->priv;
 
 	snprintf(p->backend, sizeof(p->backend), "%s%s%s%s%s%s",
-	    src->pfd[FD_ERROR].fd >= 0 ? "fanotify," : "",
-	    src->pfd[FD_QUOTA].fd >= 0 ? "netlink," : "", "mountinfo",
+	    fserr_fd(&p->errs) >= 0 ? "fanotify," : "",
+	    p->quota_fd >= 0 ? "netlink," : "", "mountinfo",
 	    p->want_space || p->poll_ro ? ",statvfs" : "", p->cap ? ",bpf:" : "",
 	    p->cap ? capture_attach_name(p->cap) : "");
 	src->backend_label = p->backend;
@@ -612,7 +617,7 @@ sb_can_report(const struct source *src)
 	const struct sb_src *p = src->priv;
 
 	return evset_has_event(&src->cfg->events, EV_SB, SB_PRESENT) ||
-	    (p->want_error && src->pfd[FD_ERROR].fd >= 0) || p->want_ro || p->want_quota ||
+	    (p->want_error && fserr_fd(&p->errs) >= 0) || p->want_ro || p->want_quota ||
 	    p->want_space;
 }
 
@@ -664,16 +669,16 @@ sb_open(struct source *src)
 
 	p = src->priv = xcalloc(1, sizeof(*p));
 	p->errs.epfd = -1;
-	src->nfds = FD__N;
+	p->quota_fd = p->mountinfo_fd = p->timer_fd = -1;
 	p->ws = xcalloc(src->nwatches + 1, sizeof(*p->ws));
 	announced = source_live(src);
 	sb_choose_events(src, announced);
 	/* Open it before reading any filesystem: each mount change after that raises POLLPRI. */
-	if ((src->pfd[FD_MOUNTINFO].fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((p->mountinfo_fd = open(PATH_MOUNTINFO, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	/* Before the first read too: a remount that ends after it shows in a later one. */
 	sb_open_capture(src);
-	src->pfd[FD_MOUNTINFO].events = POLLPRI;
+	source_poll(src, FD_MOUNTINFO, p->mountinfo_fd, POLLPRI);
 	/* list reads each filesystem once: no error, quota or space watch. */
 	if (cfg->mode == MODE_LIST) {
 		src->backend_label = "mountinfo";
@@ -685,10 +690,9 @@ sb_open(struct source *src)
 		return -1;
 	if (p->want_quota)
 		sb_open_quota(src);
-	src->pfd[FD_TIMER].fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (src->pfd[FD_TIMER].fd < 0)
+	if ((p->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK)) < 0)
 		return -1;
-	src->pfd[FD_TIMER].events = POLLIN;
+	source_poll(src, FD_TIMER, p->timer_fd, POLLIN);
 	if (p->poll_ro && !cfg->quiet && announced > 0 && p->want_ro)
 		fprintf(stderr, "watchq: ext4's emergency read-only state is polled every %gs\n",
 		    cfg->interval);
@@ -710,22 +714,22 @@ sb_close(struct source *src)
 	struct sb_src *p = src->priv;
 	size_t i;
 
-	if (p && src->pfd[FD_ERROR].fd >= 0) {
-		fserr_close(&p->errs);
-		src->pfd[FD_ERROR].fd = -1;
-	}
-	src->pfd[FD_CAP].fd = -1;
-	if (p && p->cap)
-		capture_close(p->cap);
-	for (i = 0; i < src->nfds; i++)
-		if (src->pfd[i].fd >= 0)
-			close(src->pfd[i].fd);
-	if (p) {
-		for (i = 0; i < p->n; i++)
-			sb_info_free(&p->ws[i].info);
-		free(p->ws);
-		free(p);
-	}
+	if (p == NULL)
+		return;
+	for (i = 0; i < FD__N; i++)
+		source_poll_fd(src, i, -1);
+	fserr_close(&p->errs);
+	capture_close(p->cap);
+	if (p->quota_fd >= 0)
+		close(p->quota_fd);
+	if (p->mountinfo_fd >= 0)
+		close(p->mountinfo_fd);
+	if (p->timer_fd >= 0)
+		close(p->timer_fd);
+	for (i = 0; i < p->n; i++)
+		sb_info_free(&p->ws[i].info);
+	free(p->ws);
+	free(p);
 	src->priv = NULL;
 }
 

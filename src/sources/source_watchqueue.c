@@ -33,7 +33,10 @@
 #include "xalloc.h"
 #include "wq_decode.h"
 
+enum { FD_PIPE };	/* the source's one slot */
+
 struct wq {
+	int rfd;		/* the notification pipe's read end, which the keys are watched on */
 	int wfd;		/* the write end: kept open, or reads see EOF */
 	size_t seen;		/* bytes queued before the last resync read: it saw those records */
 	size_t unsure;		/* bytes of records queued while it read */
@@ -71,11 +74,11 @@ wq_resync(struct source *src)
 	char *proc;
 
 	source_loss(src);
-	q->seen = wq_queued_bytes(src->pfd[0].fd);
+	q->seen = wq_queued_bytes(q->rfd);
 	proc = keyproc_read();
 	keyset_refresh(&q->ks, src, proc, false);
 	free(proc);
-	q->unsure = wq_queued_bytes(src->pfd[0].fd);
+	q->unsure = wq_queued_bytes(q->rfd);
 	q->unsure = q->unsure > q->seen ? q->unsure - q->seen : 0;
 	q->links_changed = true;
 }
@@ -84,9 +87,10 @@ static int
 wq_watch_child(void *ctx, struct keyent *e)
 {
 	struct source *src = ctx;
+	struct wq *q = src->priv;
 
 	/* The child reports under its watch's tag; EBUSY means it is watched already. */
-	if (keyctl_watch_key(e->serial, src->pfd[0].fd, e->sw->w->tag) < 0 && errno != EBUSY)
+	if (keyctl_watch_key(e->serial, q->rfd, e->sw->w->tag) < 0 && errno != EBUSY)
 		return -1;
 	return 0;
 }
@@ -95,8 +99,9 @@ static int
 wq_unwatch_child(void *ctx, struct keyent *e)
 {
 	struct source *src = ctx;
+	struct wq *q = src->priv;
 
-	keyctl_watch_key(e->serial, src->pfd[0].fd, -1);
+	keyctl_watch_key(e->serial, q->rfd, -1);
 	return 0;
 }
 
@@ -196,7 +201,7 @@ wq_drain(struct source *src, size_t i)
 	struct wq *q = src->priv;
 	const struct config *cfg = src->cfg;
 
-	switch (source_read_ready(src->pfd[i].fd, q->buf, sizeof(q->buf), 0, wq_on_read, src)) {
+	switch (source_read_ready(q->rfd, q->buf, sizeof(q->buf), 0, wq_on_read, src)) {
 	case -1:
 		return -1;
 	case 1:
@@ -245,9 +250,7 @@ wq_open(struct source *src)
 	size_t i;
 
 	src->priv = q;
-	q->wfd = -1;
-	src->pfd[0] = (struct pollfd){ -1, POLLIN, 0 };
-	src->nfds = 1;
+	q->rfd = q->wfd = -1;
 	if (!wq_kernel_has_notifications()) {
 		src->cause = EOPNOTSUPP;
 		errno = ENOSYS;
@@ -259,8 +262,9 @@ wq_open(struct source *src)
 			errno = ENOSYS;
 		return -1;
 	}
-	src->pfd[0].fd = p[0];
+	q->rfd = p[0];
 	q->wfd = p[1];
+	source_poll(src, FD_PIPE, q->rfd, POLLIN);
 	/* The size first: a queue without slots loses everything. */
 	if (ioctl(p[0], KAPI_IOC_WATCH_QUEUE_SET_SIZE, (unsigned long)cfg->queue_size) < 0 ||
 	    wq_set_filter(p[0], cfg) < 0)
@@ -286,15 +290,15 @@ wq_close(struct source *src)
 {
 	struct wq *q = src->priv;
 
-	if (src->nfds > 0 && src->pfd[0].fd >= 0)
-		close(src->pfd[0].fd);
-	src->nfds = 0;
-	if (q) {
-		if (q->wfd >= 0)
-			close(q->wfd);
-		keyset_free(&q->ks);
-		free(q);
-	}
+	if (q == NULL)
+		return;
+	source_poll_fd(src, FD_PIPE, -1);
+	if (q->rfd >= 0)
+		close(q->rfd);
+	if (q->wfd >= 0)
+		close(q->wfd);
+	keyset_free(&q->ks);
+	free(q);
 	src->priv = NULL;
 }
 

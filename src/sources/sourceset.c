@@ -12,6 +12,8 @@ sourceset_add(struct sourceset *s, struct source *src)
 	}
 	s->v[s->n++] = src;
 	s->gen++;
+	if (s->loop)
+		source_attach(src, s->loop);
 }
 
 void
@@ -22,7 +24,8 @@ sourceset_remove(struct sourceset *s, struct source *src)
 	for (i = 0; i < s->n; i++) {
 		if (s->v[i] != src)
 			continue;
-		/* In order: the loop drains the run's own sources first, as they were added. */
+		source_detach(src);
+		/* In order: the run walks its own sources first, as they were added. */
 		for (; i + 1 < s->n; i++)
 			s->v[i] = s->v[i + 1];
 		s->n--;

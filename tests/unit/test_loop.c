@@ -1,7 +1,8 @@
 /*
- * The loop (loop.c) with pipes: it drains the source whose fd is ready, each slot of an fd shared
- * by two sources, none of a slot paused (fd -1), sources added and removed between wake-ups, and
- * ends at a signal, the deadline, its reader gone or after()'s code.
+ * The run's loop (loop.c) with pipes, its sources in a set attached to an ioloop: it drains the
+ * source whose fd is ready, each slot of an fd shared by two sources, none of a slot paused (fd
+ * -1), sources added and removed between wake-ups, and ends at a signal, the deadline, its reader
+ * gone or after()'s code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include "loop.h"
+#include "source.h"
+#include "sourceset.h"
 #include "unit.h"
 
 #define NSRC	3
@@ -30,7 +33,7 @@ fake_drain(struct source *s, size_t i)
 
 	f->drains[i]++;
 	/* Consume what is there (a shared fd: the first of its slots to be drained takes it). */
-	while (read(s->pfd[i].fd, buf, sizeof(buf)) > 0)
+	while (read(s->io[i].fd, buf, sizeof(buf)) > 0)
 		;
 	return 0;
 }
@@ -54,18 +57,22 @@ after(void *ctx)
 	return sc->step(sc);
 }
 
+/* Every source out of the set, then sources 0 and 1 in it, each polling its pipe in slot 0. */
 static void
-reset(void)
+reset(struct sourceset *set)
 {
 	int i, j;
 
 	for (i = 0; i < NSRC; i++) {
-		src[i] = (struct source){ .backend = &fake_backend, .priv = &fakes[i], .nfds = 1 };
+		sourceset_remove(set, &src[i]);
+		src[i] = (struct source){ .backend = &fake_backend, .priv = &fakes[i] };
 		fakes[i] = (struct fake){ { 0 } };
 		for (j = 0; j < SOURCE_MAX_FDS; j++)
-			src[i].pfd[j] = (struct pollfd){ -1, POLLIN, 0 };
-		src[i].pfd[0].fd = pipes[i][0];
+			src[i].io[j] = (struct source_io){ &src[i], -1, POLLIN, NULL };
+		src[i].io[0].fd = pipes[i][0];
 	}
+	sourceset_add(set, &src[0]);
+	sourceset_add(set, &src[1]);
 }
 
 /* Step: end at the first wake-up. */
@@ -80,7 +87,7 @@ static int
 pause_then(struct script *sc)
 {
 	if (sc->wakes == 1) {
-		src[1].pfd[0].fd = -1;
+		source_poll_fd(&src[1], 0, -1);
 		(void)!write(pipes[1][1], "x", 1);
 		(void)!write(pipes[0][1], "x", 1);
 		return -1;
@@ -110,7 +117,7 @@ never(struct script *sc)
 int
 main(void)
 {
-	struct sourceset set = { 0 };
+	struct sourceset set = { .loop = ioloop_new() };
 	struct stop stop;
 	struct script sc;
 	struct loop l;
@@ -119,15 +126,13 @@ main(void)
 	for (i = 0; i < NSRC; i++)
 		if (pipe2(pipes[i], O_NONBLOCK | O_CLOEXEC) < 0)
 			return 2;
-	if (stop_open(&stop) < 0)
+	if (set.loop == NULL || stop_open(&stop) < 0)
 		return 2;
 
 	/* The ready source is drained, the other not, and after()'s code ends the run. */
-	reset();
-	sourceset_add(&set, &src[0]);
-	sourceset_add(&set, &src[1]);
+	reset(&set);
 	sc = (struct script){ &set, 0, end_now };
-	l = (struct loop){ .set = &set, .stop = &stop, .out_fd = -1, .removal_fd = -1,
+	l = (struct loop){ .io = set.loop, .stop = &stop, .out_fd = -1, .removal_fd = -1,
 	    .tick_fd = -1, .after = after, .ctx = &sc };
 	(void)!write(pipes[1][1], "x", 1);
 	r = loop_run(&l);
@@ -136,8 +141,8 @@ main(void)
 	    fakes[0].drains[0], fakes[1].drains[0]);
 
 	/* An fd in two slots (the capture's, shared by -N's sources): each slot is drained. */
-	reset();
-	src[1].pfd[0].fd = pipes[0][0];
+	reset(&set);
+	source_poll_fd(&src[1], 0, pipes[0][0]);
 	sc = (struct script){ &set, 0, end_now };
 	(void)!write(pipes[0][1], "x", 1);
 	r = loop_run(&l);
@@ -145,7 +150,7 @@ main(void)
 	    "shared fd: %d %d", fakes[0].drains[0], fakes[1].drains[0]);
 
 	/* A slot paused (fd -1) is not drained, though its pipe is readable. */
-	reset();
+	reset(&set);
 	sc = (struct script){ &set, 0, pause_then };
 	(void)!write(pipes[0][1], "x", 1);
 	r = loop_run(&l);
@@ -159,7 +164,7 @@ main(void)
 	}
 
 	/* Sources added and removed between wake-ups: the new one polled, the gone one not. */
-	reset();
+	reset(&set);
 	sc = (struct script){ &set, 0, add_then_remove };
 	(void)!write(pipes[2][1], "x", 1);
 	(void)!write(pipes[1][1], "x", 1);
@@ -169,7 +174,7 @@ main(void)
 	CHECK(set.n == 2 && set.v[0] == &src[1] && set.v[1] == &src[2], "the set in order");
 
 	/* The deadline: EXIT_TIMEOUT. */
-	reset();
+	reset(&set);
 	sc = (struct script){ &set, 0, never };
 	stop_set_timeout(&stop, 0.05);
 	r = loop_run(&l);
@@ -191,7 +196,10 @@ main(void)
 	r = loop_run(&l);
 	CHECK(r == EXIT_SIGNAL + SIGTERM, "SIGTERM: %d", r);
 
+	for (i = 0; i < NSRC; i++)
+		sourceset_remove(&set, &src[i]);
 	sourceset_free(&set);
+	ioloop_free(set.loop);
 	stop_close(&stop);
 	return unit_done("test_loop");
 }
