@@ -103,22 +103,20 @@ _watchq_paths()
 	COMPREPLY=($(printf '%s\n' ${COMPREPLY[@]+"${COMPREPLY[@]}"} | sort -u))
 }
 
-# The events of the sources on the line (all if none; mounts with -N all's), and loss and removal.
+# The events of the sources on the line (all if none; mounts with -N all's), as the
+# watchq completed lists them (-e help: "SOURCE NAME" lines).
 _watchq_events()
 {
-	local w m= k= s=
-	for w in "$@"; do
+	local w src name want=
+	for w in "${@:2}"; do
 		case $w in
-		mounts) m=1 ;; keys) k=1 ;; sb) s=1 ;;
-		--mount* | --unmount* | --readonly* | --writable*) m=1 ;;
+		mounts | keys | sb) want+=" $w" ;;
+		--mount* | --unmount* | --readonly* | --writable*) want+=" mounts" ;;
 		esac
 	done
-	[[ -z $m$k$s ]] && m=1 k=1 s=1
-	[[ $m ]] && echo mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present ns_new ns_gone
-	[[ $k ]] && echo instantiated updated linked unlinked cleared revoked invalidated setattr \
-		revoke link unlink clr inval gc update inst
-	[[ $s ]] && echo error readonly edquot lowspace
-	echo loss removal
+	"$1" -e help 2>/dev/null | while read -r src name; do
+		[[ -z $want || " $want " == *" $src "* ]] && echo "$name"
+	done
 }
 
 # The options a wait refuses, by what is on the line: any wait; a state condition (what
@@ -159,7 +157,7 @@ _watchq()
 	_init_completion -s -n : || return
 
 	local events
-	events=$(_watchq_events "${words[@]}" | tr ' ' '\n' | sort -u)
+	events=$(_watchq_events "${words[@]}" | sort -u)
 	local opts='-e --event -E --exclude-event -j --json --format --keyctl --timefmt -T
 		--timestamps -o --output --journal -q --quiet -0 --null -m --monitor --initial -t --timeout
 		-n --count --fstype -S --source -O --options --exclude --include --excludei

@@ -106,28 +106,26 @@ function __watchq_mntopts
 	printf "$prefix%s\n" $o no$o
 end
 
-# The events of the sources on the line (all if none; mounts with -N all's), and loss and removal.
+# The events of the sources on the line (all if none; mounts with -N all's), as the
+# watchq completed lists them (-e help: "SOURCE NAME" lines).
 function __watchq_events
-	set -l m; set -l k; set -l s
-	for w in (commandline -opc)
+	set -l words (commandline -opc)
+	set -l want
+	for w in $words[2..-1]
 		switch $w
 			case mounts '--mount*' '--unmount*' '--readonly*' '--writable*'
-				set m 1
-			case keys
-				set k 1
-			case sb
-				set s 1
+				set -a want mounts
+			case keys sb
+				set -a want $w
 		end
 	end
-	if test -z "$m$k$s"
-		set m 1; set k 1; set s 1
-	end
 	set -l ev
-	test -n "$m"; and set -a ev mount new_mount unmount umount move move_from move_to moved_from moved_to readonly writable setattr propagation remount transient present ns_new ns_gone
-	test -n "$k"; and set -a ev instantiated updated linked unlinked cleared revoked \
-		invalidated setattr revoke link unlink clr inval gc update inst
-	test -n "$s"; and set -a ev error readonly edquot lowspace
-	set -a ev loss removal
+	for line in ($words[1] -e help 2>/dev/null)
+		set -l f (string split ' ' -- $line)
+		if test (count $want) -eq 0; or contains -- $f[1] $want
+			set -a ev $f[2]
+		end
+	end
 	# After a comma, complete the next name of the list.
 	set -l cur (__watchq_token)
 	set -l prefix (string match -r '^.*,' -- $cur)

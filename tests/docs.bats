@@ -4,6 +4,8 @@
 load helper
 
 ROOT=$BATS_TEST_DIRNAME/..
+# The completions ask the watchq they complete for its event names (-e help): this one.
+PATH=$(cd "$ROOT" && pwd):$PATH
 # The man pages' sources: watchq(1) the command line, watchq-records(5) what it
 # prints, watchq-backends(7) the kernel mechanisms.
 MAN1=$ROOT/watchq.1.scd
@@ -115,7 +117,7 @@ in_disks() {
 	done
 }
 
-@test "every event the man page lists is accepted by -e, and the completions offer exactly those" {
+@test "-e help lists every event the man page lists and the aliases, each accepted with its source; the completions offer exactly those" {
 	# EVENTS entries: lines starting with *name* (several names on a line for keys).
 	# (The source and mechanism in parentheses after the names are not names.)
 	names=$(man_section "$MAN1" EVENTS | grep '^\*' |
@@ -125,9 +127,25 @@ in_disks() {
 		run --separate-stderr "$WATCHQ" -q -t 0 --initial --space-below 1% -e "$ev" mounts / keys @s sb /
 		[ "$status" -ne 64 ] || { echo "-e $ev: $stderr"; false; }
 	done
-	# keyctl watch's names are aliases of key events: offered too.
-	offered=$(printf '%s\n' $names revoke link unlink clr inval gc update setattr inst | sort -u |
-		tr '\n' ' ')
+	# -e help: every name, the aliases too (keyctl watch's, findmnt's, inotifywait's), as
+	# "SOURCE NAME" lines; each accepted with its source, and those of the man page among them.
+	run --separate-stderr "$WATCHQ" -e help
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	helped=$(printf '%s\n' "$output" | cut -d' ' -f2 | sort -u)
+	for ev in $names; do
+		grep -qx "$ev" <<<"$helped" || { echo "-e help lacks $ev"; false; }
+	done
+	while read -r src ev; do
+		case $src in
+		mounts) line=(mounts /) ;; keys) line=(keys @s) ;; sb) line=(--space-below 1% sb /) ;;
+		*) echo "-e help: $src $ev"; false ;;
+		esac
+		run --separate-stderr "$WATCHQ" -q -t 0 --initial -e "$ev" "${line[@]}"
+		[ "$status" -ne 64 ] || { echo "-e $ev ${line[*]}: $stderr"; false; }
+	done <<<"$output"
+	[ "$("$WATCHQ" -E HELP | cut -d' ' -f2 | sort -u)" = "$helped" ]
+	# The completions offer exactly those names.
+	offered=$(printf '%s\n' $helped | tr '\n' ' ')
 	[ "$(complete_bash watchq -e '' | tr '\n' ' ')" = "$offered" ]
 	[ "$(complete_fish 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
 	[ "$(complete_zsh 'watchq -e ' | tr '\n' ' ')" = "$offered" ]
@@ -145,9 +163,9 @@ in_disks() {
 	run complete_bash watchq mounts / -e unmount,mo
 	[[ "$output" == *unmount,move_from* ]]
 	run complete_bash watchq sb / -e ''
-	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error loss lowspace readonly removal " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error loss lowspace present readonly removal " ]
 	run complete_bash watchq keys @s -e un
-	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked unlk " ]
 	run complete_bash watchq --backend m
 	[ "$output" = mountinfo ]
 	run complete_bash watchq wait --wri
@@ -214,7 +232,7 @@ in_disks() {
 	run complete_zsh 'watchq sb / -e e'
 	[ "$(echo "$output" | tr '\n' ' ')" = "edquot error " ]
 	run complete_zsh 'watchq keys @s -e un'
-	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "unlink unlinked unlk " ]
 	run complete_zsh 'watchq sb /pro'
 	[[ "$output" == */proc* ]]
 	run complete_zsh 'watchq keys @u'

@@ -494,10 +494,14 @@ cli_parse_opt(int key, char *arg, struct argp_state *st)
 		version_print(stdout);
 		exit(EXIT_OK);
 	case 'e':
-		cli_add_list(cs->include, &cs->ninclude, arg);
-		return 0;
 	case 'E':
-		cli_add_list(cs->exclude, &cs->nexclude, arg);
+		/* As journalctl -o help: the names, for people and for the completions. */
+		if (strcasecmp(arg, "help") == 0)
+			cli_help_event_names();
+		if (key == 'e')
+			cli_add_list(cs->include, &cs->ninclude, arg);
+		else
+			cli_add_list(cs->exclude, &cs->nexclude, arg);
 		return 0;
 	case ARGP_KEY_ARG:
 		cs->args[cs->nargs++] = arg;

@@ -179,3 +179,32 @@ cli_help_print(const struct argp *root, int key)
 	    program_invocation_short_name);
 	exit(EXIT_OK);
 }
+
+/* Whether the event name n comes with the source of type t. */
+static bool
+cli_help_event_with(const struct event_name *n, enum ev_type t)
+{
+	if (n->type == EV_META)
+		return n->with == 0 || (n->with & 1u << t);
+	return n->type == t;
+}
+
+void
+cli_help_event_names(void)
+{
+	const struct event_source *k;
+	const struct event_name *n, *m;
+
+	for (k = event_sources; k->type != EV_META; k++)
+		for (n = event_names; n->name; n++) {
+			if (!cli_help_event_with(n, k->type))
+				continue;
+			/* Once: remount names three rows. */
+			for (m = event_names; m != n; m++)
+				if (cli_help_event_with(m, k->type) && strcmp(m->name, n->name) == 0)
+					break;
+			if (m == n)
+				printf("%s %s\n", k->word, n->name);
+		}
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_ERROR);
+}

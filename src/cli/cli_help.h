@@ -16,6 +16,11 @@ extern unsigned cli_help_scope;
 unsigned cli_help_scope_of(const char *first, unsigned named);
 /* argp's help filter: the text that the tables of sources and backends give. */
 char *cli_help_filter(int key, const char *text, void *input);
+/*
+ * -e help: every event name -e accepts, one line each with a source it comes with ("mounts
+ * unmount", "keys loss"), each name once a source; exit 0. The completions offer these.
+ */
+void cli_help_event_names(void) __attribute__((noreturn));
 /* Print --help (key 'h') or --usage for root, scoped to cli_help_scope, and exit 0. */
 void cli_help_print(const struct argp *root, int key) __attribute__((noreturn));
 

@@ -99,10 +99,10 @@ const struct event_name event_names[] = {
 	    .priority = LOG_NOTICE },
 	{ .name = "ns_new", .type = EV_META, .subtype = META_NS_NEW,
 	    .message_id = "9c152da4c32141c9a0919294220db28d",
-	    .priority = LOG_INFO },
+	    .priority = LOG_INFO, .with = 1u << EV_MOUNT },
 	{ .name = "ns_gone", .type = EV_META, .subtype = META_NS_GONE,
 	    .message_id = "4ab5f6a03ad0439eb35dd5a5b3d2e7d0",
-	    .priority = LOG_INFO },
+	    .priority = LOG_INFO, .with = 1u << EV_MOUNT },
 	/* Other tools' names, after the names watchq prints: findmnt's, inotifywait's. */
 	{ .name = "umount", .type = EV_MOUNT, .subtype = MOUNT_UNMOUNT },
 	{ .name = "remount", .type = EV_MOUNT, .subtype = MOUNT_READONLY },
@@ -126,7 +126,8 @@ const struct event_name event_names[] = {
 	{ .name = "inval", .type = EV_KEY, .subtype = KEY_INVALIDATED },
 	{ .name = "inv", .type = EV_KEY, .subtype = KEY_INVALIDATED, .keyctl = true },
 	{ .name = "attr", .type = EV_KEY, .subtype = KEY_SETATTR, .keyctl = true },
-	{ .name = "gc", .type = EV_META, .subtype = META_REMOVAL, .keyctl = true },
+	{ .name = "gc", .type = EV_META, .subtype = META_REMOVAL, .keyctl = true,
+	    .with = 1u << EV_KEY },
 	{ .name = NULL },
 };
 

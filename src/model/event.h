@@ -200,6 +200,8 @@ struct event_name {
 	bool on_signal;
 	/* The word keyutils' keyctl watch prints for these records (--keyctl). */
 	bool keyctl;
+	/* A meta event: the sources it comes with (1u << type each; -e help); 0: every one. */
+	unsigned with;
 };
 
 /*
