@@ -242,6 +242,16 @@ source_poll_fd(struct source *src, size_t i, int fd)
 }
 
 void
+source_close_fd(struct source *src, size_t i, int *fd)
+{
+	if (src->io[i].fd == *fd)
+		source_poll_fd(src, i, -1);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void
 source_served(struct source *src, size_t i)
 {
 	if (src->io[i].h)

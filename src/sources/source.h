@@ -141,6 +141,8 @@ int source_drain(struct source *src, size_t i);
 void source_poll(struct source *src, size_t i, int fd, short events);
 /* Poll fd in slot i for the events it had (-1: pause it). */
 void source_poll_fd(struct source *src, size_t i, int fd);
+/* Pause slot i and close *fd, an fd the backend owns and polled there (-1: none), setting it -1. */
+void source_close_fd(struct source *src, size_t i, int *fd);
 /* What is ready on slot i's fd was served by a drain of another slot. */
 void source_served(struct source *src, size_t i);
 /* Give each slot of src a handle in loop l, which drains it: sourceset_add() does. */

@@ -330,16 +330,12 @@ static void
 fan_close_fds(struct source *src)
 {
 	struct fan *f = src->priv;
-	int *fds[] = { &f->signal_fd, &f->fan_fd, &f->timer_fd };
-	size_t i;
 
-	for (i = 0; i < SOURCE_MAX_FDS; i++)
-		source_poll_fd(src, i, -1);
-	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
+	source_close_fd(src, FD_MOUNTINFO, &f->signal_fd);
+	source_close_fd(src, FD_FAN, &f->fan_fd);
+	source_close_fd(src, FD_TIMER, &f->timer_fd);
+	source_poll_fd(src, FD_NS, -1);
+	source_poll_fd(src, FD_CAP, -1);
 }
 
 /* The namespace is gone: stop polling and close every fd (the mountinfo fd would keep it alive). */

@@ -81,9 +81,7 @@ keypoll_close(struct source *src)
 
 	if (kp == NULL)
 		return;
-	source_poll_fd(src, FD_TIMER, -1);
-	if (kp->timer_fd >= 0)
-		close(kp->timer_fd);
+	source_close_fd(src, FD_TIMER, &kp->timer_fd);
 	keyset_free(&kp->ks);
 	free(kp);
 	src->priv = NULL;

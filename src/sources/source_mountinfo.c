@@ -459,11 +459,8 @@ mi_drain(struct source *src, size_t i)
 
 	if (i == FD_NS) {
 		/* The namespace is gone: close the table's fd, which would keep it alive. */
-		if (mount_events_ns_exited(src) && mi->table_fd >= 0) {
-			source_poll_fd(src, FD_TABLE, -1);
-			close(mi->table_fd);
-			mi->table_fd = -1;
-		}
+		if (mount_events_ns_exited(src))
+			source_close_fd(src, FD_TABLE, &mi->table_fd);
 		/* The process followed may be another: its pidfd (-1 where none is left). */
 		source_poll_fd(src, FD_NS, src->ns->pidfd);
 		return 0;
@@ -509,10 +506,8 @@ mi_close(struct source *src)
 	struct mountinfo *mi = src->priv;
 
 	if (mi) {
-		source_poll_fd(src, FD_TABLE, -1);
+		source_close_fd(src, FD_TABLE, &mi->table_fd);
 		source_poll_fd(src, FD_CAP, -1);
-		if (mi->table_fd >= 0)
-			close(mi->table_fd);
 		capture_close(mi->cap);
 		free(mi->seen);
 		if (mi->procfd >= 0)

@@ -716,16 +716,13 @@ sb_close(struct source *src)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < FD__N; i++)
-		source_poll_fd(src, i, -1);
+	source_poll_fd(src, FD_ERROR, -1);
 	fserr_close(&p->errs);
+	source_poll_fd(src, FD_CAP, -1);
 	capture_close(p->cap);
-	if (p->quota_fd >= 0)
-		close(p->quota_fd);
-	if (p->mountinfo_fd >= 0)
-		close(p->mountinfo_fd);
-	if (p->timer_fd >= 0)
-		close(p->timer_fd);
+	source_close_fd(src, FD_QUOTA, &p->quota_fd);
+	source_close_fd(src, FD_MOUNTINFO, &p->mountinfo_fd);
+	source_close_fd(src, FD_TIMER, &p->timer_fd);
 	for (i = 0; i < p->n; i++)
 		sb_info_free(&p->ws[i].info);
 	free(p->ws);

@@ -292,9 +292,7 @@ wq_close(struct source *src)
 
 	if (q == NULL)
 		return;
-	source_poll_fd(src, FD_PIPE, -1);
-	if (q->rfd >= 0)
-		close(q->rfd);
+	source_close_fd(src, FD_PIPE, &q->rfd);
 	if (q->wfd >= 0)
 		close(q->wfd);
 	keyset_free(&q->ks);
