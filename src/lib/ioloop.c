@@ -37,6 +37,7 @@ struct ioloop {
 	size_t nbyfd;
 	struct ioloop_io *all;
 	size_t nall;
+	size_t npri;		/* handles polled for POLLPRI with an fd: the wait ppolls them */
 	unsigned long seq;
 	struct epoll_event *ev;
 	struct pollfd *pfd;	/* the set's fd, then the live POLLPRI handles' */
@@ -118,6 +119,7 @@ ioloop_link(struct ioloop_io *io)
 
 	if (io->fd < 0)
 		return;
+	l->npri += ioloop_polled(io);
 	if ((size_t)io->fd >= l->nbyfd) {
 		n = l->nbyfd;
 		l->nbyfd = (size_t)io->fd + 16;
@@ -138,6 +140,7 @@ ioloop_unlink(struct ioloop_io *io)
 
 	if (io->fd < 0)
 		return;
+	io->loop->npri -= ioloop_polled(io);
 	for (p = &io->loop->byfd[io->fd]; *p != io; p = &(*p)->next_on_fd)
 		;
 	*p = io->next_on_fd;
@@ -267,7 +270,7 @@ ioloop_gather(struct ioloop *l, const struct timespec *left)
 	size_t i, np = 1, n = 0;
 	int r, k;
 
-	for (io = l->all; io; io = io->next)
+	for (io = l->npri ? l->all : NULL; io; io = io->next)
 		if (io->fd >= 0 && ioloop_polled(io)) {
 			l->ready[np - 1] = io;
 			l->pfd[np++] = (struct pollfd){ io->fd, io->events, 0 };
@@ -289,15 +292,26 @@ ioloop_gather(struct ioloop *l, const struct timespec *left)
 	return (int)n;
 }
 
-/* By priority, then in the order of addition. */
-static int
-ioloop_order(const void *a, const void *b)
+/* Whether x is called before y: by priority, then in the order of addition. */
+static bool
+ioloop_before(const struct ioloop_io *x, const struct ioloop_io *y)
 {
-	const struct ioloop_io *x = *(struct ioloop_io *const *)a, *y = *(struct ioloop_io *const *)b;
+	return x->prio != y->prio ? x->prio < y->prio : x->seq < y->seq;
+}
 
-	if (x->prio != y->prio)
-		return x->prio < y->prio ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Sort the n ready handles (a few: an insertion sort). */
+static void
+ioloop_order(struct ioloop_io **v, size_t n)
+{
+	struct ioloop_io *x;
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && ioloop_before(x, v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 int
@@ -310,7 +324,7 @@ ioloop_wait(struct ioloop *l, const struct timespec *left)
 
 	if ((n = ioloop_gather(l, left)) <= 0)
 		return n;
-	qsort(l->ready, (size_t)n, sizeof(*l->ready), ioloop_order);
+	ioloop_order(l->ready, (size_t)n);
 	l->waiting = true;
 	l->stop = false;
 	for (i = 0; i < (size_t)n && !l->stop; i++) {
