@@ -474,7 +474,7 @@ LABEL=STICK' ]
 	run complete_bash_line 'watchq --options=ro,nosu'
 	[ "$output" = ro,nosuid ]
 	run complete_bash watchq keys @s -e in
-	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inv inval invalidated " ]
 	run complete_bash watchq keys @s -e ''
 	[[ "$output" == *$'\nclr\n'* && "$output" == *$'\ngc\n'* && "$output" == *$'\nlink\n'* ]]
 	# zsh.
@@ -489,7 +489,7 @@ LABEL=STICK' ]
 	run complete_zsh 'watchq -S LA'
 	[ "$output" = LABEL= ]
 	run complete_zsh 'watchq keys @s -e in'
-	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inv inval invalidated " ]
 	# fish.
 	run complete_fish 'watchq --inc'
 	[ "$(echo "$output" | tr '\n' ' ')" = "--include --includei " ]
@@ -502,7 +502,7 @@ LABEL=STICK' ]
 	run complete_fish 'watchq -S LA'
 	[ "$output" = LABEL= ]
 	run complete_fish 'watchq keys @s -e in'
-	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inval invalidated " ]
+	[ "$(echo "$output" | tr '\n' ' ')" = "inst instantiated inv inval invalidated " ]
 }
 
 @test "source words and backends: --help, the man page and all three completions follow the tables" {
