@@ -165,6 +165,7 @@ mounttab_clear(struct mounttab *t)
 	for (i = 0; i < t->cap; i++)
 		mounttab_entry_free(t->slot[i]);
 	free(t->slot);
+	free(t->ids);
 	free(t->twins.v);
 	free(t->groups.v);
 	*t = (struct mounttab){ 0 };
@@ -288,7 +289,7 @@ find_slot(const struct mounttab *t, uint64_t id)
 {
 	size_t i = hash_id(id, t->cap);
 
-	while (t->slot[i] && t->slot[i]->id != id)
+	while (t->slot[i] && t->ids[i] != id)
 		i = (i + 1) & (t->cap - 1);
 	return i;
 }
@@ -305,14 +306,20 @@ static void
 grow(struct mounttab *t)
 {
 	struct mounttab_entry **old = t->slot;
-	size_t oldcap = t->cap, i;
+	uint64_t *oldids = t->ids;
+	size_t oldcap = t->cap, i, j;
 
 	t->cap = oldcap ? oldcap * 2 : 64;
 	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	t->ids = xcalloc(t->cap, sizeof(*t->ids));
 	for (i = 0; i < oldcap; i++)
-		if (old[i])
-			t->slot[find_slot(t, old[i]->id)] = old[i];
+		if (old[i]) {
+			j = find_slot(t, old[i]->id);
+			t->slot[j] = old[i];
+			t->ids[j] = old[i]->id;
+		}
 	free(old);
+	free(oldids);
 }
 
 void
@@ -330,6 +337,7 @@ mounttab_insert(struct mounttab *t, struct mounttab_entry *e)
 		t->count++;
 	}
 	t->slot[i] = e;
+	t->ids[i] = e->id;
 	entry_count(t, e, 1);
 	if (e->id > t->top_id)
 		t->top_id = e->id;
@@ -351,9 +359,10 @@ mounttab_remove(struct mounttab *t, uint64_t id)
 	entry_count(t, e, -1);
 	/* Backward-shift deletion keeps linear probing chains intact without tombstones. */
 	for (j = (i + 1) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
-		k = hash_id(t->slot[j]->id, t->cap);
+		k = hash_id(t->ids[j], t->cap);
 		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
 			t->slot[i] = t->slot[j];
+			t->ids[i] = t->ids[j];
 			t->slot[j] = NULL;
 			i = j;
 		}
