@@ -201,7 +201,8 @@ cli_help_event_names(void)
 				continue;
 			/* Once: remount names three rows. */
 			for (m = event_names; m != n; m++)
-				if (cli_help_event_with(m, k->type) && strcmp(m->name, n->name) == 0)
+				if (cli_help_event_with(m, k->type) &&
+				    strcmp(m->name, n->name) == 0)
 					break;
 			if (m == n)
 				printf("%s %s\n", k->word, n->name);

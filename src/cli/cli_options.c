@@ -10,7 +10,8 @@
 
 const struct argp_option cli_options[] = {
 	{ NULL, 0, NULL, 0, "Events and output:", 1 },
-	{ "event", 'e', "LIST", 0, "Report only these events (comma list, repeatable; help: list them)", 1 },
+	{ "event", 'e', "LIST", 0,
+	    "Report only these events (comma list, repeatable; help: list them)", 1 },
 	{ "exclude-event", 'E', "LIST", 0, "Do not report these events", 1 },
 	{ "json", 'j', NULL, 0, "Print one JSON object per line", 1 },
 	{ "format", OPT_FORMAT, "FMT", 0, "Print events with %-escapes (see watchq(1))", 1 },

@@ -42,7 +42,7 @@ struct mounttab_counts {
 /* The mount-table cache: a hash of entries keyed by mount id. */
 struct mounttab {
 	struct mounttab_entry **slot;
-	uint64_t *ids;			/* slot[i]'s id, beside it: probes compare without a load */
+	uint64_t *ids;		/* slot[i]'s id, beside it: probes compare without a load */
 	size_t cap, count;
 	struct mounttab_counts twins;	/* per parent_id and a 64-bit hash of the target */
 	struct mounttab_counts groups;	/* per peer group an entry is in or a slave of */

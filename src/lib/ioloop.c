@@ -37,12 +37,12 @@ struct ioloop {
 	size_t nbyfd;
 	struct ioloop_io *all;
 	size_t nall;
-	size_t npri;		/* handles polled for POLLPRI with an fd: the wait ppolls them */
+	size_t npri;		/* POLLPRI handles with an fd: the wait ppolls them */
 	unsigned long seq;
 	struct epoll_event *ev;
 	struct pollfd *pfd;	/* the set's fd, then the live POLLPRI handles' */
 	struct ioloop_io **ready;	/* of this wait, then the POLLPRI handles polled */
-	size_t cap;		/* of ev, pfd and ready: nall + 1 */
+	size_t cap;		/* of ev, pfd and ready: nall + 1 at least */
 	struct ioloop_io *removed;	/* in this wait: freed at its end */
 	bool waiting, stop;
 };
@@ -150,7 +150,7 @@ ioloop_unlink(struct ioloop_io *io)
 struct ioloop_io *
 ioloop_add(struct ioloop *l, int fd, short events, int prio, ioloop_fn *fn, void *ctx)
 {
-	struct ioloop_io *io = xcalloc(1, sizeof(*io));
+	struct ioloop_io *io = xmalloc(sizeof(*io));
 
 	*io = (struct ioloop_io){ .loop = l, .fd = fd, .events = events, .prio = prio,
 	    .seq = l->seq++, .fn = fn, .ctx = ctx, .next = l->all };

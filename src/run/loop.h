@@ -17,7 +17,8 @@ struct loop {
 	int out_fd;		/* a pipe whose reader going away ends the run, or -1 */
 	/* Wakes when a watched path may have gone (struct removal), or -1 */
 	int removal_fd;
-	void (*on_removal)(void *ctx);	/* called when removal_fd is ready, after the drains */
+	/* Called when removal_fd is ready, after the drains */
+	void (*on_removal)(void *ctx);
 	int tick_fd;		/* a timer for -N all's discovery, or -1 */
 	/* Called when tick_fd is ready, after on_removal: it may change the set. */
 	void (*on_tick)(void *ctx);
@@ -31,7 +32,7 @@ struct loop {
 enum {
 	LOOP_PRIO_SIGNAL = -2,	/* a signal that ends the run: before any drain */
 	LOOP_PRIO_OUT = -1,	/* the reader of out_fd gone */
-	LOOP_PRIO_SOURCE = 0,	/* every source's drains, as they were added */
+	/* 0: every source's drains, as they were added (source_attach()) */
 	LOOP_PRIO_REMOVAL = 1,
 	LOOP_PRIO_TICK = 2,
 };

@@ -26,8 +26,9 @@
 
 /*
  * The slots, which the loop drains in this order (their handles' order of addition). The signal
- * comes first, so that a wake-up for both reads the records with the signal they come with. FD_NS: with -N, the pidfd of the process followed.
- * FD_CAP: the capture's ring, read with the records whichever of the two woke us.
+ * comes first, so that a wake-up for both reads the records with the signal they come with.
+ * FD_NS: with -N, the pidfd of the process followed. FD_CAP: the capture's ring, read with the
+ * records whichever of the two woke us.
  */
 enum { FD_MOUNTINFO, FD_FAN, FD_TIMER, FD_NS, FD_CAP };
 

@@ -276,6 +276,7 @@ source_attach(struct source *src, struct ioloop *l)
 	size_t i;
 
 	src->loop = l;
+	/* Priority 0: after the run's signals and reader, before its removals and tick (loop.h). */
 	for (i = 0; i < SOURCE_MAX_FDS; i++)
 		src->io[i].h = ioloop_add(l, src->io[i].fd, src->io[i].events, 0, source_on_ready,
 		    &src->io[i]);

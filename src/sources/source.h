@@ -25,7 +25,8 @@ struct source_ops {
 	int (*open)(struct source *src);
 	/*
 	 * Consume everything ready on the fd of slot i (src->io[i]) and emit the events; -1 with
-	 * errno set only for a system error: a record that cannot be trusted is a loss and a resync.
+	 * errno set only for a system error: a record that cannot be trusted is a loss and a
+	 * resync.
 	 */
 	int (*drain)(struct source *src, size_t i);
 	/* Emit present records for the current state (--initial); NULL if the source has none. */

@@ -36,7 +36,7 @@
 enum { FD_PIPE };	/* the source's one slot */
 
 struct wq {
-	int rfd;		/* the notification pipe's read end, which the keys are watched on */
+	int rfd;		/* the notification pipe's read end: the keys are watched on it */
 	int wfd;		/* the write end: kept open, or reads see EOF */
 	size_t seen;		/* bytes queued before the last resync read: it saw those records */
 	size_t unsure;		/* bytes of records queued while it read */
