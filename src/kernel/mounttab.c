@@ -518,22 +518,35 @@ depth(const char *path)
 	return d;
 }
 
-static int
-cmp_shallow(const void *a, const void *b)
-{
-	const struct mounttab_entry *x = *(struct mounttab_entry *const *)a;
-	const struct mounttab_entry *y = *(struct mounttab_entry *const *)b;
-	size_t dx = depth(x->target), dy = depth(y->target);
+/* An entry and its depth, counted once: a sort compares it O(log n) times. */
+struct ranked {
+	size_t depth;
+	struct mounttab_entry *e;
+};
 
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	return mounttab_cmp_id(&x->id, &y->id);
+static int
+cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return mounttab_cmp_id(&x->e->id, &y->e->id);
 }
 
-static int
-cmp_deep(const void *a, const void *b)
+/* Sort the n entries of v shallowest first (deep: deepest first); an id breaks a tie. */
+static void
+by_depth(struct mounttab_entry **v, size_t n, bool deep)
 {
-	return cmp_shallow(b, a);
+	struct ranked *r = xcalloc(n + 1, sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		r[i] = (struct ranked){ depth(v[i]->target), v[i] };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (i = 0; i < n; i++)
+		v[i] = r[deep ? n - 1 - i : i].e;
+	free(r);
 }
 
 /* Mount order; an id breaks a tie, which only a backend that sets no seq leaves. */
@@ -560,6 +573,25 @@ sorted(const struct mounttab *t, int (*cmp)(const void *, const void *), size_t 
 		if (t->slot[i])
 			v[(*n)++] = t->slot[i];
 	qsort(v, *n, sizeof(*v), cmp);
+	return v;
+}
+
+/*
+ * The entries of t that pick(other, e) keeps, by depth as by_depth() sorts them: only these are
+ * sorted, a few at each change of a large table. Caller frees the array.
+ */
+static struct mounttab_entry **
+picked(const struct mounttab *t, bool (*pick)(const struct mounttab *other,
+    const struct mounttab_entry *e), const struct mounttab *other, bool deep, size_t *n)
+{
+	struct mounttab_entry **v = xcalloc(t->count + 1, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && pick(other, t->slot[i]))
+			v[(*n)++] = t->slot[i];
+	by_depth(v, *n, deep);
 	return v;
 }
 
@@ -607,7 +639,7 @@ move_submounts(struct mounttab *t, const char *from, const struct mounttab_entry
 		if (t->slot[i] && t->slot[i] != top && mounttab_below(t, t->slot[i], top->id) &&
 		    strncmp(t->slot[i]->target, from, n) == 0)
 			v[cnt++] = t->slot[i];
-	qsort(v, cnt, sizeof(*v), cmp_shallow);
+	by_depth(v, cnt, false);
 	for (i = 0; i < cnt; i++)
 		ids[i] = v[i]->id;
 	free(v);
@@ -673,58 +705,74 @@ same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
 	    strcmp(a->fstype, b->fstype) == 0 && strcmp(a->source, b->source) == 0;
 }
 
+/* mounttab_diff()'s picks: not continued in the other table (or not continuing one)... */
+static bool
+unmarked(const struct mounttab *other, const struct mounttab_entry *e)
+{
+	return !e->mark;
+}
+
+/* ... continued there at another path ... */
+static bool
+moved(const struct mounttab *other, const struct mounttab_entry *e)
+{
+	return e->mark && strcmp(e->target, mounttab_find(other, e->id)->target) != 0;
+}
+
+/* ... or with other options. */
+static bool
+reopted(const struct mounttab *other, const struct mounttab_entry *e)
+{
+	return e->mark && opts_changed(e, mounttab_find(other, e->id));
+}
+
+/* Report each of the n changes of v, of this kind, with its counterpart in new. */
+static void
+report(struct mounttab_entry **v, size_t n, enum mounttab_change_kind kind,
+    const struct mounttab *new, mounttab_change_fn *fn, void *ctx)
+{
+	struct mounttab_change ch;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ch = (struct mounttab_change){ kind, v[i], NULL };
+		if (kind == MOUNTTAB_MOUNT)
+			ch = (struct mounttab_change){ kind, NULL, v[i] };
+		else if (kind != MOUNTTAB_UNMOUNT)
+			ch.new = mounttab_find(new, v[i]->id);
+		fn(ctx, &ch);
+	}
+	free(v);
+}
+
+/*
+ * Unmounts deepest first, then moves, then remounts, then mounts, shallowest first. Only the
+ * entries that changed are sorted: a read of a large table with one change costs O(n).
+ */
 void
 mounttab_diff(struct mounttab *old, struct mounttab *new, mounttab_change_fn *fn, void *ctx)
 {
-	struct mounttab_entry **v, *o, *n;
-	size_t cnt, i;
-	struct mounttab_change ch;
+	struct mounttab_entry **v, *n;
+	size_t i, cnt;
 
 	for (i = 0; i < new->cap; i++)
 		if (new->slot[i])
 			new->slot[i]->mark = false;
-	/* Unmounts, deepest first; mark the new entries that continue an old one. */
-	v = sorted(old, cmp_deep, &cnt);
-	for (i = 0; i < cnt; i++) {
-		o = v[i];
-		n = mounttab_find(new, o->id);
-		o->mark = n && same_mount(o, n);
-		if (o->mark) {
+	/* Mark the entries that continue one in the other table. */
+	for (i = 0; i < old->cap; i++) {
+		if (old->slot[i] == NULL)
+			continue;
+		n = mounttab_find(new, old->slot[i]->id);
+		old->slot[i]->mark = n && same_mount(old->slot[i], n);
+		if (old->slot[i]->mark)
 			n->mark = true;
-			continue;
-		}
-		ch = (struct mounttab_change){ MOUNTTAB_UNMOUNT, o, NULL };
-		fn(ctx, &ch);
 	}
-	free(v);
-	v = sorted(old, cmp_shallow, &cnt);
-	for (i = 0; i < cnt; i++) {
-		o = v[i];
-		if (!o->mark)
-			continue;
-		n = mounttab_find(new, o->id);
-		if (strcmp(o->target, n->target) != 0) {
-			ch = (struct mounttab_change){ MOUNTTAB_MOVE, o, n };
-			fn(ctx, &ch);
-		}
-	}
-	for (i = 0; i < cnt; i++) {
-		o = v[i];
-		if (!o->mark)
-			continue;
-		n = mounttab_find(new, o->id);
-		if (opts_changed(o, n)) {
-			ch = (struct mounttab_change){ MOUNTTAB_REMOUNT, o, n };
-			fn(ctx, &ch);
-		}
-	}
-	free(v);
-	v = sorted(new, cmp_shallow, &cnt);
-	for (i = 0; i < cnt; i++) {
-		if (v[i]->mark)
-			continue;
-		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, v[i] };
-		fn(ctx, &ch);
-	}
-	free(v);
+	v = picked(old, unmarked, new, true, &cnt);
+	report(v, cnt, MOUNTTAB_UNMOUNT, new, fn, ctx);
+	v = picked(old, moved, new, false, &cnt);
+	report(v, cnt, MOUNTTAB_MOVE, new, fn, ctx);
+	v = picked(old, reopted, new, false, &cnt);
+	report(v, cnt, MOUNTTAB_REMOUNT, new, fn, ctx);
+	v = picked(new, unmarked, old, false, &cnt);
+	report(v, cnt, MOUNTTAB_MOUNT, new, fn, ctx);
 }

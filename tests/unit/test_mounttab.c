@@ -82,6 +82,26 @@ main(void)
 	CHECK_STR(log.s, "U:/a/b/c;U:/a/b;U:/reused;U:/a;V:/m>/n;R:/r>/r;M:/reused;M:/x;M:/x/y;");
 	CHECK(mounttab_has_target(&b, "/x/y") && !mounttab_has_target(&b, "/a"), "has_target");
 
+	/* Among 2000 unchanged: moves and remounts each shallowest first, a move before a remount. */
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	log.s[0] = '\0';
+	for (i = 1000; i < 3000; i++) {
+		add(&a, i, "/k/k/k", "s", "rw", "rw");
+		add(&b, i, "/k/k/k", "s", "rw", "rw");
+	}
+	add(&a, 73, "/p/q/r", "s", "rw", "rw");
+	add(&a, 72, "/p/q", "s", "rw", "rw");
+	add(&a, 71, "/p", "s", "rw", "rw");
+	add(&b, 73, "/p/q/s", "s", "ro", "rw");
+	add(&b, 72, "/p/q", "s", "ro", "rw");
+	add(&b, 71, "/o", "s", "rw", "rw");
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "V:/p>/o;V:/p/q/r>/p/q/s;R:/p/q>/p/q;R:/p/q/r>/p/q/s;");
+	mounttab_clear(&a);
+	mounttab_clear(&b);
+	log.s[0] = '\0';
+
 	/* mand is left out (statmount cannot report it), nodiratime kept. */
 	e = mounttab_entry_new(1, 0, 0, "/", "s", "tmpfs", "/", "rw,noatime,nodiratime", "rw,mand,size=1k");
 	CHECK_STR(e->options, "rw,noatime,nodiratime,size=1k");
