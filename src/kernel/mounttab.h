@@ -26,6 +26,7 @@ struct mounttab_entry {
 	char *options;
 	bool readonly;			/* per-mount or superblock read-only */
 	bool mark;			/* scratch for mounttab_diff() */
+	uint32_t line_off, line_len;	/* mountinfo: its line in the text it was read from */
 };
 
 /* How many entries have a key of two numbers: one slot of a hash of counts. */

@@ -54,7 +54,9 @@ struct mi_seen {
 struct mountinfo {
 	struct mounttab tab;
 	int table_fd;		/* the mountinfo file: read whole, and its signal polled */
-	struct buf raw;		/* the last read of the file */
+	struct buf raw;		/* the text tab was read from: each entry's line is in it */
+	struct buf next;	/* a read being taken, then raw's successor */
+	struct buf rest;	/* its lines that are not in raw as they were, for libmount */
 	struct mntns_root_id root;	/* the root the table's fd names mounts from */
 	int procfd;			/* ours: /proc, which the new root may not have */
 	struct capture *cap;		/* the process capture; NULL: none */
@@ -154,16 +156,56 @@ mi_set_propagation(struct mounttab_entry *e, const char *fields)
 			*p = ',';
 }
 
+/* A line of a read that is parsed: where it is in the read, and its place among its lines. */
+struct mi_line {
+	uint64_t id;
+	uint32_t off, len, seq;
+};
+
+/* The entry for the line at p (n bytes, no newline) of old, if old's text has that line alone. */
+static const struct mounttab_entry *
+mi_same_line(const struct mounttab *old, const struct buf *text, const char *p, size_t n,
+    uint64_t id)
+{
+	const struct mounttab_entry *o = old ? mounttab_find(old, id) : NULL;
+
+	if (o == NULL || o->line_len != n || memcmp(text->data + o->line_off, p, n) != 0)
+		return NULL;
+	return o;
+}
+
+/* An entry of libmount's fs from the line l of its read, and the fs options from the rest's text. */
+static struct mounttab_entry *
+mi_entry(struct libmnt_fs *fs, const struct mi_line *l, char **next, char *end)
+{
+	int parent = mnt_fs_get_parent_id(fs);
+	const char *opts = mi_raw_fs_opts(next, end, (int)l->id);
+	struct mounttab_entry *e = mounttab_entry_new(l->id, parent < 0 ? 0 : (uint64_t)parent,
+	    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
+	    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
+	    opts ? opts : mnt_fs_get_fs_options(fs));
+
+	mi_set_propagation(e, mnt_fs_get_optional_fields(fs));
+	return e;
+}
+
+/*
+ * Read the table of fd into t (empty) and its text into mi->next. An entry is a function of its
+ * line alone, so a line that old's text (mi->raw) has for the same id is copied from old's entry;
+ * only the other lines are parsed, by libmount. At 10,000 mounts and one change, that is one.
+ */
 static int
-mi_read_table(int fd, struct mounttab *t, struct buf *raw)
+mi_read_table(struct mountinfo *mi, int fd, struct mounttab *t, const struct mounttab *old)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
 	struct mounttab_entry *e;
-	char *next;
-	const char *opts;
-	uint64_t line = 0;
+	const struct mounttab_entry *o;
+	struct mi_line *lines = NULL;
+	size_t n = 0, cap = 0, k = 0;
+	char *p, *eol, *end, *next;
+	uint32_t seq = 0;
 	int r;
 
 	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
@@ -171,26 +213,52 @@ mi_read_table(int fd, struct mounttab *t, struct buf *raw)
 		errno = ENOMEM;
 		return -1;
 	}
-	if ((r = mi_slurp(fd, raw)) < 0 || (r = mi_parse(raw, tb)) < 0)
+	buf_reset(&mi->rest);
+	if ((r = mi_slurp(fd, &mi->next)) < 0)
 		goto out;
-	next = raw->data;
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		int id = mnt_fs_get_id(fs), parent = mnt_fs_get_parent_id(fs);
+	end = mi->next.data + mi->next.len;
+	for (p = mi->next.data; p < end; p = eol + 1, seq++) {
+		uint64_t id = strtoull(p, NULL, 10);
 
-		if (id < 0)
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		if ((o = mi_same_line(old, &mi->raw, p, (size_t)(eol - p), id)) != NULL) {
+			e = mounttab_entry_at(o, o->target);
+		} else {
+			if (n == cap)
+				lines = xreallocarray(lines, cap = cap ? 2 * cap : 16, sizeof(*lines));
+			lines[n++] = (struct mi_line){ id, (uint32_t)(p - mi->next.data),
+			    (uint32_t)(eol - p), seq };
+			buf_add(&mi->rest, p, (size_t)(eol - p));
+			buf_addc(&mi->rest, '\n');
 			continue;
-		if ((opts = mi_raw_fs_opts(&next, raw->data + raw->len, id)) == NULL)
-			opts = mnt_fs_get_fs_options(fs);
-		e = mounttab_entry_new((uint64_t)id, parent < 0 ? 0 : (uint64_t)parent,
-		    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-		    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs), opts);
-		mi_set_propagation(e, mnt_fs_get_optional_fields(fs));
-		/* Ids are reused, so only the file's order is the kernel's. */
-		e->seq = line++;
+		}
+		e->seq = seq;
+		e->line_off = (uint32_t)(p - mi->next.data);
+		e->line_len = (uint32_t)(eol - p);
+		mounttab_insert(t, e);
+	}
+	if ((r = mi_parse(&mi->rest, tb)) < 0)
+		goto out;
+	/* libmount keeps the lines' order: each fs is the next line with its id. */
+	next = mi->rest.data;
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		if (mnt_fs_get_id(fs) < 0)
+			continue;
+		while (k < n && lines[k].id != (uint64_t)mnt_fs_get_id(fs))
+			k++;
+		if (k == n)
+			break;
+		e = mi_entry(fs, &lines[k], &next, mi->rest.data + mi->rest.len);
+		e->seq = lines[k].seq;
+		e->line_off = lines[k].off;
+		e->line_len = lines[k].len;
+		k++;
 		mounttab_insert(t, e);
 	}
 	r = 0;
 out:
+	free(lines);
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
 	return r;
@@ -208,6 +276,16 @@ mi_changed(int fd)
 	return r > 0 && (p.revents & (POLLPRI | POLLERR));
 }
 
+/* The read just taken becomes the table's: its text is where its entries' lines are. */
+static void
+mi_take_text(struct mountinfo *mi)
+{
+	struct buf b = mi->raw;
+
+	mi->raw = mi->next;
+	mi->next = b;
+}
+
 /*
  * A read of a large table is not atomic: a change during the read can tear it.
  * Such a change also raises POLLPRI, so read again until a read saw no change.
@@ -215,15 +293,15 @@ mi_changed(int fd)
  * made during that read wakes the loop for another.
  */
 static int
-mi_read_stable(int fd, struct mounttab *t, struct buf *raw)
+mi_read_stable(struct mountinfo *mi, struct mounttab *t, const struct mounttab *old)
 {
 	int i;
 
 	for (i = 1;; i++) {
 		mounttab_clear(t);
-		if (mi_read_table(fd, t, raw) < 0)
+		if (mi_read_table(mi, mi->table_fd, t, old) < 0)
 			return -1;
-		if (i == MAX_REREADS || !mi_changed(fd))
+		if (i == MAX_REREADS || !mi_changed(mi->table_fd))
 			return 0;
 	}
 }
@@ -383,8 +461,9 @@ mi_open(struct source *src)
 	mi_open_capture(src);
 	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &mi->root);
-	if (mi_read_stable(mi->table_fd, &mi->tab, &mi->raw) < 0)
+	if (mi_read_stable(mi, &mi->tab, NULL) < 0)
 		return -1;
+	mi_take_text(mi);
 	if (src->ns)
 		source_poll(src, FD_NS, src->ns->pidfd, POLLIN);
 	return 0;
@@ -442,13 +521,13 @@ mi_read_rooted(struct source *src, struct mounttab *fresh)
 	int r;
 
 	if (mi_follow_root(src, false) < 0 ||
-	    mi_read_stable(mi->table_fd, fresh, &mi->raw) < 0)
+	    mi_read_stable(mi, fresh, &mi->tab) < 0)
 		return -1;
 	if (!mi_root_moved(&mi->tab, fresh))
 		return 0;
 	if ((r = mi_follow_root(src, true)) <= 0)
 		return r;
-	return mi_read_stable(mi->table_fd, fresh, &mi->raw);
+	return mi_read_stable(mi, fresh, &mi->tab);
 }
 
 static int
@@ -488,6 +567,7 @@ mi_drain(struct source *src, size_t i)
 	}
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
+	mi_take_text(mi);
 	mount_events_removals(src);
 	return 0;
 }
@@ -514,6 +594,8 @@ mi_close(struct source *src)
 			close(mi->procfd);
 		mounttab_clear(&mi->tab);
 		buf_free(&mi->raw);
+		buf_free(&mi->next);
+		buf_free(&mi->rest);
 		free(mi);
 	}
 	src->priv = NULL;
