@@ -1,7 +1,7 @@
 /*
  * Mount source for every kernel: /proc/self/mountinfo signals POLLPRI when the
- * namespace's mount table changed; the table is then re-read with libmount and
- * diffed against the cache. Cost is O(table) per wake-up and bursts coalesce:
+ * namespace's mount table changed; the table is then re-read (libmount parses the lines that
+ * changed) and diffed against the cache. Cost is O(table) per wake-up and bursts coalesce:
  * what happened between two reads is inferred from the difference.
  *
  * The table is read again through the fd that is polled: with -N it is
