@@ -17,7 +17,7 @@
  * read of the table that began after it ended, which shows its change.
  */
 #include <errno.h>
-#include <libmount.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/sysmacros.h>
 #include <stdio.h>
@@ -27,11 +27,11 @@
 
 #include <err.h>
 
-#include "buf.h"
 #include "capjoin.h"
 #include "debug.h"
 #include "capture.h"
 #include "compat.h"
+#include "mitext.h"
 #include "mntns.h"
 #include "mount_events.h"
 #include "mount_wait.h"
@@ -54,9 +54,7 @@ struct mi_seen {
 struct mountinfo {
 	struct mounttab tab;
 	int table_fd;		/* the mountinfo file: read whole, and its signal polled */
-	struct buf raw;		/* the text tab was read from: each entry's line is in it */
-	struct buf next;	/* a read being taken, then raw's successor */
-	struct buf rest;	/* its lines that are not in raw as they were, for libmount */
+	struct mitext text;	/* the file's text that tab was read from, and the next read */
 	struct mntns_root_id root;	/* the root the table's fd names mounts from */
 	int procfd;			/* ours: /proc, which the new root may not have */
 	struct capture *cap;		/* the process capture; NULL: none */
@@ -64,205 +62,6 @@ struct mountinfo {
 	struct mi_seen *seen;		/* with the capture: the changes of a diff */
 	size_t nseen, seen_cap;
 };
-
-/* The whole mountinfo file fd, from its start, into raw; -1 with errno set. */
-static int
-mi_slurp(int fd, struct buf *raw)
-{
-	char chunk[16384];
-	ssize_t n;
-
-	buf_reset(raw);
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf_add(raw, chunk, (size_t)n);
-	}
-	return 0;
-}
-
-/* Parse the file's text raw into tb; -1 with errno set. */
-static int
-mi_parse(const struct buf *raw, struct libmnt_table *tb)
-{
-	FILE *f;
-	int r;
-
-	if (raw->len == 0)
-		return 0;
-	if ((f = fmemopen(raw->data, raw->len, "r")) == NULL)
-		return -1;
-	r = mnt_table_parse_stream(tb, f, PATH_MOUNTINFO);
-	fclose(f);
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	return 0;
-}
-
-/* The field n fields after the one at q (fields end at one space each), or NULL before eol. */
-static char *
-mi_skip_fields(char *q, const char *eol, int n)
-{
-	for (; n > 0; n--)
-		if ((q = memchr(q, ' ', (size_t)(eol - q))) == NULL || ++q > eol)
-			return NULL;
-	return q;
-}
-
-/*
- * The superblock options of mount id as its line spells them, the kernel's escapes kept
- * (libmount decodes them, statmount does not), from the lines at *p on (libmount's order), the
- * line cut at its end; NULL if none has the id. Fields are escaped, so the first field from the
- * seventh on that is - alone ends the optional fields: FSTYPE SOURCE OPTIONS follow.
- */
-static const char *
-mi_raw_fs_opts(char **p, char *end, int id)
-{
-	char *line, *eol, *q;
-
-	for (line = *p; line < end; line = eol + 1) {
-		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			eol = end;
-		if (atoi(line) != id)
-			continue;
-		q = mi_skip_fields(line, eol, 6);
-		while (q && !(q[0] == '-' && q + 1 < eol && q[1] == ' '))
-			q = mi_skip_fields(q, eol, 1);
-		if (q == NULL || (q = mi_skip_fields(q, eol, 3)) == NULL)
-			return NULL;
-		*eol = '\0';
-		*p = eol < end ? eol + 1 : end;
-		return q;
-	}
-	return NULL;
-}
-
-/* Propagation from mountinfo's optional fields, separated by commas; "private" for none. */
-static void
-mi_set_propagation(struct mounttab_entry *e, const char *fields)
-{
-	char *p;
-
-	fields += fields ? strspn(fields, " ") : 0;
-	mounttab_entry_set_propagation(e, fields && *fields ? fields : "private");
-	for (p = e->propagation; *p; p++)
-		if (*p == ' ')
-			*p = ',';
-}
-
-/* A line of a read that is parsed: where it is in the read, and its place among its lines. */
-struct mi_line {
-	uint64_t id;
-	uint32_t off, len, seq;
-};
-
-/* The entry for the line at p (n bytes, no newline) of old, if old's text has that line alone. */
-static const struct mounttab_entry *
-mi_same_line(const struct mounttab *old, const struct buf *text, const char *p, size_t n,
-    uint64_t id)
-{
-	const struct mounttab_entry *o = old ? mounttab_find(old, id) : NULL;
-
-	if (o == NULL || o->line_len != n || memcmp(text->data + o->line_off, p, n) != 0)
-		return NULL;
-	return o;
-}
-
-/* An entry of libmount's fs from the line l of its read, and the fs options from the rest's text. */
-static struct mounttab_entry *
-mi_entry(struct libmnt_fs *fs, const struct mi_line *l, char **next, char *end)
-{
-	int parent = mnt_fs_get_parent_id(fs);
-	const char *opts = mi_raw_fs_opts(next, end, (int)l->id);
-	struct mounttab_entry *e = mounttab_entry_new(l->id, parent < 0 ? 0 : (uint64_t)parent,
-	    mnt_fs_get_devno(fs), mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-	    mnt_fs_get_fstype(fs), mnt_fs_get_root(fs), mnt_fs_get_vfs_options(fs),
-	    opts ? opts : mnt_fs_get_fs_options(fs));
-
-	mi_set_propagation(e, mnt_fs_get_optional_fields(fs));
-	return e;
-}
-
-/*
- * Read the table of fd into t (empty) and its text into mi->next. An entry is a function of its
- * line alone, so a line that old's text (mi->raw) has for the same id is copied from old's entry;
- * only the other lines are parsed, by libmount. At 10,000 mounts and one change, that is one.
- */
-static int
-mi_read_table(struct mountinfo *mi, int fd, struct mounttab *t, const struct mounttab *old)
-{
-	struct libmnt_table *tb;
-	struct libmnt_iter *it;
-	struct libmnt_fs *fs;
-	struct mounttab_entry *e;
-	const struct mounttab_entry *o;
-	struct mi_line *lines = NULL;
-	size_t n = 0, cap = 0, k = 0;
-	char *p, *eol, *end, *next;
-	uint32_t seq = 0;
-	int r;
-
-	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
-		mnt_unref_table(tb);
-		errno = ENOMEM;
-		return -1;
-	}
-	buf_reset(&mi->rest);
-	if ((r = mi_slurp(fd, &mi->next)) < 0)
-		goto out;
-	end = mi->next.data + mi->next.len;
-	for (p = mi->next.data; p < end; p = eol + 1, seq++) {
-		uint64_t id = strtoull(p, NULL, 10);
-
-		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			eol = end;
-		if ((o = mi_same_line(old, &mi->raw, p, (size_t)(eol - p), id)) != NULL) {
-			e = mounttab_entry_at(o, o->target);
-		} else {
-			if (n == cap)
-				lines = xreallocarray(lines, cap = cap ? 2 * cap : 16, sizeof(*lines));
-			lines[n++] = (struct mi_line){ id, (uint32_t)(p - mi->next.data),
-			    (uint32_t)(eol - p), seq };
-			buf_add(&mi->rest, p, (size_t)(eol - p));
-			buf_addc(&mi->rest, '\n');
-			continue;
-		}
-		e->seq = seq;
-		e->line_off = (uint32_t)(p - mi->next.data);
-		e->line_len = (uint32_t)(eol - p);
-		mounttab_insert(t, e);
-	}
-	if ((r = mi_parse(&mi->rest, tb)) < 0)
-		goto out;
-	/* libmount keeps the lines' order: each fs is the next line with its id. */
-	next = mi->rest.data;
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		if (mnt_fs_get_id(fs) < 0)
-			continue;
-		while (k < n && lines[k].id != (uint64_t)mnt_fs_get_id(fs))
-			k++;
-		if (k == n)
-			break;
-		e = mi_entry(fs, &lines[k], &next, mi->rest.data + mi->rest.len);
-		e->seq = lines[k].seq;
-		e->line_off = lines[k].off;
-		e->line_len = lines[k].len;
-		k++;
-		mounttab_insert(t, e);
-	}
-	r = 0;
-out:
-	free(lines);
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return r;
-}
 
 /* Whether the table changed since the last poll of fd (consumes the signal). */
 static bool
@@ -274,16 +73,6 @@ mi_changed(int fd)
 	while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
 		;
 	return r > 0 && (p.revents & (POLLPRI | POLLERR));
-}
-
-/* The read just taken becomes the table's: its text is where its entries' lines are. */
-static void
-mi_take_text(struct mountinfo *mi)
-{
-	struct buf b = mi->raw;
-
-	mi->raw = mi->next;
-	mi->next = b;
 }
 
 /*
@@ -299,7 +88,7 @@ mi_read_stable(struct mountinfo *mi, struct mounttab *t, const struct mounttab *
 
 	for (i = 1;; i++) {
 		mounttab_clear(t);
-		if (mi_read_table(mi, mi->table_fd, t, old) < 0)
+		if (mitext_read(&mi->text, mi->table_fd, t, old) < 0)
 			return -1;
 		if (i == MAX_REREADS || !mi_changed(mi->table_fd))
 			return 0;
@@ -463,7 +252,7 @@ mi_open(struct source *src)
 	(void)mntns_root_id(src->ns, &mi->root);
 	if (mi_read_stable(mi, &mi->tab, NULL) < 0)
 		return -1;
-	mi_take_text(mi);
+	mitext_take(&mi->text);
 	if (src->ns)
 		source_poll(src, FD_NS, src->ns->pidfd, POLLIN);
 	return 0;
@@ -567,7 +356,7 @@ mi_drain(struct source *src, size_t i)
 	}
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
-	mi_take_text(mi);
+	mitext_take(&mi->text);
 	mount_events_removals(src);
 	return 0;
 }
@@ -593,9 +382,7 @@ mi_close(struct source *src)
 		if (mi->procfd >= 0)
 			close(mi->procfd);
 		mounttab_clear(&mi->tab);
-		buf_free(&mi->raw);
-		buf_free(&mi->next);
-		buf_free(&mi->rest);
+		mitext_free(&mi->text);
 		free(mi);
 	}
 	src->priv = NULL;
