@@ -123,7 +123,7 @@ same_line(const struct mounttab *old, const struct buf *text, const char *p, siz
 	return o;
 }
 
-/* An entry of libmount's fs from the line l of its read, and the fs options from the rest's text. */
+/* The entry of libmount's fs, from line l of its read; its fs options from the rest's text. */
 static struct mounttab_entry *
 entry_of(struct libmnt_fs *fs, const struct line *l, char **next, char *end)
 {
@@ -169,8 +169,10 @@ mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab 
 		if ((o = same_line(old, &m->raw, p, (size_t)(eol - p), id)) != NULL) {
 			e = mounttab_entry_at(o, o->target);
 		} else {
-			if (n == cap)
-				lines = xreallocarray(lines, cap = cap ? 2 * cap : 16, sizeof(*lines));
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				lines = xreallocarray(lines, cap, sizeof(*lines));
+			}
 			lines[n++] = (struct line){ id, (uint32_t)(p - m->next.data),
 			    (uint32_t)(eol - p), seq };
 			buf_add(&m->rest, p, (size_t)(eol - p));
