@@ -29,6 +29,13 @@
  *   nsas PID           the steps after it run in a child, process 1 of a new pid namespace and
  *                      PID here (clone3 set_tid); waited for (reaped) before adv goes on
  *   reuse PID          the steps after it run in a child forked until it has pid PID; waited for
+ *   stall HOW DIR      a thread calls mount(2) on DIR with its data on a page that is not there
+ *                      (userfaultfd): the call stays in the kernel until release, then fails
+ *                      (HOW mount: an unknown filesystem type; remount: MS_REMOUNT|MS_RDONLY,
+ *                      and an unknown option); adv goes on once the call waits for the page
+ *   release            the stalled call goes on (and fails); its thread joined
+ *   mount32 DIR        a tmpfs on DIR through the 32-bit entry (int 0x80; x86-64 only)
+ *   remount32 DIR      MS_REMOUNT|MS_RDONLY of DIR through the 32-bit entry
  */
 #define _GNU_SOURCE
 #include <err.h>
@@ -40,11 +47,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/userfaultfd.h>
 
 struct tm_arg {
 	const char *name, *dir;
@@ -67,6 +77,90 @@ struct clone_args_ {
 };
 
 static int run(int argc, char **argv);
+
+/* The stalled call: its thread, the fault fd and the page its data is on. */
+static struct {
+	pthread_t thread;
+	int uffd;
+	char *page;
+	unsigned long flags;
+	const char *dir, *type;
+} stall;
+
+static void *
+stall_call(void *p)
+{
+	if (mount("adv", stall.dir, stall.type, stall.flags, stall.page) == 0)
+		warnx("the stalled call on %s succeeded", stall.dir);
+	return p;
+}
+
+static void
+stall_start(const char *how, const char *dir)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	struct uffd_msg msg;
+
+	if (strcmp(how, "mount") != 0 && strcmp(how, "remount") != 0)
+		errx(64, "stall %s: mount or remount", how);
+	stall.dir = dir;
+	stall.type = how[0] == 'm' ? "adv-no-such-type" : "tmpfs";
+	stall.flags = how[0] == 'm' ? 0 : MS_REMOUNT | MS_RDONLY;
+	if ((stall.uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC)) < 0 ||
+	    ioctl(stall.uffd, UFFDIO_API, &api) < 0)
+		err(77, "userfaultfd");
+	stall.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range = (struct uffdio_range){ (unsigned long)stall.page, 4096 };
+	if (stall.page == MAP_FAILED || ioctl(stall.uffd, UFFDIO_REGISTER, &reg) < 0)
+		err(1, "userfaultfd register");
+	if (pthread_create(&stall.thread, NULL, stall_call, NULL) != 0)
+		errx(1, "pthread_create");
+	/* The call is in the kernel once it faults on the page (a blocking read of the fault). */
+	if (read(stall.uffd, &msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		errx(1, "no fault from the stalled call");
+}
+
+/* Fill the page with an option no filesystem has: the stalled call goes on, and fails. */
+static void
+stall_release(void)
+{
+	static char data[4096] __attribute__((aligned(4096))) = "adv-no-such-option=1";
+	struct uffdio_copy cp = { (unsigned long)stall.page, (unsigned long)data, 4096, 0, 0 };
+
+	if (ioctl(stall.uffd, UFFDIO_COPY, &cp) < 0)
+		err(1, "userfaultfd copy");
+	pthread_join(stall.thread, NULL);
+}
+
+/* mount(2) through the 32-bit entry, its strings below 4 GiB; 77 (skip) where there is none. */
+static long
+mount32(const char *dir, unsigned long flags)
+{
+#if defined(__x86_64__)
+	char *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+	    -1, 0);
+	long r, nr = 21;	/* the 32-bit mount */
+
+	if (m == MAP_FAILED)
+		err(1, "mmap");
+	strcpy(m, "adv32");
+	snprintf(m + 64, 4000, "%s", dir);
+	strcpy(m + 3000, "tmpfs");
+	__asm__ volatile("push %%rbx\n\tmov %2, %%rbx\n\tint $0x80\n\tpop %%rbx"
+	    : "=a"(r) : "a"(nr), "r"((long)m), "c"((long)(m + 64)), "d"((long)(m + 3000)),
+	    "S"((long)flags), "D"(0L) : "memory");
+	if (r == -ENOSYS)
+		errx(77, "no 32-bit entry (int 0x80)");
+	return r;
+#else
+	(void)dir;
+	(void)flags;
+	errx(77, "the 32-bit entry is tested on x86-64 only");
+#endif
+}
 
 static int
 waitfor(pid_t c)
@@ -199,6 +293,21 @@ run(int argc, char **argv)
 			if (rename(argv[i + 1], argv[i + 2]) < 0)
 				err(1, "rename %s %s", argv[i + 1], argv[i + 2]);
 			i += 3;
+		} else if (strcmp(s, "stall") == 0) {
+			NEED(2);
+			stall_start(argv[i + 1], argv[i + 2]);
+			i += 3;
+		} else if (strcmp(s, "release") == 0) {
+			stall_release();
+			i++;
+		} else if (strcmp(s, "mount32") == 0 || strcmp(s, "remount32") == 0) {
+			long r;
+
+			NEED(1);
+			r = mount32(argv[i + 1], s[0] == 'r' ? MS_REMOUNT | MS_RDONLY : 0);
+			if (r < 0)
+				errx(1, "%s %s: %s", s, argv[i + 1], strerror((int)-r));
+			i += 2;
 		} else if (strcmp(s, "say") == 0) {
 			NEED(1);
 			printf("%s\n", argv[i + 1]);

@@ -418,3 +418,86 @@ lost_master() {
 	jq -e -s '[.[] | select(.comm == "wq-noexec" and (.options | test("nosuid")) and
 	    ((.old_options // "") | test("nosuid") | not))] | length == 0' "$T/out"
 }
+
+# need_mi_capture: the capture loads beside the mountinfo backend (the kernels before 6.15).
+need_mi_capture() {
+	local err
+	need_root
+	err=$("$WATCHQ" --backend=mountinfo -t 0 mounts / 2>&1 >/dev/null) || true
+	case $err in
+	*"(backend mountinfo+bpf:"*) ;;
+	*) skip "no capture beside the mountinfo backend: $err" ;;
+	esac
+}
+
+# stalled HOW DIR: a process named wq-failing with a mount(2) (HOW: mount or remount) on DIR
+# held in the kernel until SIGUSR1, after which it fails; it stays until teardown.
+stalled() {
+	"$ADV" name wq-failing stall "$1" "$2" say stalled usr1 release say released hold >"$T/h" &
+	HOLDERS="${HOLDERS:-} $!"
+	STALLED=$!
+	wait_until grep -q stalled "$T/h"
+}
+
+@test "adv: mountinfo: a mount call that is under way, then fails, is not named for a mount made at its place" {
+	need_mi_capture
+	mkdir -p "$T/a"
+	start_watchq --backend=mountinfo mounts "$T"
+	stalled mount "$T/a"
+	# By a relative path, which the capture cannot place: its caller may not be named either.
+	"$ADV" name wq-maker chdir "$T" mount a
+	wait_until grep -q "^mount mount $T/a " "$T/out"
+	kill -USR1 "$STALLED"
+	wait_until grep -q released "$T/h"
+	show
+	grep "^mount mount $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
+	run ! grep -q wq-failing "$T/out"
+}
+
+@test "adv: mountinfo: a mount call under way is no proof; once it has ended, it names its mount" {
+	need_mi_capture
+	mkdir -p "$T/a" "$T/b"
+	start_watchq --backend=mountinfo mounts "$T"
+	stalled mount "$T/a"
+	# A call at another place: named (the stalled one cannot have made it).
+	"$ADV" name wq-maker mount "$T/b"
+	wait_until grep -q "^mount mount $T/b " "$T/out"
+	kill -USR1 "$STALLED"
+	wait_until grep -q released "$T/h"
+	show
+	grep "^mount mount $T/b " "$T/out" | grep -q " comm=wq-maker$"
+	run ! grep -q wq-failing "$T/out"
+}
+
+@test "adv: mountinfo: a remount under way that then fails is not named for a flip made meanwhile by a call it cannot see" {
+	need_mi_capture
+	mkdir -p "$T/a"
+	mount -t tmpfs flip "$T/a"
+	start_watchq --backend=mountinfo mounts "$T"
+	stalled remount "$T/a"
+	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
+	wait_until grep -q "^mount readonly $T/a " "$T/out"
+	kill -USR1 "$STALLED"
+	wait_until grep -q released "$T/h"
+	show
+	grep "^mount readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
+	run ! grep -q wq-failing "$T/out"
+}
+
+@test "adv: a 32-bit mount call is not named after the same process's 64-bit call under way (raw tracepoints)" {
+	need_capture
+	[[ $("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) == *"+bpf:raw-tracepoint)"* ]] ||
+		skip "the capture sees 32-bit calls through the raw tracepoints alone"
+	mkdir -p "$T/a"
+	start_watchq mounts "$T"
+	"$ADV" name wq-failing stall mount "$T/a" say stalled name wq-evil mount32 "$T/a" say made \
+		usr1 release say released hold >"$T/h" &
+	HOLDERS="${HOLDERS:-} $!"
+	wait_until grep -q made "$T/h"
+	wait_until grep -q "^mount mount $T/a " "$T/out"
+	kill -USR1 "$!"
+	wait_until grep -q released "$T/h"
+	show
+	grep "^mount mount $T/a " "$T/out" | grep -q " uid=- comm=-$"
+	run ! grep -q wq-failing "$T/out"
+}

@@ -93,7 +93,7 @@ same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
 bool
 capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
 {
-	if (!(call->kinds & ch->kind) || (!call->open && !call->ok))
+	if (!(call->kinds & ch->kind) || (!call->open && !call->ok) || call->used)
 		return false;
 	/* The pidfd's process, or, without one, a pid no other process has had since the call. */
 	if (ch->tgid != CAPJOIN_ANY_PID && (ch->tgid <= 0 || call->tgid != (uint32_t)ch->tgid ||
@@ -111,6 +111,15 @@ capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
 	if (ch->spread)
 		return true;
 	return call->below ? path_within(call->path, ch->path) : strcmp(call->path, ch->path) == 0;
+}
+
+bool
+capjoin_unplaced(const struct capjoin_call *call, const struct capjoin_change *ch)
+{
+	if (!(call->kinds & ch->kind) || (!call->open && !call->ok) || call->used ||
+	    same_root(call, ch))
+		return false;
+	return call->mnt_ns == ch->mnt_ns || ch->spread;
 }
 
 /* Without a pidfd: whether every kept call of the record's pid is one process's. */
@@ -157,6 +166,8 @@ capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_ch
 	if (ch->tgid != CAPJOIN_ANY_PID && ch->pid_ino == 0 && !one_process(calls, n, ch))
 		return NULL;
 	for (i = 0; i < n; i++) {
+		if (ch->tgid == CAPJOIN_ANY_PID && capjoin_unplaced(&calls[i], ch))
+			return NULL;
 		if (!capjoin_may_be(&calls[i], ch))
 			continue;
 		/*
@@ -168,5 +179,7 @@ capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_ch
 			return NULL;
 		one = &calls[i];
 	}
+	if (one && ch->tgid == CAPJOIN_ANY_PID && (one->open || one->tgid == 0))
+		return NULL;
 	return one && one_identity(calls, n, one) ? one : NULL;
 }

@@ -43,6 +43,7 @@ struct capjoin_call {
 	unsigned kinds;		/* enum capjoin_kind bits it may cause */
 	bool below;		/* also at mounts below its target */
 	bool open, ok;		/* not ended yet; ended successfully */
+	bool used;		/* named for a change (not recursive): it made that one */
 	bool reused;		/* another process got its pid since: a pid alone is no proof */
 	uint64_t end_epoch;	/* the capture's drain that saw it end */
 	uint64_t mnt_ns;	/* the caller's mount namespace (inode) */
@@ -72,9 +73,17 @@ struct capjoin_change {
 bool capjoin_decode(const struct capture_enter *e, struct capjoin_call *call);
 /* Whether call may be behind the record ch (it has not failed; kind, process and place agree). */
 bool capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch);
-/* The call of the n that is behind ch, if every one that may be agrees on the uid and name (any
- * of them, then; for CAPJOIN_ANY_PID, if only one may be), and so does every kept call of its
- * process; NULL if none may be, or two disagree. */
+/* Whether call, not failed and of ch's kind, has no place that can be told from ch's (see
+ * capjoin_name()) and may have made it all the same. */
+bool capjoin_unplaced(const struct capjoin_call *call, const struct capjoin_change *ch);
+/*
+ * The call of the n that is behind ch, if every one that may be agrees on the uid and name (any
+ * of them, then), and so does every kept call of its process; NULL if none may be, or two
+ * disagree. For CAPJOIN_ANY_PID, only if one call alone may be, and it is proof: it has ended
+ * (a call under way may yet fail), its process has a pid here, and no call of that kind that
+ * cannot be placed (a relative path, another root; another namespace's, where a copy may come
+ * by propagation) may have made the change instead.
+ */
 const struct capjoin_call *capjoin_name(const struct capjoin_call *calls, size_t n,
     const struct capjoin_change *ch);
 

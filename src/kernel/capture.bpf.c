@@ -602,15 +602,35 @@ compat_call(void)
 	return COMPAT(&task->thread_info) != 0;
 }
 
+/*
+ * Whether a 32-bit call's number (x86's int 0x80, arm's) is one of the mount calls': mount,
+ * umount, umount2, pivot_root (217 on x86, 218 on arm), the new mount API, mount_setattr,
+ * open_tree_attr. Such a call is not decoded, but counted as lost for its process.
+ */
+static __always_inline int
+compat_mount_call(long nr)
+{
+	return nr == 21 || nr == 22 || nr == 52 || nr == 217 || nr == 218 ||
+	    (nr >= 428 && nr <= 433) || nr == 442 || nr == 467;
+}
+
 SEC("raw_tp/sys_enter")
 int
 raw_enter(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	struct capture_head h;
 	unsigned long args[6];
 	long nr = (long)ctx[1];
 
-	if ((!captured(nr) && !ns_call(nr)) || compat_call())
+	if (compat_call()) {
+		if (compat_mount_call(nr)) {
+			head(&h, CAPTURE_ENTER, nr);
+			lost(&h);
+		}
+		return 0;
+	}
+	if (!captured(nr) && !ns_call(nr))
 		return 0;
 	/* No call captured takes a sixth argument. */
 	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);

@@ -456,10 +456,15 @@ id_enter(struct capture *c, const struct capture_enter *e)
 	if (self_enter(c, e))
 		return;
 	flip_enter(c, e);
-	/* Not in our pid namespace or below: fanotify gives no pid either. */
-	if (e->h.tgid == 0 || ((c->what & CAPTURE_NS_FLIPS) && !(c->what & CAPTURE_NS_PROCS)))
+	if ((c->what & CAPTURE_NS_FLIPS) && !(c->what & CAPTURE_NS_PROCS))
 		return;
+	/*
+	 * Not in our pid namespace or below: fanotify gives no pid either, but a change read from
+	 * the table may be its call's, which keeps any other from being named for it.
+	 */
 	call_enter(c, e);
+	if (e->h.tgid == 0)
+		return;
 	if ((id = id_find(c, e->h.tgid, e->start)) == NULL) {
 		if ((id = id_add(c)) == NULL)
 			return;
@@ -681,6 +686,27 @@ capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
 	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL || dropped(c, call->tgid))
 		return NULL;
 	return call;
+}
+
+bool
+capture_open_behind(const struct capture *c, const struct capjoin_change *ch)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncalls; i++)
+		if (c->calls[i].open && (capjoin_may_be(&c->calls[i], ch) ||
+		    (ch->tgid == CAPJOIN_ANY_PID && capjoin_unplaced(&c->calls[i], ch))))
+			return true;
+	return false;
+}
+
+void
+capture_used(struct capture *c, const struct capjoin_call *call)
+{
+	size_t i = (size_t)(call - c->calls);
+
+	if (i < c->ncalls && !call->below)
+		c->calls[i].used = true;
 }
 
 /* The cgroup of call's process at its calls, if every kept call of it agrees; else 0. */

@@ -123,6 +123,10 @@ unsigned long long capture_ns_flips_all(const struct capture *c);
  * since; NULL if not. */
 const struct capjoin_call *capture_call_behind(const struct capture *c,
     const struct capjoin_change *ch);
+/* Whether a call still under way may be behind the change ch (CAPJOIN_ANY_PID: placed or not). */
+bool capture_open_behind(const struct capture *c, const struct capjoin_change *ch);
+/* call, named for a change, made that one alone (unless recursive): it is behind no other. */
+void capture_used(struct capture *c, const struct capjoin_call *call);
 /* A process as it was at its call. */
 struct capture_named {
 	uint32_t uid;		/* real */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <err.h>
@@ -36,11 +37,15 @@
 #include "mount_events.h"
 #include "mount_wait.h"
 #include "path.h"
+#include "rescan.h"
 #include "source.h"
 #include "who.h"
 #include "xalloc.h"
 
 #define MAX_REREADS	8
+/* How long a change waits for the calls under way that may be behind it (mi_await_calls()) */
+#define AWAIT_NS	100000000LL
+#define AWAIT_STEP_NS	200000L
 
 /* FD_NS: -N, the pidfd of the process followed; FD_CAP: the capture's ring */
 enum { FD_TABLE, FD_NS, FD_CAP };
@@ -112,17 +117,26 @@ mi_on_change(void *p, const struct mounttab_change *ch)
 	mi->seen[mi->nseen++] = (struct mi_seen){ *ch, NULL };
 }
 
-/* The captured call that alone can have made the mount, unmount or move ch; NULL if none. */
-static const struct capjoin_call *
-mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct mounttab_change *ch)
+/* The mount, unmount or move ch as capjoin.h asks it. */
+static struct capjoin_change
+mi_join_change(const struct mountinfo *mi, const struct mounttab *fresh,
+    const struct mounttab_change *ch)
 {
 	const struct mounttab_entry *e = ch->new ? ch->new : ch->old;
-	struct capjoin_change jc = { CAPJOIN_ANY_PID, 0,
+
+	return (struct capjoin_change){ CAPJOIN_ANY_PID, 0,
 	    ch->kind == MOUNTTAB_MOUNT ? CAPJOIN_ATTACH : ch->kind == MOUNTTAB_UNMOUNT ?
 	    CAPJOIN_DETACH : CAPJOIN_MOVE, e->target,
 	    mounttab_parent_shared(fresh, ch->new) || mounttab_parent_shared(&mi->tab, ch->old),
 	    mi->mnt_ns,
 	    { mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev), mi->root.ino } };
+}
+
+/* The captured call that alone can have made the mount, unmount or move ch; NULL if none. */
+static const struct capjoin_call *
+mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct mounttab_change *ch)
+{
+	struct capjoin_change jc = mi_join_change(mi, fresh, ch);
 
 	return capture_call_behind(mi->cap, &jc);
 }
@@ -161,11 +175,56 @@ mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
 		f = capture_flip(mi->cap, i);
 		if ((f->done && !f->ok) || !mi_flip_may_touch(mi, f, ch->new))
 			continue;
-		if (one || f->tgid <= 0)
+		/* One still under way may yet fail: it is no proof, and may be behind it. */
+		if (one || f->tgid <= 0 || !f->done)
 			return NULL;
 		one = f;
 	}
 	return one;
+}
+
+/* Whether a call still under way may be behind a change of the last diff. */
+static bool
+mi_open_behind(struct mountinfo *mi, const struct mounttab *fresh)
+{
+	struct capjoin_change jc;
+	const struct capture_call *f;
+	size_t i, k;
+
+	for (i = 0; i < mi->nseen; i++) {
+		if (mi->seen[i].ch.kind != MOUNTTAB_REMOUNT) {
+			jc = mi_join_change(mi, fresh, &mi->seen[i].ch);
+			if (capture_open_behind(mi->cap, &jc))
+				return true;
+			continue;
+		}
+		for (k = 0; k < capture_nflips(mi->cap); k++) {
+			f = capture_flip(mi->cap, k);
+			if (!f->done && mi_flip_may_touch(mi, f, mi->seen[i].ch.new))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A change is named after a call only once that call has ended: one under way may yet fail, and
+ * then someone else made the change (a call the capture could not see, say). The table shows a
+ * change before its call returns, so wait for the calls under way that may be behind a change of
+ * this read, at most AWAIT_NS; one still under way then names nobody. The capture's ring does
+ * not wake us for one record (a call costs no second wake-up), so it is read again every
+ * AWAIT_STEP_NS; this wait happens only where such a call is under way.
+ */
+static void
+mi_await_calls(struct mountinfo *mi, const struct mounttab *fresh)
+{
+	const struct timespec step = { 0, AWAIT_STEP_NS };
+	long long until = rescan_clock() + AWAIT_NS;
+
+	while (mi_open_behind(mi, fresh) && rescan_clock() < until) {
+		nanosleep(&step, NULL);
+		capture_drain(mi->cap);
+	}
 }
 
 /*
@@ -205,6 +264,7 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 		}
 		who_known(&who, (int32_t)s->call->tgid, s->call->uid, s->call->comm);
 		mount_events_change_by(src, &s->ch, &who);
+		capture_used(mi->cap, s->call);
 	}
 	mi->nseen = 0;
 	/* The flip calls that had ended by the read: their changes are in it. */
@@ -351,6 +411,7 @@ mi_drain(struct source *src, size_t i)
 	    mi->tab.count);
 	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
 	if (mi->cap) {
+		mi_await_calls(mi, &fresh);
 		mi_report_seen(src, &fresh);
 		capture_settle(mi->cap);
 	}

@@ -184,6 +184,53 @@ main(void)
 	calls[1].ok = true;
 	CHECK(capjoin_name(calls, 2, &(struct capjoin_change){ 9, 90, CAPJOIN_ATTACH, "/x/1", false, NS, ROOT }) == NULL,
 	    "renamed before a remount: nobody");
+	/*
+	 * A change read from the table (no pid): only a call that has ended is proof, by a process
+	 * with a pid here, and only where no call that cannot be placed may have made it instead.
+	 */
+	{
+		const struct capjoin_change any = { CAPJOIN_ANY_PID, 0, CAPJOIN_ATTACH, "/t/a",
+		    false, NS, ROOT };
+		const struct capjoin_change spread = { CAPJOIN_ANY_PID, 0, CAPJOIN_ATTACH, "/t/a",
+		    true, NS, ROOT };
+
+		e = enter(CAPTURE_NR_MOUNT, 5, 50, "/t/a", 0, 0, "maker", 0);
+		capjoin_decode(&e, &calls[0]);
+		calls[0].open = false;
+		calls[0].ok = true;
+		CHECK(capjoin_name(calls, 1, &any) == &calls[0], "no pid: the one call that ended");
+		calls[0].open = true;
+		CHECK(capjoin_name(calls, 1, &any) == NULL, "no pid: a call under way is no proof");
+		CHECK(capjoin_name(calls, 1, &(struct capjoin_change){ 5, 0, CAPJOIN_ATTACH, "/t/a",
+		    false, NS, ROOT }) == &calls[0], "a record's pid: its call under way is behind it");
+		calls[0].open = false;
+		calls[0].tgid = 0;
+		CHECK(capjoin_name(calls, 1, &any) == NULL, "no pid: a caller with no pid here");
+		calls[0].tgid = 5;
+		/* Beside it, a call that cannot be placed: a relative path, another root. */
+		e = enter(CAPTURE_NR_MOUNT, 6, 60, "t/a", 0, 0, "relative", 0);
+		capjoin_decode(&e, &calls[1]);
+		calls[1].open = false;
+		calls[1].ok = true;
+		CHECK(capjoin_name(calls, 2, &any) == NULL, "no pid: a relative path beside it");
+		calls[1].ok = false;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0], "no pid: a failed call beside it");
+		e = enter(CAPTURE_NR_MOUNT, 6, 60, "/t/a", 0, 0, "chrooted", 0);
+		capjoin_decode(&e, &calls[1]);
+		calls[1].root.ino++;
+		calls[1].open = true;
+		CHECK(capjoin_name(calls, 2, &any) == NULL, "no pid: a call under way from another root");
+		calls[1].mnt_ns++;
+		calls[1].open = false;
+		calls[1].ok = true;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0],
+		    "no pid: another namespace's call, the parent private");
+		CHECK(capjoin_name(calls, 2, &spread) == NULL,
+		    "no pid: another namespace's call, a copy may propagate");
+		/* Named once, a plain mount call made that mount alone. */
+		calls[0].used = true;
+		CHECK(capjoin_name(calls, 1, &any) == NULL, "no pid: a call named for a change before");
+	}
 	/* A call whose path filled the room is no path. */
 	e = enter(CAPTURE_NR_MOUNT, 7, 70, NULL, 0, 0, "mount", 0);
 	CHECK(capjoin_decode(&e, &calls[0]) && calls[0].path_len == 0, "no path");
