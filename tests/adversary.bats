@@ -501,3 +501,19 @@ stalled() {
 	grep "^mount mount $T/a " "$T/out" | grep -q " uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
+
+@test "adv: sb: a remount under way that then fails is not named for a read-only flip made meanwhile" {
+	need_root
+	[[ $("$WATCHQ" -t 0 sb / 2>&1 >/dev/null) == *"bpf:"* ]] || skip "no capture beside the sb backend"
+	mkdir -p "$T/a"
+	mount -t tmpfs flip "$T/a"
+	start_watchq sb "$T/a"
+	stalled remount "$T/a"
+	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
+	wait_until grep -q "^sb readonly $T/a " "$T/out"
+	kill -USR1 "$STALLED"
+	wait_until grep -q released "$T/h"
+	show
+	grep "^sb readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
+	run ! grep -q wq-failing "$T/out"
+}

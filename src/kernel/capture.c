@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -686,6 +687,25 @@ capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
 	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL || dropped(c, call->tgid))
 		return NULL;
 	return call;
+}
+
+void
+capture_await(struct capture *c, bool (*under_way)(void *ctx), void *ctx)
+{
+	const struct timespec step = { 0, CAPTURE_AWAIT_STEP_NS };
+	struct timespec now;
+	long long until = 0, t;
+
+	while (under_way(ctx)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		t = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+		if (until == 0)
+			until = t + CAPTURE_AWAIT_NS;
+		else if (t >= until)
+			return;
+		nanosleep(&step, NULL);
+		capture_drain(c);
+	}
 }
 
 bool

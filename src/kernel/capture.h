@@ -123,6 +123,16 @@ unsigned long long capture_ns_flips_all(const struct capture *c);
  * since; NULL if not. */
 const struct capjoin_call *capture_call_behind(const struct capture *c,
     const struct capjoin_change *ch);
+/*
+ * A change is named after a call only once the call has ended: one under way may yet fail, and
+ * then another made the change. The change shows before its call returns, so wait while
+ * under_way(ctx) says a call that may be behind it is under way, at most CAPTURE_AWAIT_NS, reading
+ * the capture again every CAPTURE_AWAIT_STEP_NS (its ring does not wake us for one record, so
+ * that a call costs no second wake-up).
+ */
+#define CAPTURE_AWAIT_NS	100000000LL
+#define CAPTURE_AWAIT_STEP_NS	200000L
+void capture_await(struct capture *c, bool (*under_way)(void *ctx), void *ctx);
 /* Whether a call still under way may be behind the change ch (CAPJOIN_ANY_PID: placed or not). */
 bool capture_open_behind(const struct capture *c, const struct capjoin_change *ch);
 /* call, named for a change, made that one alone (unless recursive): it is behind no other. */

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <err.h>
@@ -37,15 +36,11 @@
 #include "mount_events.h"
 #include "mount_wait.h"
 #include "path.h"
-#include "rescan.h"
 #include "source.h"
 #include "who.h"
 #include "xalloc.h"
 
 #define MAX_REREADS	8
-/* How long a change waits for the calls under way that may be behind it (mi_await_calls()) */
-#define AWAIT_NS	100000000LL
-#define AWAIT_STEP_NS	200000L
 
 /* FD_NS: -N, the pidfd of the process followed; FD_CAP: the capture's ring */
 enum { FD_TABLE, FD_NS, FD_CAP };
@@ -183,17 +178,25 @@ mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
 	return one;
 }
 
-/* Whether a call still under way may be behind a change of the last diff. */
+/* The read's table, for mi_open_behind(). */
+struct mi_read {
+	struct mountinfo *mi;
+	const struct mounttab *fresh;
+};
+
+/* Whether a call still under way may be behind a change of the last diff (p: a struct mi_read). */
 static bool
-mi_open_behind(struct mountinfo *mi, const struct mounttab *fresh)
+mi_open_behind(void *p)
 {
+	struct mi_read *r = p;
+	struct mountinfo *mi = r->mi;
 	struct capjoin_change jc;
 	const struct capture_call *f;
 	size_t i, k;
 
 	for (i = 0; i < mi->nseen; i++) {
 		if (mi->seen[i].ch.kind != MOUNTTAB_REMOUNT) {
-			jc = mi_join_change(mi, fresh, &mi->seen[i].ch);
+			jc = mi_join_change(mi, r->fresh, &mi->seen[i].ch);
 			if (capture_open_behind(mi->cap, &jc))
 				return true;
 			continue;
@@ -205,26 +208,6 @@ mi_open_behind(struct mountinfo *mi, const struct mounttab *fresh)
 		}
 	}
 	return false;
-}
-
-/*
- * A change is named after a call only once that call has ended: one under way may yet fail, and
- * then someone else made the change (a call the capture could not see, say). The table shows a
- * change before its call returns, so wait for the calls under way that may be behind a change of
- * this read, at most AWAIT_NS; one still under way then names nobody. The capture's ring does
- * not wake us for one record (a call costs no second wake-up), so it is read again every
- * AWAIT_STEP_NS; this wait happens only where such a call is under way.
- */
-static void
-mi_await_calls(struct mountinfo *mi, const struct mounttab *fresh)
-{
-	const struct timespec step = { 0, AWAIT_STEP_NS };
-	long long until = rescan_clock() + AWAIT_NS;
-
-	while (mi_open_behind(mi, fresh) && rescan_clock() < until) {
-		nanosleep(&step, NULL);
-		capture_drain(mi->cap);
-	}
 }
 
 /*
@@ -411,7 +394,7 @@ mi_drain(struct source *src, size_t i)
 	    mi->tab.count);
 	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
 	if (mi->cap) {
-		mi_await_calls(mi, &fresh);
+		capture_await(mi->cap, mi_open_behind, &(struct mi_read){ mi, &fresh });
 		mi_report_seen(src, &fresh);
 		capture_settle(mi->cap);
 	}

@@ -158,12 +158,45 @@ sb_flip_on(const struct capture_call *f, dev_t dev)
 	return on;
 }
 
+/* Whether remount call f may have turned s's superblock to ro (1, -1: it cannot be told). */
+static int
+sb_flip_may(const struct capture_call *f, const struct sbw *s, enum sb_ro ro)
+{
+	if (!f->sb || (f->done && !f->ok) || !(ro == SB_RO_RO ? f->may_ro : f->may_rw))
+		return 0;
+	return sb_flip_on(f, s->info.dev);
+}
+
+/* A flip of a watched superblock to ro, for sb_flip_open(). */
+struct sb_flip {
+	const struct sb_src *p;
+	const struct sbw *s;
+	enum sb_ro ro;
+};
+
+/* Whether a remount call under way may have made the flip (p: a struct sb_flip). */
+static bool
+sb_flip_open(void *p)
+{
+	const struct sb_flip *fl = p;
+	const struct capture_call *f;
+	size_t i;
+
+	for (i = 0; i < capture_nflips(fl->p->cap); i++) {
+		f = capture_flip(fl->p->cap, i);
+		if (!f->done && sb_flip_may(f, fl->s, fl->ro) != 0)
+			return true;
+	}
+	return false;
+}
+
 /*
- * The remount call that alone can have turned s's superblock to ro: one ended well or under way,
- * of this superblock, that may set that state. NULL where the capture may have missed a call, or
- * where another call, or one whose target it could not tell, may have made it (a filesystem may
- * turn itself read-only without a call, as btrfs does after an error); always for the emergency
- * state, which the kernel sets without a call.
+ * The remount call that alone can have turned s's superblock to ro: one ended well, of this
+ * superblock, that may set that state. NULL where the capture may have missed a call, or where
+ * another call, one under way (it may yet fail, and another have made it) or one whose target
+ * it could not tell may have made it (a filesystem may turn itself read-only without a call, as
+ * btrfs does after an error); always for the emergency state, which the kernel sets without a
+ * call. The calls under way that may have made it are waited for first (capture_await()).
  */
 static const struct capture_call *
 sb_flip_behind(const struct sb_src *p, const struct sbw *s, enum sb_ro ro)
@@ -171,20 +204,20 @@ sb_flip_behind(const struct sb_src *p, const struct sbw *s, enum sb_ro ro)
 	const struct capture_call *f, *one = NULL;
 	size_t i;
 
-	if (p->cap == NULL || ro == SB_RO_EMERGENCY || capture_flips_lost(p->cap) ||
-	    capture_stalled(p->cap))
+	if (p->cap == NULL || ro == SB_RO_EMERGENCY)
+		return NULL;
+	capture_await(p->cap, sb_flip_open, &(struct sb_flip){ p, s, ro });
+	if (capture_flips_lost(p->cap) || capture_stalled(p->cap))
 		return NULL;
 	for (i = 0; i < capture_nflips(p->cap); i++) {
 		f = capture_flip(p->cap, i);
-		if (!f->sb || (f->done && !f->ok) || !(ro == SB_RO_RO ? f->may_ro : f->may_rw))
-			continue;
-		switch (sb_flip_on(f, s->info.dev)) {
+		switch (sb_flip_may(f, s, ro)) {
 		case 0:
 			continue;
 		case -1:
 			return NULL;
 		}
-		if (one || f->tgid <= 0)
+		if (one || f->tgid <= 0 || !f->done)
 			return NULL;
 		one = f;
 	}
