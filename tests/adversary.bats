@@ -439,6 +439,13 @@ stalled() {
 	wait_until grep -q stalled "$T/h"
 }
 
+# release_stalled: the stalled call goes on and fails; then what watchq printed is shown.
+release_stalled() {
+	kill -USR1 "$STALLED"
+	wait_until grep -q released "$T/h"
+	show
+}
+
 @test "adv: mountinfo: a mount call that is under way, then fails, is not named for a mount made at its place" {
 	need_mi_capture
 	mkdir -p "$T/a"
@@ -447,9 +454,7 @@ stalled() {
 	# By a relative path, which the capture cannot place: its caller may not be named either.
 	"$ADV" name wq-maker chdir "$T" mount a
 	wait_until grep -q "^mount mount $T/a " "$T/out"
-	kill -USR1 "$STALLED"
-	wait_until grep -q released "$T/h"
-	show
+	release_stalled
 	grep "^mount mount $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
@@ -462,9 +467,7 @@ stalled() {
 	# A call at another place: named (the stalled one cannot have made it).
 	"$ADV" name wq-maker mount "$T/b"
 	wait_until grep -q "^mount mount $T/b " "$T/out"
-	kill -USR1 "$STALLED"
-	wait_until grep -q released "$T/h"
-	show
+	release_stalled
 	grep "^mount mount $T/b " "$T/out" | grep -q " comm=wq-maker$"
 	run ! grep -q wq-failing "$T/out"
 }
@@ -477,9 +480,7 @@ stalled() {
 	stalled remount "$T/a"
 	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
 	wait_until grep -q "^mount readonly $T/a " "$T/out"
-	kill -USR1 "$STALLED"
-	wait_until grep -q released "$T/h"
-	show
+	release_stalled
 	grep "^mount readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
@@ -511,9 +512,7 @@ stalled() {
 	stalled remount "$T/a"
 	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
 	wait_until grep -q "^sb readonly $T/a " "$T/out"
-	kill -USR1 "$STALLED"
-	wait_until grep -q released "$T/h"
-	show
+	release_stalled
 	grep "^sb readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
