@@ -516,3 +516,23 @@ release_stalled() {
 	grep "^sb readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
+
+@test "adv: mountinfo: a copy propagated to a slave from another namespace is not named for a call here at its place" {
+	need_mi_capture
+	mkdir -p "$T/m" "$T/s"
+	mount -t tmpfs pm "$T/m"
+	mount --make-shared "$T/m"
+	mount --bind "$T/m" "$T/s"
+	mount --make-slave "$T/s"
+	mkdir "$T/m/y"
+	start_watchq --backend=mountinfo mounts "$T/s"
+	kill -STOP "$WQ_PID"
+	# Here, a mount and its unmount at the place; there, a mount whose copy comes to it.
+	"$ADV" name wq-here mount "$T/s/y" umount "$T/s/y"
+	unshare -m --propagation unchanged "$ADV" name wq-there mount "$T/m/y"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount mount $T/s/y " "$T/out"
+	show
+	grep "^mount mount $T/s/y " "$T/out" | grep -q " pid=- uid=- comm=-$"
+	run ! grep -q wq-here "$T/out"
+}

@@ -437,6 +437,23 @@ mounttab_parent_shared(const struct mounttab *t, const struct mounttab_entry *e)
 	return e && (up = mounttab_find(t, e->parent_id)) && mounttab_peer_group(up) != 0;
 }
 
+static void
+group_any(void *p, uint64_t g)
+{
+	*(bool *)p |= g != 0;
+}
+
+bool
+mounttab_parent_receives(const struct mounttab *t, const struct mounttab_entry *e)
+{
+	const struct mounttab_entry *up;
+	bool any = false;
+
+	if (e && (up = mounttab_find(t, e->parent_id)))
+		each_group(up, group_any, &any);
+	return any;
+}
+
 struct group_find {
 	uint64_t g;
 	bool in;

@@ -96,6 +96,9 @@ uint64_t mounttab_peer_group(const struct mounttab_entry *e);
 /* Whether e (NULL: false) has a parent in t that is in a peer group: a mount there may be a copy
  * made by propagation. */
 bool mounttab_parent_shared(const struct mounttab *t, const struct mounttab_entry *e);
+/* Whether e (NULL: false) has a parent in t that receives copies by propagation: one in a peer
+ * group or a slave of one (shared:N, master:N). */
+bool mounttab_parent_receives(const struct mounttab *t, const struct mounttab_entry *e);
 /* Call fn with the id of each entry in peer group g or a slave of it, oldest first (none: at no
  * cost); fn may change the table. */
 void mounttab_each_in_group(const struct mounttab *t, uint64_t g, void (*fn)(void *ctx,

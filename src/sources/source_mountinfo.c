@@ -122,7 +122,7 @@ mi_join_change(const struct mountinfo *mi, const struct mounttab *fresh,
 	return (struct capjoin_change){ CAPJOIN_ANY_PID, 0,
 	    ch->kind == MOUNTTAB_MOUNT ? CAPJOIN_ATTACH : ch->kind == MOUNTTAB_UNMOUNT ?
 	    CAPJOIN_DETACH : CAPJOIN_MOVE, e->target,
-	    mounttab_parent_shared(fresh, ch->new) || mounttab_parent_shared(&mi->tab, ch->old),
+	    mounttab_parent_receives(fresh, ch->new) || mounttab_parent_receives(&mi->tab, ch->old),
 	    mi->mnt_ns,
 	    { mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev), mi->root.ino } };
 }
