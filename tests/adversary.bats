@@ -430,13 +430,42 @@ need_mi_capture() {
 	esac
 }
 
+# adv_bg WORD STEPS...: tests/adv.c's steps by a process that stays until teardown ($ADV_PID),
+# once it says WORD; the test skips where a step cannot be made here (adv exits 77).
+adv_bg() {
+	local word=$1 rc=0
+
+	shift
+	"$ADV" "$@" >"$T/h" 2>"$T/h.err" &
+	ADV_PID=$!
+	HOLDERS="${HOLDERS:-} $ADV_PID"
+	wait_until said_or_gone "$word"
+	grep -q "$word" "$T/h" && return
+	wait "$ADV_PID" || rc=$?
+	[ "$rc" != 77 ] || skip "$(cat "$T/h.err")"
+	cat "$T/h.err" >&2
+	return 1
+}
+
+# adv_fg STEPS...: tests/adv.c's steps, waited for; the test skips where a step cannot be made
+# here (adv exits 77).
+adv_fg() {
+	local rc=0
+
+	"$ADV" "$@" 2>"$T/fg.err" || rc=$?
+	[ "$rc" != 77 ] || skip "$(cat "$T/fg.err")"
+	[ "$rc" = 0 ] || { cat "$T/fg.err" >&2; return 1; }
+}
+
+said_or_gone() {
+	grep -q "$1" "$T/h" || ! kill -0 "$ADV_PID" 2>/dev/null
+}
+
 # stalled HOW DIR: a process named wq-failing with a mount(2) (HOW: mount or remount) on DIR
-# held in the kernel until SIGUSR1, after which it fails; it stays until teardown.
+# held in the kernel until SIGUSR1, after which it fails ($STALLED).
 stalled() {
-	"$ADV" name wq-failing stall "$1" "$2" say stalled usr1 release say released hold >"$T/h" &
-	HOLDERS="${HOLDERS:-} $!"
-	STALLED=$!
-	wait_until grep -q stalled "$T/h"
+	adv_bg stalled name wq-failing stall "$1" "$2" say stalled usr1 release say released hold
+	STALLED=$ADV_PID
 }
 
 # release_stalled: the stalled call goes on and fails; then what watchq printed is shown.
@@ -478,7 +507,7 @@ release_stalled() {
 	mount -t tmpfs flip "$T/a"
 	start_watchq --backend=mountinfo mounts "$T"
 	stalled remount "$T/a"
-	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
+	adv_fg name wq-maker remount32 "$T/a"
 	wait_until grep -q "^mount readonly $T/a " "$T/out"
 	release_stalled
 	grep "^mount readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
@@ -491,14 +520,11 @@ release_stalled() {
 		skip "the capture sees 32-bit calls through the raw tracepoints alone"
 	mkdir -p "$T/a"
 	start_watchq mounts "$T"
-	"$ADV" name wq-failing stall mount "$T/a" say stalled name wq-evil mount32 "$T/a" say made \
-		usr1 release say released hold >"$T/h" &
-	HOLDERS="${HOLDERS:-} $!"
-	wait_until grep -q made "$T/h"
+	adv_bg made name wq-failing stall mount "$T/a" name wq-evil mount32 "$T/a" say made \
+		usr1 release say released hold
+	STALLED=$ADV_PID
 	wait_until grep -q "^mount mount $T/a " "$T/out"
-	kill -USR1 "$!"
-	wait_until grep -q released "$T/h"
-	show
+	release_stalled
 	grep "^mount mount $T/a " "$T/out" | grep -q " uid=- comm=-$"
 	run ! grep -q wq-failing "$T/out"
 }
@@ -510,7 +536,7 @@ release_stalled() {
 	mount -t tmpfs flip "$T/a"
 	start_watchq sb "$T/a"
 	stalled remount "$T/a"
-	"$ADV" name wq-maker remount32 "$T/a" || skip "no 32-bit system calls here"
+	adv_fg name wq-maker remount32 "$T/a"
 	wait_until grep -q "^sb readonly $T/a " "$T/out"
 	release_stalled
 	grep "^sb readonly $T/a " "$T/out" | grep -q " pid=- uid=- comm=-$"
