@@ -13,8 +13,10 @@
  * Where the output names processes, the process capture is loaded beside it, as beside fanotify:
  * the table says nothing of who changed it, so a change is named only where exactly one captured
  * call can have made it (capjoin.c, with no pid) and that call can have made no other change of
- * the read; a flip, where exactly one flip call can have changed that mount. A call is kept until a
- * read of the table that began after it ended, which shows its change.
+ * the read; a flip, where exactly one flip call can have changed that mount. Either call must have
+ * ended well: the calls under way that may be behind a change of the read are waited for first
+ * (capture_await()). A call is kept until a read of the table that began after it ended, which
+ * shows its change.
  */
 #include <errno.h>
 #include <fcntl.h>
