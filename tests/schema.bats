@@ -88,6 +88,8 @@ check_open() {
 	mount -o remount,rw "$T/a"
 	wait_until grep -qa '"event":"writable"' "$T/out"
 	mount --move "$T/a" "$T/b"
+	# Read before the unmount: a mount moved and gone unread is an unmount from where it was.
+	wait_until grep -qa '"event":"move"' "$T/out"
 	umount "$T/b"
 	mount -t tmpfs wq "$T/$bad"
 	umount "$T/$bad"
@@ -95,7 +97,8 @@ check_open() {
 	wait_until grep -qa '"path":"'"$T"'/\\ufffd\\n".*"event":"unmount"\|"event":"unmount".*\\ufffd' "$T/out"
 	stop_watchq
 	tr '\0' '\n' <"$T/out" | jq -r .event | sort -u >"$T/events"
-	[ "$(tr '\n' ' ' <"$T/events")" = "mount move readonly setattr unmount writable " ]
+	[ "$(tr '\n' ' ' <"$T/events")" = "mount move readonly setattr unmount writable " ] ||
+		{ tr '\0' '\n' <"$T/out"; false; }
 	grep -q '"path_b64"' "$T/out"
 	run check <"$T/out"
 	[ "$status" -eq 0 ]

@@ -140,31 +140,25 @@ sb_read_fs(struct source *src, const struct sbw *s, struct sb_info *out, int *ma
 }
 
 /*
- * Whether remount call f is of the superblock on dev: 1 by its device, or an absolute path on it
- * now; 0 if not; -1 if the capture cannot tell (a relative path, another namespace or root).
+ * Whether remount call f may have turned s's superblock to ro: 1 if it may set that state and is
+ * of that superblock, by its device or an absolute path on it now; 0 if not; -1 if the capture
+ * cannot tell (a relative path, another namespace or root).
  */
 static int
-sb_flip_on(const struct capture_call *f, dev_t dev)
+sb_flip_may(const struct capture_call *f, const struct sbw *s, enum sb_ro ro)
 {
 	struct sb_info at;
 	int on;
 
-	if (f->target == CAPTURE_TARGET_SB)
-		return makedev(f->major, f->minor) == dev;
-	if (f->target != CAPTURE_TARGET_PATH || sb_info_get(&at, f->path) < 0)
-		return -1;
-	on = at.dev == dev;
-	sb_info_free(&at);
-	return on;
-}
-
-/* Whether remount call f may have turned s's superblock to ro (1, -1: it cannot be told). */
-static int
-sb_flip_may(const struct capture_call *f, const struct sbw *s, enum sb_ro ro)
-{
 	if (!f->sb || (f->done && !f->ok) || !(ro == SB_RO_RO ? f->may_ro : f->may_rw))
 		return 0;
-	return sb_flip_on(f, s->info.dev);
+	if (f->target == CAPTURE_TARGET_SB)
+		return makedev(f->major, f->minor) == s->info.dev;
+	if (f->target != CAPTURE_TARGET_PATH || sb_info_get(&at, f->path) < 0)
+		return -1;
+	on = at.dev == s->info.dev;
+	sb_info_free(&at);
+	return on;
 }
 
 /* A flip of a watched superblock to ro, for sb_flip_open(). */
@@ -191,12 +185,11 @@ sb_flip_open(void *p)
 }
 
 /*
- * The remount call that alone can have turned s's superblock to ro: one ended well, of this
- * superblock, that may set that state. NULL where the capture may have missed a call, or where
- * another call, one under way (it may yet fail, and another have made it) or one whose target
- * it could not tell may have made it (a filesystem may turn itself read-only without a call, as
- * btrfs does after an error); always for the emergency state, which the kernel sets without a
- * call. The calls under way that may have made it are waited for first (capture_await()).
+ * The remount call, ended well, that alone can have turned s's superblock to ro (sb_flip_may()),
+ * those under way waited for first (capture_await()). NULL where the capture may have missed a
+ * call, or another, one under way (it may yet fail) or one it cannot place may have made it (a
+ * filesystem may turn itself read-only without a call, as btrfs does after an error); always for
+ * the emergency state, which the kernel sets without a call.
  */
 static const struct capture_call *
 sb_flip_behind(const struct sb_src *p, const struct sbw *s, enum sb_ro ro)
