@@ -622,9 +622,10 @@ raw_enter(unsigned long long *ctx)
 	struct capture_head h;
 	unsigned long args[6];
 	long nr = (long)ctx[1];
+	int ours = captured(nr) || ns_call(nr);
 
 	/* Most calls are none of these: they read nothing of the task. */
-	if (!captured(nr) && !ns_call(nr) && !compat_mount_call(nr))
+	if (!ours && !compat_mount_call(nr))
 		return 0;
 	if (compat_call()) {
 		if (compat_mount_call(nr)) {
@@ -633,7 +634,7 @@ raw_enter(unsigned long long *ctx)
 		}
 		return 0;
 	}
-	if (!captured(nr) && !ns_call(nr))
+	if (!ours)
 		return 0;
 	/* No call captured takes a sixth argument. */
 	args[0] = PT_REGS_PARM1_CORE_SYSCALL(regs);

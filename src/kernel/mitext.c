@@ -138,18 +138,60 @@ entry_of(struct libmnt_fs *fs, const struct line *l, char **next, char *end)
 	return e;
 }
 
-int
-mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab *old)
+/* Insert e, made of line l of the read, into t. */
+static void
+insert_at(struct mounttab *t, struct mounttab_entry *e, const struct line *l)
+{
+	e->seq = l->seq;
+	e->line_off = l->off;
+	e->line_len = l->len;
+	mounttab_insert(t, e);
+}
+
+/*
+ * Each line of m->next that old's text has as it is for the same id, into t, copied from old's
+ * entry; the others into m->rest for libmount, and returned (*n of them, allocated).
+ */
+static struct line *
+copy_same(struct mitext *m, struct mounttab *t, const struct mounttab *old, size_t *n)
+{
+	const struct mounttab_entry *o;
+	struct line *lines = NULL, l;
+	char *p, *eol, *end = m->next.data + m->next.len;
+	size_t cap = 0;
+	uint32_t seq = 0;
+
+	*n = 0;
+	buf_reset(&m->rest);
+	for (p = m->next.data; p < end; p = eol + 1, seq++) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		l = (struct line){ strtoull(p, NULL, 10), (uint32_t)(p - m->next.data),
+		    (uint32_t)(eol - p), seq };
+		if ((o = same_line(old, &m->raw, p, l.len, l.id)) != NULL) {
+			insert_at(t, mounttab_entry_at(o, o->target), &l);
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			lines = xreallocarray(lines, cap, sizeof(*lines));
+		}
+		lines[(*n)++] = l;
+		buf_add(&m->rest, p, l.len);
+		buf_addc(&m->rest, '\n');
+	}
+	return lines;
+}
+
+/* Parse m->rest, whose lines are the n of lines, into t; -1 with errno set. */
+static int
+parse_rest(struct mitext *m, const struct line *lines, size_t n, struct mounttab *t)
 {
 	struct libmnt_table *tb;
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
-	struct mounttab_entry *e;
-	const struct mounttab_entry *o;
-	struct line *lines = NULL;
-	size_t n = 0, cap = 0, k = 0;
-	char *p, *eol, *end, *next;
-	uint32_t seq = 0;
+	char *next = m->rest.data;
+	size_t k = 0;
 	int r;
 
 	if ((tb = mnt_new_table()) == NULL || (it = mnt_new_iter(MNT_ITER_FORWARD)) == NULL) {
@@ -157,37 +199,9 @@ mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab 
 		errno = ENOMEM;
 		return -1;
 	}
-	buf_reset(&m->rest);
-	if ((r = slurp(fd, &m->next)) < 0)
-		goto out;
-	end = m->next.data + m->next.len;
-	for (p = m->next.data; p < end; p = eol + 1, seq++) {
-		uint64_t id = strtoull(p, NULL, 10);
-
-		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			eol = end;
-		if ((o = same_line(old, &m->raw, p, (size_t)(eol - p), id)) != NULL) {
-			e = mounttab_entry_at(o, o->target);
-		} else {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				lines = xreallocarray(lines, cap, sizeof(*lines));
-			}
-			lines[n++] = (struct line){ id, (uint32_t)(p - m->next.data),
-			    (uint32_t)(eol - p), seq };
-			buf_add(&m->rest, p, (size_t)(eol - p));
-			buf_addc(&m->rest, '\n');
-			continue;
-		}
-		e->seq = seq;
-		e->line_off = (uint32_t)(p - m->next.data);
-		e->line_len = (uint32_t)(eol - p);
-		mounttab_insert(t, e);
-	}
 	if ((r = parse(&m->rest, tb)) < 0)
 		goto out;
 	/* libmount keeps the lines' order: each fs is the next line with its id. */
-	next = m->rest.data;
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		if (mnt_fs_get_id(fs) < 0)
 			continue;
@@ -195,18 +209,27 @@ mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab 
 			k++;
 		if (k == n)
 			break;
-		e = entry_of(fs, &lines[k], &next, m->rest.data + m->rest.len);
-		e->seq = lines[k].seq;
-		e->line_off = lines[k].off;
-		e->line_len = lines[k].len;
+		insert_at(t, entry_of(fs, &lines[k], &next, m->rest.data + m->rest.len), &lines[k]);
 		k++;
-		mounttab_insert(t, e);
 	}
-	r = 0;
 out:
-	free(lines);
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
+	return r;
+}
+
+int
+mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab *old)
+{
+	struct line *lines;
+	size_t n;
+	int r;
+
+	if (slurp(fd, &m->next) < 0)
+		return -1;
+	lines = copy_same(m, t, old, &n);
+	r = parse_rest(m, lines, n, t);
+	free(lines);
 	return r;
 }
 
