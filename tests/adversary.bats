@@ -529,6 +529,26 @@ release_stalled() {
 	run ! grep -q wq-failing "$T/out"
 }
 
+@test "adv: a process seen making a 32-bit mount call is named for none of its changes" {
+	local err
+	need_root
+	err=$("$WATCHQ" -t 0 mounts / 2>&1 >/dev/null) || true
+	case $err in
+	*"+bpf:raw-tracepoint)"* | *"+bpf:fentry)"*) ;;
+	*"+bpf:"*) skip "the syscall tracepoints do not see 32-bit calls: $err" ;;
+	*) skip "no capture: $err" ;;
+	esac
+	mkdir -p "$T/a" "$T/b"
+	start_watchq mounts "$T"
+	# Its 32-bit call is not read: what else it did at that time cannot be told apart from it.
+	adv_fg name wq-mixed mount32 "$T/a" mount "$T/b"
+	wait_until grep -q "^mount mount $T/b " "$T/out"
+	wait_until grep -q "^mount mount $T/a " "$T/out"
+	grep "^mount mount $T/a " "$T/out" | grep -q " uid=- comm=-$"
+	grep "^mount mount $T/b " "$T/out" | grep -q " uid=- comm=-$"
+	run ! grep -q wq-mixed "$T/out"
+}
+
 @test "adv: sb: a remount under way that then fails is not named for a read-only flip made meanwhile" {
 	need_root
 	[[ $("$WATCHQ" -t 0 sb / 2>&1 >/dev/null) == *"bpf:"* ]] || skip "no capture beside the sb backend"

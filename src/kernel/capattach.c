@@ -68,13 +68,18 @@ tracing_refused(void)
 	return errno == EINVAL ? 0 : errno;
 }
 
-/* Whether the program named name is loaded: one of the set of kind, and for the calls of one system
- * call, of a call wanted. The raw tracepoints filter on the call at run time. */
+/*
+ * Whether the program named name is loaded: one of the set of kind, and for the calls of one system
+ * call, of a call wanted. The raw tracepoints filter on the call at run time. compat: with the
+ * trampolines, those on the 32-bit mount calls (fe32_), which count such a call as lost.
+ */
 static bool
-prog_wanted(unsigned what, enum capture_attach kind, const char *name)
+prog_wanted(unsigned what, enum capture_attach kind, bool compat, const char *name)
 {
 	const char *prefix = capattach_ways[kind].prefix;
 
+	if (strncmp(name, "fe32_", 5) == 0)
+		return compat && kind == CAPTURE_FENTRY && (what & CAPTURE_MOUNT_CALLS);
 	if (strcmp(name, "raw_newtask") == 0)
 		return (what & CAPTURE_MOUNT_CALLS) &&
 		    (!(what & CAPTURE_NS_FLIPS) || (what & CAPTURE_NS_PROCS));
@@ -87,10 +92,11 @@ prog_wanted(unsigned what, enum capture_attach kind, const char *name)
 	return what & CAPTURE_MOUNT_CALLS;
 }
 
-/* Open, load and attach the programs of kind; NULL with the reason in why. */
+/* Open, load and attach the programs of kind (compat: as prog_wanted()); NULL with the reason in
+ * why. */
 static struct capture_bpf *
-load(unsigned what, enum capture_attach kind, const struct stat *pidns, int *err, char *why,
-    size_t size)
+load(unsigned what, enum capture_attach kind, bool compat, const struct stat *pidns, int *err,
+    char *why, size_t size)
 {
 	struct capture_bpf *skel;
 	struct bpf_program *p;
@@ -106,7 +112,7 @@ load(unsigned what, enum capture_attach kind, const struct stat *pidns, int *err
 	skel->rodata->want_ns = (what & CAPTURE_NS_CALLS) != 0;
 	/* Trampolines and syscall tracepoints cost each call of theirs: only the calls wanted. */
 	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, prog_wanted(what, kind, bpf_program__name(p)));
+		bpf_program__set_autoload(p, prog_wanted(what, kind, compat, bpf_program__name(p)));
 	if ((*err = capture_bpf__load(skel)) < 0)
 		snprintf(why, size, "loading BPF programs: %s (it needs root, or CAP_BPF and "
 		    "CAP_PERFMON)", strerror(-*err));
@@ -116,6 +122,20 @@ load(unsigned what, enum capture_attach kind, const struct stat *pidns, int *err
 		return skel;
 	capture_bpf__destroy(skel);
 	return NULL;
+}
+
+/*
+ * The trampolines, with those on the 32-bit mount calls where the kernel has them: a kernel
+ * without ia32 emulation has no such functions, and refuses the set that names them (ESRCH).
+ */
+static struct capture_bpf *
+fentry_load(unsigned what, const struct stat *pidns, int *err, char *why, size_t size)
+{
+	struct capture_bpf *skel = load(what, CAPTURE_FENTRY, true, pidns, err, why, size);
+
+	if (skel == NULL && (what & CAPTURE_MOUNT_CALLS))
+		skel = load(what, CAPTURE_FENTRY, false, pidns, err, why, size);
+	return skel;
 }
 
 struct capture_bpf *
@@ -139,8 +159,10 @@ capattach_load(unsigned what, const struct stat *pidns, struct capattach *a, cha
 		n++;
 		a->kind = k;
 		/* why is the next kind's, or set below where fentry was the only one. */
-		if (k != CAPTURE_FENTRY || (err = -tracing_refused()) == 0)
-			skel = load(what, k, pidns, &err, why, size);
+		if (k != CAPTURE_FENTRY)
+			skel = load(what, k, false, pidns, &err, why, size);
+		else if ((err = -tracing_refused()) == 0)
+			skel = fentry_load(what, pidns, &err, why, size);
 		if (skel == NULL && k == CAPTURE_FENTRY)
 			snprintf(a->fentry_why, sizeof(a->fentry_why),
 			    "the kernel refused them: %s", strerror(-err));

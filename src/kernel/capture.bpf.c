@@ -692,8 +692,7 @@ NS_CALLS(TP_NS)
 /*
  * One syscall's trampolines, named PRE enter_NAME and PRE exit_NAME: fentry and fexit on the
  * call's own function (its one argument is the caller's registers; fexit's second, the result).
- * The number is the native one (compat calls have functions of their own, not attached, as the
- * syscall tracepoints do not see them either).
+ * The number is the native one (32-bit calls have functions of their own: below).
  */
 #define FE_PAIR(pre, name, nr, n, on_in, on_out)				\
 SEC("fentry/" SYS_FUNC(name))							\
@@ -725,3 +724,34 @@ pre##exit_##name(unsigned long long *ctx)					\
 #define FE_NS(name, nr, n)	FE_PAIR(fe_ns_, name, nr, n, on_ns_enter, on_ns_exit)
 MOUNT_CALLS(FE_MOUNT)
 NS_CALLS(FE_NS)
+
+#if defined(__TARGET_ARCH_x86)
+/*
+ * The 32-bit mount calls (int 0x80) have functions of their own where the kernel has ia32
+ * emulation: a trampoline on each counts the call as lost for its process, as raw_enter() does
+ * (compat_mount_call()'s numbers but open_tree_attr, which kernels before 6.15 lack). Loaded with
+ * the fentry set where these functions exist (capattach.c).
+ */
+#define FE_COMPAT(name, nr)							\
+SEC("fentry/__ia32_sys_" #name)							\
+int									\
+fe32_##name(unsigned long long *ctx)					\
+{										\
+	struct capture_head h;							\
+										\
+	head(&h, CAPTURE_ENTER, nr);						\
+	lost(&h);								\
+	return 0;								\
+}
+FE_COMPAT(mount, 21)
+FE_COMPAT(oldumount, 22)
+FE_COMPAT(umount, 52)
+FE_COMPAT(pivot_root, 217)
+FE_COMPAT(open_tree, 428)
+FE_COMPAT(move_mount, 429)
+FE_COMPAT(fsopen, 430)
+FE_COMPAT(fsconfig, 431)
+FE_COMPAT(fsmount, 432)
+FE_COMPAT(fspick, 433)
+FE_COMPAT(mount_setattr, 442)
+#endif
