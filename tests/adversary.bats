@@ -540,10 +540,12 @@ release_stalled() {
 	esac
 	mkdir -p "$T/a" "$T/b"
 	start_watchq mounts "$T"
-	# Its 32-bit call is not read: what else it did at that time cannot be told apart from it.
-	adv_fg name wq-mixed mount32 "$T/a" mount "$T/b"
-	wait_until grep -q "^mount mount $T/b " "$T/out"
+	# Its 32-bit call is not read: what else it did since cannot be told apart from it. Its
+	# 64-bit call comes once the 32-bit one's mount has been read, in a read of its own.
+	adv_bg made name wq-mixed mount32 "$T/a" say made usr1 mount "$T/b" say done hold
 	wait_until grep -q "^mount mount $T/a " "$T/out"
+	kill -USR1 "$ADV_PID"
+	wait_until grep -q "^mount mount $T/b " "$T/out"
 	grep "^mount mount $T/a " "$T/out" | grep -q " uid=- comm=-$"
 	grep "^mount mount $T/b " "$T/out" | grep -q " uid=- comm=-$"
 	run ! grep -q wq-mixed "$T/out"
