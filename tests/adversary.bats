@@ -212,6 +212,24 @@ reused_at() {
 # Judgment call: the capture reads the leader's comm (capture.bpf.c:396) but the calling thread's uid.
 # A mount read where it is when watchq reads its record, not where its call made it: a place
 # the same process had mounted at earlier (under another name) is no proof of the call.
+@test "adv: a flip of a submount, then a move of its parent: a later flip there is not named for the first" {
+	need_capture
+	mkdir -p "$T/m" "$T/t"
+	mount -t tmpfs pm "$T/m"
+	mkdir "$T/m/s"
+	mount -t tmpfs ps "$T/m/s"
+	start_watchq mounts "$T"
+	# One process makes the submount noexec and moves its parent, before watchq reads either.
+	while_stopped name wq-first noexec "$T/m/s" move "$T/m" "$T/t"
+	wait_until grep -q "^mount move $T/m/s -> $T/t/s " "$T/out"
+	# Another makes the submount read-only at its new place: the noexec is not its.
+	adv_fg name wq-second bindro "$T/t/s"
+	wait_until grep -q "^mount readonly $T/t/s .*comm=wq-second$" "$T/out"
+	grep "comm=wq-second$" "$T/out" >"$T/second"
+	run ! grep -q "noexec.* (was [^)]*)" "$T/second"
+	[ "$status" -eq 1 ] || { cat "$T/out"; false; }
+}
+
 @test "adv: a mount moved by another process onto a place where its mounter mounted earlier is not named as at that earlier call" {
 	need_capture
 	mkdir "$T/a" "$T/b"

@@ -147,10 +147,15 @@ bpf_links() {
 		skip "$tr"
 	}
 	gone_then_named
-	# fentry and fexit on each of the 8 calls; of raw tracepoints, only the one at a fork (not
-	# sys_enter or sys_exit, which every call crosses); no perf event (syscall tracepoints).
+	# fentry and fexit on each of the 8 calls, and fentry on the 11 functions of 32-bit mount
+	# calls where the kernel has them (ia32 emulation); of raw tracepoints, only the one at a fork
+	# (not sys_enter or sys_exit, which every call crosses); no perf event (syscall tracepoints).
+	local links=16
+	if grep -q __ia32_sys_mount /sys/kernel/btf/vmlinux; then
+		links=27
+	fi
 	start_watchq mounts "$T"
-	[ "$(bpf_links "$WQ_PID" tracing)" -eq 16 ]
+	[ "$(bpf_links "$WQ_PID" tracing)" -eq "$links" ]
 	[ "$(bpf_links "$WQ_PID" raw_tracepoint)" -eq 1 ]
 	[ "$(perf_fds "$WQ_PID")" -eq 0 ]
 	stop_watchq

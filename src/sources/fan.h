@@ -117,8 +117,8 @@ void fan_table_add_id(void *p, uint64_t id);
 /* Whether ids holds id. */
 bool fan_table_ids_have(const struct mounttab_ids *ids, uint64_t id);
 /* Replace the cached mount new->id by new, reporting what differs; one that moved or went
- * meanwhile is left to its record. */
-void fan_table_update_still(struct fan *f, struct mounttab_entry *new, struct fan_credit *cr);
+ * meanwhile is left to its record (false). */
+bool fan_table_update_still(struct fan *f, struct mounttab_entry *new, struct fan_credit *cr);
 /*
  * Propagation that changes without a record or a call of its own. A mount that leaves peer group
  * g (unmounted, made private or a slave) hands g's slaves to another peer, or to g's master, or

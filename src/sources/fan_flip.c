@@ -141,9 +141,14 @@ fan_flip_read(struct source *src, const struct capture_call *call)
 	DEBUG(DEBUG_CAPTURE, "flip call by pid %d (%s): %zu mounts read again, %s", (int)call->tgid,
 	    call->comm, ids.n, ids.n == 0 ? "none cached" : cr.who ? "its process named" :
 	    "nobody named (another call may have changed them)");
+	/*
+	 * A mount that moved meanwhile is left to its record, but the mounts below it have none:
+	 * they move in the cache as they were, and what the call changed there is not read. Until
+	 * the next re-scan, a later call's read would find it and take it for its own.
+	 */
 	for (i = 0; i < ids.n; i++)
-		if (news[i] != NULL)
-			fan_table_update_still(f, news[i], &cr);
+		if (news[i] != NULL && !fan_table_update_still(f, news[i], &cr))
+			f->unsure = true;
 	for (i = 0; i < ids.n; i++)
 		fan_table_reread_group(src, groups[i]);
 	free(groups);

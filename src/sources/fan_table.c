@@ -160,17 +160,17 @@ fan_table_ids_have(const struct mounttab_ids *ids, uint64_t id)
 	return false;
 }
 
-/* Replace the cached mount new->id by new, reporting what differs; one that moved or went
- * meanwhile is left to its record. */
-void
+bool
 fan_table_update_still(struct fan *f, struct mounttab_entry *new, struct fan_credit *cr)
 {
 	const struct mounttab_entry *old = mounttab_find(&f->tab, new->id);
 
-	if (old && strcmp(old->target, new->target) == 0 && old->parent_id == new->parent_id)
+	if (old && strcmp(old->target, new->target) == 0 && old->parent_id == new->parent_id) {
 		mounttab_update(&f->tab, new, fan_table_change, cr);
-	else
-		mounttab_entry_free(new);
+		return true;
+	}
+	mounttab_entry_free(new);
+	return false;
 }
 
 /* Read a cached mount again and report what differs, made by someone unknown. */
