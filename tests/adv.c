@@ -16,6 +16,7 @@
  *   tmount NAME DIR    a thread named NAME mounts a tmpfs on DIR, joined
  *   clonemove SRC DIR  open_tree(2) OPEN_TREE_CLONE|AT_RECURSIVE of SRC, move_mount(2) to DIR
  *   move SRC DIR       mount(2) MS_MOVE
+ *   mmove SRC DIR      move_mount(2) of the mount at SRC to DIR
  *   bindpriv SRC DIR   mount(2) MS_BIND|MS_PRIVATE (the kernel makes a bind mount: MS_BIND wins)
  *   bindmove SRC DIR   mount(2) MS_BIND|MS_MOVE (a bind mount as well)
  *   rename OLD NEW     rename(2)
@@ -260,6 +261,12 @@ run(int argc, char **argv)
 			NEED(2);
 			if (mount(argv[i + 1], argv[i + 2], NULL, MS_MOVE, NULL) < 0)
 				err(1, "move %s %s", argv[i + 1], argv[i + 2]);
+			i += 3;
+		} else if (strcmp(s, "mmove") == 0) {
+			NEED(2);
+			if (syscall(429 /* move_mount */, AT_FDCWD, argv[i + 1], AT_FDCWD,
+			    argv[i + 2], 0) < 0)
+				err(1, "mmove %s %s", argv[i + 1], argv[i + 2]);
 			i += 3;
 		} else if (strcmp(s, "bindpriv") == 0 || strcmp(s, "bindmove") == 0) {
 			NEED(2);

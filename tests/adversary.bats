@@ -583,6 +583,45 @@ release_stalled() {
 	run ! grep -q wq-failing "$T/out"
 }
 
+@test "adv: mountinfo: a mount made, then moved by another process between two reads, is named after neither" {
+	need_mi_capture
+	mkdir -p "$T/m" "$T/t"
+	start_watchq --backend=mountinfo mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-maker mount "$T/m"
+	# move_mount(2) may attach a tree of its own (from open_tree(2)): here it moves the maker's.
+	"$ADV" name wq-mover mmove "$T/m" "$T/t"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount mount $T/t " "$T/out"
+	grep "^mount mount $T/t " "$T/out" | grep -q " pid=- uid=- comm=-$"
+}
+
+@test "adv: mountinfo: two moves between two reads read as one, named after neither" {
+	need_mi_capture
+	mkdir -p "$T/m" "$T/t" "$T/u"
+	mount -t tmpfs mv "$T/m"
+	start_watchq --backend=mountinfo mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first move "$T/m" "$T/t"
+	"$ADV" name wq-second move "$T/t" "$T/u"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount move $T/m -> $T/u " "$T/out"
+	grep "^mount move $T/m -> $T/u " "$T/out" | grep -q " pid=- uid=- comm=-$"
+}
+
+@test "adv: mountinfo: a flip at a mount's old place, then a move, is not named after a flip at its new one" {
+	need_mi_capture
+	mkdir -p "$T/o" "$T/x"
+	mount -t tmpfs fl "$T/o"
+	start_watchq --backend=mountinfo mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" name wq-first bindro "$T/o" move "$T/o" "$T/x"
+	"$ADV" name wq-second noexec "$T/x"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount readonly $T/x " "$T/out" || { cat "$T/out"; false; }
+	run ! grep -q "comm=wq-second$" "$T/out"
+}
+
 @test "adv: mountinfo: a copy propagated to a slave from another namespace is not named for a call here at its place" {
 	need_mi_capture
 	mkdir -p "$T/m" "$T/s"

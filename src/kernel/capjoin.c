@@ -157,6 +157,37 @@ one_identity(const struct capjoin_call *calls, size_t n, const struct capjoin_ca
 	return true;
 }
 
+/*
+ * A change with no pid is the difference between two reads, which may merge the changes of
+ * several calls: a mount made and then moved shows as a mount where it went, a mount moved twice
+ * as one move. Whether a call other than one, that has not been named for a change before, may be
+ * part of such a merge with it: for a move, another call that may move a mount (the moves
+ * between cannot be told); for a mount, one that may move a mount to its place or above it, or,
+ * where one may move a mount (move_mount(2)), one that may make a mount anywhere.
+ */
+static bool
+merged_elsewhere(const struct capjoin_call *calls, size_t n, const struct capjoin_call *one,
+    const struct capjoin_change *ch)
+{
+	const struct capjoin_call *c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c = &calls[i];
+		if (c == one || (!c->open && !c->ok) || c->used)
+			continue;
+		if (ch->kind == CAPJOIN_MOVE && (c->kinds & CAPJOIN_MOVE))
+			return true;
+		if (ch->kind == CAPJOIN_ATTACH && (c->kinds & CAPJOIN_MOVE) &&
+		    (!same_root(c, ch) || path_within(c->path, ch->path)))
+			return true;
+		if (ch->kind == CAPJOIN_ATTACH && (one->kinds & CAPJOIN_MOVE) &&
+		    (c->kinds & CAPJOIN_ATTACH))
+			return true;
+	}
+	return false;
+}
+
 const struct capjoin_call *
 capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_change *ch)
 {
@@ -179,7 +210,8 @@ capjoin_name(const struct capjoin_call *calls, size_t n, const struct capjoin_ch
 			return NULL;
 		one = &calls[i];
 	}
-	if (one && ch->tgid == CAPJOIN_ANY_PID && (one->open || one->tgid == 0))
+	if (one && ch->tgid == CAPJOIN_ANY_PID &&
+	    (one->open || one->tgid == 0 || merged_elsewhere(calls, n, one, ch)))
 		return NULL;
 	return one && one_identity(calls, n, one) ? one : NULL;
 }

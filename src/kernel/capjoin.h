@@ -82,7 +82,8 @@ bool capjoin_unplaced(const struct capjoin_call *call, const struct capjoin_chan
  * disagree. For CAPJOIN_ANY_PID, only if one call alone may be, and it is proof: it has ended
  * (a call under way may yet fail), its process has a pid here, and no call of that kind that
  * cannot be placed (a relative path, another root; another namespace's, where a copy may come
- * by propagation) may have made the change instead.
+ * by propagation) may have made the change instead, and no call elsewhere may have been part of
+ * it (a mount made there and moved here by the one; a move from there to the one's place).
  */
 const struct capjoin_call *capjoin_name(const struct capjoin_call *calls, size_t n,
     const struct capjoin_change *ch);

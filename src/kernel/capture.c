@@ -696,6 +696,7 @@ capture_await(struct capture *c, bool (*under_way)(void *ctx), void *ctx)
 	struct timespec now;
 	long long until = 0, t;
 
+	capture_drain(c);
 	while (under_way(ctx)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		t = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;

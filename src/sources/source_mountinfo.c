@@ -170,7 +170,9 @@ mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
 		return NULL;
 	for (i = 0; i < capture_nflips(mi->cap); i++) {
 		f = capture_flip(mi->cap, i);
-		if ((f->done && !f->ok) || !mi_flip_may_touch(mi, f, ch->new))
+		/* A mount that moved too may have been changed at its old place as well. */
+		if ((f->done && !f->ok) || (!mi_flip_may_touch(mi, f, ch->new) &&
+		    !mi_flip_may_touch(mi, f, ch->old)))
 			continue;
 		/* One still under way may yet fail: it is no proof, and may be behind it. */
 		if (one || f->tgid <= 0 || !f->done)

@@ -227,7 +227,55 @@ main(void)
 		    "no pid: another namespace's call, the parent private");
 		CHECK(capjoin_name(calls, 2, &spread) == NULL,
 		    "no pid: another namespace's call, a copy may propagate");
+		/*
+		 * Beside it, a move above it: a mount may have come here with the moved one. A move
+		 * elsewhere, or a mount elsewhere, is no part of a mount here.
+		 */
+		e = enter(CAPTURE_NR_MOUNT, 6, 60, "/t", 0, 8192 /* MS_MOVE */, "mover", 0);
+		capjoin_decode(&e, &calls[1]);
+		calls[1].open = false;
+		calls[1].ok = true;
+		CHECK(capjoin_name(calls, 2, &any) == NULL, "no pid: a move above it");
+		calls[1].ok = false;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0], "no pid: a failed move above it");
+		e = enter(CAPTURE_NR_MOUNT, 6, 60, "/u", 0, 8192 /* MS_MOVE */, "mover", 0);
+		capjoin_decode(&e, &calls[1]);
+		calls[1].open = false;
+		calls[1].ok = true;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0], "no pid: a move elsewhere");
+		/* Two moves read as one: from the first's source to the second's target. */
+		{
+			const struct capjoin_change moved = { CAPJOIN_ANY_PID, 0, CAPJOIN_MOVE, "/u",
+			    false, NS, ROOT };
+
+			calls[2] = calls[1];
+			CHECK(capjoin_name(&calls[1], 1, &moved) == &calls[1], "no pid: one move");
+			e = enter(CAPTURE_NR_MOUNT, 7, 70, "/x", 0, 8192 /* MS_MOVE */, "first", 0);
+			capjoin_decode(&e, &calls[2]);
+			calls[2].open = false;
+			calls[2].ok = true;
+			CHECK(capjoin_name(&calls[1], 2, &moved) == NULL, "no pid: two moves");
+		}
+		e = enter(CAPTURE_NR_MOUNT, 6, 60, "/u", 0, 0, "other", 0);
+		capjoin_decode(&e, &calls[1]);
+		calls[1].open = false;
+		calls[1].ok = true;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0], "no pid: a mount elsewhere beside it");
+		/* move_mount(2) here, a mount elsewhere: that mount, moved here, reads as a mount. */
+		e = enter(CAPTURE_NR_MOVE_MOUNT, 5, 50, "/t/a", 0, 0, "mover", 0);
+		capjoin_decode(&e, &calls[0]);
+		calls[0].open = false;
+		calls[0].ok = true;
+		CHECK(capjoin_name(calls, 1, &any) == &calls[0], "no pid: move_mount alone");
+		CHECK(capjoin_name(calls, 2, &any) == NULL, "no pid: move_mount, and a mount elsewhere");
+		calls[1].used = true;
+		CHECK(capjoin_name(calls, 2, &any) == &calls[0],
+		    "no pid: move_mount, and a mount elsewhere read before");
 		/* Named once, a plain mount call made that mount alone. */
+		e = enter(CAPTURE_NR_MOUNT, 5, 50, "/t/a", 0, 0, "maker", 0);
+		capjoin_decode(&e, &calls[0]);
+		calls[0].open = false;
+		calls[0].ok = true;
 		calls[0].used = true;
 		CHECK(capjoin_name(calls, 1, &any) == NULL, "no pid: a call named for a change before");
 	}
