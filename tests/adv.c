@@ -44,6 +44,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,35 @@ stall_release(void)
 	pthread_join(stall.thread, NULL);
 }
 
+static int
+waitfor(pid_t c)
+{
+	int st;
+
+	while (waitpid(c, &st, 0) < 0)
+		if (errno != EINTR)
+			err(1, "waitpid");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+#if defined(__x86_64__)
+/* Whether the 32-bit entry is there: without ia32 emulation, int 0x80 is a fault (SIGSEGV). */
+static bool
+has_int80(void)
+{
+	pid_t c = fork();
+	long r;
+
+	if (c < 0)
+		err(1, "fork");
+	if (c == 0) {
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(20L /* getpid */) : "memory");
+		_exit(r > 0 ? 0 : 1);
+	}
+	return waitfor(c) == 0;
+}
+#endif
+
 /* mount(2) through the 32-bit entry, its strings below 4 GiB; 77 (skip) where there is none. */
 static long
 mount32(const char *dir, unsigned long flags)
@@ -145,6 +175,8 @@ mount32(const char *dir, unsigned long flags)
 	    -1, 0);
 	long r, nr = 21;	/* the 32-bit mount */
 
+	if (!has_int80())
+		errx(77, "no 32-bit entry (int 0x80 faults: no ia32 emulation)");
 	if (m == MAP_FAILED)
 		err(1, "mmap");
 	strcpy(m, "adv32");
@@ -161,17 +193,6 @@ mount32(const char *dir, unsigned long flags)
 	(void)flags;
 	errx(77, "the 32-bit entry is tested on x86-64 only");
 #endif
-}
-
-static int
-waitfor(pid_t c)
-{
-	int st;
-
-	while (waitpid(c, &st, 0) < 0)
-		if (errno != EINTR)
-			err(1, "waitpid");
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
 static int
