@@ -1,7 +1,6 @@
 /*
- * The process capture's user half: loads capture.bpf.c (embedded as a skeleton), reads its ring
- * buffer, and keeps the identities of the processes whose mount calls may still have fanotify
- * records on the way.
+ * The process capture's user half: loads capture.bpf.c (a skeleton), reads its ring buffer, and
+ * keeps the identities of the processes whose mount calls may still have fanotify records to come.
  *
  * A mount call is kept from its entry until it has ended and the fanotify queue has been read
  * empty after that: every record it caused was queued before it ended, so it has been read. A
@@ -221,8 +220,10 @@ flip_enter(struct capture *c, const struct capture_enter *e)
 
 	/* A thread makes one call at a time: one of its calls still open lost its exit. */
 	for (i = 0; i < c->nflips; i++)
-		if (c->flips[i].gtid == e->h.gtid)
+		if (c->flips[i].gtid == e->h.gtid && !c->flips[i].done) {
 			c->flips[i].done = true;
+			c->flips[i].end_epoch = c->epoch;
+		}
 	if (c->nflips == FLIPS_MAX) {
 		c->flips_lost = true;
 		c->losses++;
@@ -251,6 +252,7 @@ flip_exit(struct capture *c, const struct capture_exit *x)
 		if (c->flips[i].gtid == x->h.gtid && !c->flips[i].done) {
 			c->flips[i].done = true;
 			c->flips[i].ok = x->ret == 0;
+			c->flips[i].end_epoch = c->epoch;
 			return;
 		}
 	}
@@ -282,10 +284,17 @@ capture_take_ended(struct capture *c)
 	size_t i;
 
 	for (i = 0; i < c->nflips;)
-		if (c->flips[i].done)
+		if (c->flips[i].done && (c->flips[i].end_epoch <= c->read_epoch || c->flips[i].named))
 			capture_take(c, i);
 		else
 			i++;
+}
+
+const struct capture_call *
+capture_flip_named(struct capture *c, const struct capture_call *f)
+{
+	c->flips[f - c->flips].named = true;
+	return f;
 }
 
 bool
@@ -606,6 +615,13 @@ void
 capture_reading(struct capture *c)
 {
 	c->read_epoch = c->epoch;
+}
+
+void
+capture_begin_read(struct capture *c)
+{
+	capture_drain(c);
+	capture_reading(c);
 }
 
 void

@@ -39,6 +39,8 @@ struct capture_call {
 	bool elsewhere;		/* made in another mount namespace than watchq's */
 	uint64_t mnt_ns;	/* the caller's mount namespace: its inode number */
 	bool done, ok;		/* it has ended; successfully */
+	uint64_t end_epoch;	/* the read of the capture that saw it end */
+	bool named;		/* named for a change of a read of the table */
 };
 
 /* What the capture notes: the mount-changing calls; those that make or enter a mount namespace. */
@@ -87,6 +89,8 @@ int capture_fd(const struct capture *c);
 void capture_drain(struct capture *c);
 /* The fanotify queue is being read now: every record drained so far came before that read. */
 void capture_reading(struct capture *c);
+/* Read the capture, and a read of what it may explain begins (capture_reading()). */
+void capture_begin_read(struct capture *c);
 /* The last read found the queue empty: forget the processes whose calls have all ended before it
  * (their fanotify records have all been read). */
 void capture_settle(struct capture *c);
@@ -96,8 +100,14 @@ size_t capture_nflips(const struct capture *c);
 const struct capture_call *capture_flip(const struct capture *c, size_t i);
 /* Forget flip call i (ended): it has been accounted for. */
 void capture_take(struct capture *c, size_t i);
-/* Forget every flip call that has ended: a read of the table begun after shows its change. */
+/*
+ * Forget every flip call that had ended when the last read of the table began (capture_reading()):
+ * that read shows its change. One that ended since is kept for the next read, unless it was named
+ * for a change of this one (capture_flip_named()).
+ */
 void capture_take_ended(struct capture *c);
+/* Flip call f was named for a change (it made that one): f. */
+const struct capture_call *capture_flip_named(struct capture *c, const struct capture_call *f);
 /* Whether some flip call may have been missed since the oldest of those began. */
 bool capture_flips_lost(const struct capture *c);
 /* How many times since the capture was opened some call may have been missed. */

@@ -241,6 +241,7 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 			who_known(&who, f->tgid, f->uid, f->comm);
 			mount_events_remount_by(src, &s->ch, f->opts ? &who : NULL,
 			    f->props && !mount_events_was_slave(s->ch.old) ? &who : NULL);
+			capture_flip_named(mi->cap, f);
 			continue;
 		}
 		for (k = n = 0; s->call && k < mi->nseen; k++)
@@ -254,7 +255,7 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 		capture_used(mi->cap, s->call);
 	}
 	mi->nseen = 0;
-	/* The flip calls that had ended by the read: their changes are in it. */
+	/* The flip calls that had ended when the read began: their changes are in it. */
 	capture_take_ended(mi->cap);
 }
 
@@ -386,10 +387,8 @@ mi_drain(struct source *src, size_t i)
 		capture_drain(mi->cap);
 		return 0;
 	}
-	if (mi->cap) {
-		capture_drain(mi->cap);
-		capture_reading(mi->cap);
-	}
+	if (mi->cap)
+		capture_begin_read(mi->cap);
 	if (mi_read_rooted(src, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;

@@ -214,7 +214,7 @@ sb_flip_behind(const struct sb_src *p, const struct sbw *s, enum sb_ro ro)
 			return NULL;
 		one = f;
 	}
-	return one;
+	return one ? capture_flip_named(p->cap, one) : NULL;
 }
 
 /* Re-read the state of s's filesystem. A read-only change is reported as an event; another
@@ -272,7 +272,7 @@ sb_look(struct source *src, struct sbw *s)
 	size_t i;
 
 	if (p->cap)
-		capture_drain(p->cap);
+		capture_begin_read(p->cap);
 	if (s)
 		sb_recheck(src, s);
 	else
