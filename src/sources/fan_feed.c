@@ -46,10 +46,8 @@ fan_feed_read(struct source *src)
 		f->member.pending = false;
 		return r;
 	}
-	if (f->cap) {
-		capture_drain(f->cap);
-		capture_reading(f->cap);
-	}
+	if (f->cap)
+		capture_begin_read(f->cap);
 	/* A record is at most PIDFD_RECORD bytes, and a read takes every record that fits. */
 	r = source_read_ready(f->fan_fd, f->buf, f->read_size, FAN_PIDFD_RECORD,
 	    fan_decode_records, src);

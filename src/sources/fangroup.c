@@ -429,10 +429,8 @@ fangroup_read(struct fangroup *g)
 	if (g->fd < 0 || g->pumping)
 		return 0;
 	g->lost.n = 0;
-	if (g->cap) {
-		capture_drain(g->cap);
-		capture_reading(g->cap);
-	}
+	if (g->cap)
+		capture_begin_read(g->cap);
 	if (source_read_ready(g->fd, g->buf, g->read_size, FAN_PIDFD_RECORD, fangroup_decode,
 	    g) < 0) {
 		g->error = errno;

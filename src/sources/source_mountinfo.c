@@ -179,7 +179,7 @@ mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
 			return NULL;
 		one = f;
 	}
-	return one;
+	return one ? capture_flip_named(mi->cap, one) : NULL;
 }
 
 /* The read's table, for mi_open_behind(). */
@@ -241,7 +241,6 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 			who_known(&who, f->tgid, f->uid, f->comm);
 			mount_events_remount_by(src, &s->ch, f->opts ? &who : NULL,
 			    f->props && !mount_events_was_slave(s->ch.old) ? &who : NULL);
-			capture_flip_named(mi->cap, f);
 			continue;
 		}
 		for (k = n = 0; s->call && k < mi->nseen; k++)
