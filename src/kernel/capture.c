@@ -187,11 +187,9 @@ id_find(struct capture *c, uint32_t tgid, uint64_t start)
 	return NULL;
 }
 
-/*
- * Room for one more identity: when the table is full, the oldest whose calls have all ended is
+/* Room for one more identity: when the table is full, the oldest whose calls have all ended is
  * forgotten, and no name is given until the queue has been read after that (its records may not
- * all have been read yet). With none ended, names are given no more.
- */
+ * all have been read yet). With none ended, names are given no more. */
 static struct capture_id *
 id_add(struct capture *c)
 {
@@ -416,10 +414,8 @@ self_enter(struct capture *c, const struct capture_enter *e)
 	return true;
 }
 
-/*
- * Keep a mount call that may cause records. When the table is full, the oldest that has ended is
- * forgotten, and no name is given until the queue has been read after that, as for identities.
- */
+/* Keep a mount call that may cause records. When the table is full, the oldest that has ended is
+ * forgotten, and no name is given until the queue has been read after that, as for identities. */
 static void
 call_enter(struct capture *c, const struct capture_enter *e)
 {
@@ -533,13 +529,11 @@ id_ns_call(struct capture *c, const struct capture_head *h)
 			c->ids[i].other_end = UINT64_MAX;
 }
 
-/*
- * CAPTURE_NS_FLIPS: a call that may attach, detach or move a mount (capjoin_decode(): mount(2) but
+/* CAPTURE_NS_FLIPS: a call that may attach, detach or move a mount (capjoin_decode(): mount(2) but
  * a remount or a propagation change, umount2(2), move_mount(2), pivot_root(2)), noted at its entry
- * by the caller's namespace:
- * the entry is written before the call changes anything, so a change made before a namespace was
- * watched has its entry read by the first drain after that. Failed calls count too.
- */
+ * by the caller's namespace: the entry is written before the call changes anything, so a change
+ * made before a namespace was watched has its entry read by the first drain after that. Failed
+ * calls count too. */
 static void
 nscalls_note(struct capture *c, const struct capture_enter *e)
 {
@@ -677,10 +671,8 @@ id_one(const struct capture *c, int32_t tgid)
 	return one;
 }
 
-/*
- * A call that ended before the last read that found the queue empty began had its records read
- * there: only those of its calls since may be behind a record read now.
- */
+/* A call that ended before the last read that found the queue empty began had its records read
+ * there: only those of its calls since may be behind a record read now. */
 uint64_t
 capture_ns_of(const struct capture *c, int32_t tgid)
 {
@@ -703,6 +695,13 @@ capture_call_behind(const struct capture *c, const struct capjoin_change *ch)
 	if ((call = capjoin_name(c->calls, c->ncalls, ch)) == NULL || dropped(c, call->tgid))
 		return NULL;
 	return call;
+}
+
+const struct capjoin_call *
+capture_calls(const struct capture *c, size_t *n)
+{
+	*n = c->ncalls;
+	return c->stalled || c->unsure || c->blind ? NULL : c->calls;
 }
 
 void

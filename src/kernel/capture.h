@@ -133,6 +133,10 @@ unsigned long long capture_ns_flips_all(const struct capture *c);
  * since; NULL if not. */
 const struct capjoin_call *capture_call_behind(const struct capture *c,
     const struct capjoin_change *ch);
+/* The mount calls kept (*n of them), oldest first: under way, or ended since the last read of the
+ * table began (capture_settle()); NULL where one may be missing from them (forgotten for room, or
+ * its record still being written). */
+const struct capjoin_call *capture_calls(const struct capture *c, size_t *n);
 /*
  * A change is named after a call only once the call has ended: one under way may yet fail, and
  * then another made the change. The change shows before its call returns, so wait while

@@ -152,6 +152,8 @@ struct kapi_mnt_ns_info {
 	__u32 nr_mounts;
 	__u64 mnt_ns_id;
 };
+/* The namespace's own: its count of mounts, nr_mounts (6.12) */
+#define KAPI_NS_MNT_GET_INFO	_IOR(0xb7, 10, struct kapi_mnt_ns_info)
 #define KAPI_NS_MNT_GET_NEXT	_IOR(0xb7, 11, struct kapi_mnt_ns_info)
 #define KAPI_NS_MNT_GET_PREV	_IOR(0xb7, 12, struct kapi_mnt_ns_info)
 

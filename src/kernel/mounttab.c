@@ -239,10 +239,8 @@ count_add(struct mounttab_counts *c, uint64_t a, uint64_t b, int delta)
 	w->n += delta;
 }
 
-/*
- * Call fn with each peer group e's propagation names (shared:N, master:N; not propagate_from:N,
- * a group of another namespace), and ctx.
- */
+/* Call fn with each peer group e's propagation names (shared:N, master:N; not propagate_from:N,
+ * a group of another namespace), and ctx. */
 static void
 each_group(const struct mounttab_entry *e, void (*fn)(void *ctx, uint64_t g), void *ctx)
 {
@@ -418,6 +416,12 @@ bool
 mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e)
 {
 	return count_of(&t->twins, e->parent_id, hash_target(e->target)) > 1;
+}
+
+size_t
+mounttab_group_size(const struct mounttab *t, uint64_t g)
+{
+	return count_of(&t->groups, g, 0);
 }
 
 uint64_t

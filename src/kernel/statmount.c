@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -283,10 +284,11 @@ statmount_read_table(struct statmount_buf *km, struct mounttab *t)
 	return 0;
 }
 
-int
-statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn, void *ctx)
+/* Call fn with the id of each mount below top (LSMT_ROOT: our root too) that is above last. */
+static int
+each_listed(struct statmount_buf *km, uint64_t top, uint64_t last, statmount_id_fn *fn, void *ctx)
 {
-	uint64_t ids[LIST_STEP], last = 0;
+	uint64_t ids[LIST_STEP];
 	long n, i;
 
 	for (;;) {
@@ -299,6 +301,37 @@ statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn
 			fn(ctx, ids[i]);
 		last = ids[n - 1];
 	}
+}
+
+int
+statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn, void *ctx)
+{
+	return each_listed(km, top, 0, fn, ctx);
+}
+
+int
+statmount_each_after(struct statmount_buf *km, uint64_t after, statmount_id_fn *fn, void *ctx)
+{
+	return each_listed(km, KAPI_LSMT_ROOT, after, fn, ctx);
+}
+
+int
+statmount_gone(struct statmount_buf *km, uint64_t id)
+{
+	if (stat_into(km, id, KAPI_STATMOUNT_MNT_BASIC) != NULL)
+		return 0;
+	return errno == ENOENT ? 1 : -1;
+}
+
+int
+statmount_ns_mounts(int nsfd, uint64_t *n)
+{
+	struct kapi_mnt_ns_info info = { .size = sizeof(info) };
+
+	if (ioctl(nsfd, KAPI_NS_MNT_GET_INFO, &info) < 0)
+		return -1;
+	*n = info.nr_mounts;
+	return 0;
 }
 
 void

@@ -40,6 +40,14 @@ typedef void statmount_id_fn(void *ctx, uint64_t id);
 /* Call fn with the id of each mount below mount top (its submounts, theirs and so on); -1 with
  * errno set (ENOENT: top is gone). */
 int statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn *fn, void *ctx);
+/* Call fn with the id of each mount visible from our root whose id is above after (unique ids
+ * only grow: the mounts made since the one numbered after); -1 with errno set. */
+int statmount_each_after(struct statmount_buf *km, uint64_t after, statmount_id_fn *fn, void *ctx);
+/* Whether mount id is gone: 1 yes (ENOENT), 0 no, -1 with errno set. */
+int statmount_gone(struct statmount_buf *km, uint64_t id);
+/* How many mounts the mount namespace of nsfd (an nsfs fd) has, into *n (NS_MNT_GET_INFO, Linux
+ * 6.12: ENOTTY before); -1 with errno set. */
+int statmount_ns_mounts(int nsfd, uint64_t *n);
 /* Release the buffer. */
 void statmount_free(struct statmount_buf *km);
 

@@ -33,6 +33,7 @@
 #include "debug.h"
 #include "capture.h"
 #include "compat.h"
+#include "mibyid.h"
 #include "mitext.h"
 #include "mntns.h"
 #include "mount_events.h"
@@ -63,6 +64,7 @@ struct mountinfo {
 	uint64_t mnt_ns;		/* our mount namespace (its inode), for the capture */
 	struct mi_seen *seen;		/* with the capture: the changes of a diff */
 	size_t nseen, seen_cap;
+	struct mibyid *byid;		/* the table kept by id (mibyid.c); NULL: read whole */
 };
 
 /* Whether the table changed since the last poll of fd (consumes the signal). */
@@ -281,6 +283,23 @@ mi_open_capture(struct source *src)
 	source_poll(src, FD_CAP, capture_fd(mi->cap), POLLIN);
 }
 
+/* With the capture in our namespace, keep the table by id where the kernel lets us. */
+static bool
+mi_open_byid(struct mountinfo *mi)
+{
+	if (mi->cap == NULL)
+		return false;
+	mi->byid = xcalloc(1, sizeof(*mi->byid));
+	(void)mi_changed(mi->table_fd);
+	capture_begin_read(mi->cap);
+	if (mibyid_open(mi->byid, &mi->tab, mi->cap) == 0)
+		return true;
+	DEBUG(DEBUG_MOUNTINFO, "the table is read whole: %s", strerror(errno));
+	free(mi->byid);
+	mi->byid = NULL;
+	return false;
+}
+
 static int
 mi_open(struct source *src)
 {
@@ -297,6 +316,8 @@ mi_open(struct source *src)
 	mi_open_capture(src);
 	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &mi->root);
+	if (mi_open_byid(mi))
+		return 0;
 	if (mi_read_stable(mi, &mi->tab, NULL) < 0)
 		return -1;
 	mitext_take(&mi->text);
@@ -366,11 +387,23 @@ mi_read_rooted(struct source *src, struct mounttab *fresh)
 	return mi_read_stable(mi, fresh, &mi->tab);
 }
 
+/* Name the changes of the last read after the calls behind them (fresh: the table after it). */
+static void
+mi_report(struct source *src, const struct mounttab *fresh)
+{
+	struct mountinfo *mi = src->priv;
+
+	capture_await(mi->cap, mi_open_behind, &(struct mi_read){ mi, fresh });
+	mi_report_seen(src, fresh);
+	capture_settle(mi->cap);
+}
+
 static int
 mi_drain(struct source *src, size_t i)
 {
 	struct mountinfo *mi = src->priv;
 	struct mounttab fresh = { 0 };
+	int r;
 
 	if (i == FD_NS) {
 		/* The namespace is gone: close the table's fd, which would keep it alive. */
@@ -388,21 +421,29 @@ mi_drain(struct source *src, size_t i)
 	}
 	if (mi->cap)
 		capture_begin_read(mi->cap);
-	if (mi_read_rooted(src, &fresh) < 0) {
+	if (mi->byid && (r = mibyid_step(mi->byid, &mi->tab, mi->cap, mi->mnt_ns, mi_on_change,
+	    src)) != 0) {
+		if (r < 0)
+			return -1;
+		mi_report(src, &mi->tab);
+		mibyid_finish(mi->byid, &mi->tab);
+		mount_events_removals(src);
+		return 0;
+	}
+	if ((mi->byid ? mibyid_read_all(mi->byid, &fresh, mi->cap) :
+	    mi_read_rooted(src, &fresh)) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
 	DEBUG(DEBUG_MOUNTINFO, "re-read the table: %zu mounts, %zu before", fresh.count,
 	    mi->tab.count);
 	mounttab_diff(&mi->tab, &fresh, mi_on_change, src);
-	if (mi->cap) {
-		capture_await(mi->cap, mi_open_behind, &(struct mi_read){ mi, &fresh });
-		mi_report_seen(src, &fresh);
-		capture_settle(mi->cap);
-	}
+	if (mi->cap)
+		mi_report(src, &fresh);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
-	mitext_take(&mi->text);
+	if (mi->byid == NULL)
+		mitext_take(&mi->text);
 	mount_events_removals(src);
 	return 0;
 }
@@ -424,6 +465,9 @@ mi_close(struct source *src)
 		source_close_fd(src, FD_TABLE, &mi->table_fd);
 		source_poll_fd(src, FD_CAP, -1);
 		capture_close(mi->cap);
+		if (mi->byid)
+			mibyid_close(mi->byid);
+		free(mi->byid);
 		free(mi->seen);
 		if (mi->procfd >= 0)
 			close(mi->procfd);
