@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# The mountinfo backend's table kept by id (src/sources/mibyid.c): with the capture, where
-# statmount(2) says all that mountinfo does, a change is read from the kernel's ids and the calls
-# the capture kept. Each case is one a read by id could get wrong; each compares its lines with
+# The mountinfo backend's table kept by id (src/sources/mibyid.c): with the capture, from Linux
+# 6.8, a change is read from the kernel's ids, the calls the capture kept and the lines of the
+# mounts made. Each case is one a read by id could get wrong; each compares its lines with
 # those of the same backend without the capture (which reads the whole table at each change).
 load helper
 
@@ -20,7 +20,7 @@ need_byid() {
 	*) skip "no capture beside the mountinfo backend: ${err%%$'\n'*}" ;;
 	esac
 	[[ $err != *"the table is read whole"* ]] ||
-		skip "statmount(2) here cannot say all that mountinfo does: ${err##*read whole: }"
+		skip "no table by id here (no listmount(2) before Linux 6.8): ${err##*read whole: }"
 }
 
 eval "helper_$(declare -f teardown)"

@@ -1036,8 +1036,8 @@ mountinfo_options() {
 		[ "$(findmnt -n -o ID,PARENT "$path" | tail -1 | tr -s ' ' | sed 's/^ //')" = "$id $parent" ] ||
 			{ echo "$path: $id $parent"; findmnt -o ID,PARENT,TARGET "$path"; false; }
 	done < <(jq -r '[.path, .mount_id, .parent_id] | @tsv' "$T/out")
-	# The mountinfo backend keeps its table by unique id with the capture from 6.13 on.
-	if [ "$(backend_used)" = fanotify ] || { grep -q '+bpf:' "$T/err" && kernel_at_least 6 13; }; then
+	# The mountinfo backend keeps its table by unique id with the capture from 6.8 on.
+	if [ "$(backend_used)" = fanotify ] || { grep -q '+bpf:' "$T/err" && kernel_at_least 6 8; }; then
 		jq -e -s 'all(.[]; (.unique_id | type) == "number" and .unique_id != .mount_id)' "$T/out"
 	else
 		jq -e -s 'all(.[]; .unique_id == null)' "$T/out"

@@ -14,16 +14,14 @@
 #include "mitext.h"
 #include "xalloc.h"
 
-/* The whole mountinfo file fd, from its start, into raw; -1 with errno set. */
+/* The mountinfo file fd, from where its last read ended, into raw; -1 with errno set. */
 static int
-slurp(int fd, struct buf *raw)
+read_on(int fd, struct buf *raw)
 {
 	char chunk[16384];
 	ssize_t n;
 
 	buf_reset(raw);
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -225,9 +223,35 @@ mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab 
 	size_t n;
 	int r;
 
-	if (slurp(fd, &m->next) < 0)
+	if (lseek(fd, 0, SEEK_SET) < 0 || read_on(fd, &m->next) < 0)
 		return -1;
 	lines = copy_same(m, t, old, &n);
+	r = parse_rest(m, lines, n, t);
+	free(lines);
+	return r;
+}
+
+int
+mitext_read_more(struct mitext *m, int fd, struct mounttab *t, uint64_t *seq)
+{
+	struct line *lines = NULL;
+	char *p, *eol, *end;
+	size_t n = 0, cap = 0;
+	int r;
+
+	if (read_on(fd, &m->rest) < 0)
+		return -1;
+	end = m->rest.data + m->rest.len;
+	for (p = m->rest.data; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			lines = xreallocarray(lines, cap, sizeof(*lines));
+		}
+		/* No line of the text last taken: a later read parses it again. */
+		lines[n++] = (struct line){ strtoull(p, NULL, 10), 0, 0, (uint32_t)(*seq)++ };
+	}
 	r = parse_rest(m, lines, n, t);
 	free(lines);
 	return r;

@@ -18,6 +18,13 @@ struct mitext {
  * every line). -1 with errno set.
  */
 int mitext_read(struct mitext *m, int fd, struct mounttab *t, const struct mounttab *old);
+/*
+ * Read on from where the last read of fd ended, into t: since Linux 6.8 the file lists mounts by
+ * unique id, and a read at its end goes on with the mounts made since (ids only grow), and only
+ * those. Each entry's place (seq) is *seq on, which is advanced; none has a line of the text last
+ * taken. -1 with errno set.
+ */
+int mitext_read_more(struct mitext *m, int fd, struct mounttab *t, uint64_t *seq);
 /* The read just made becomes the text last taken (the table read by it is the one kept). */
 void mitext_take(struct mitext *m);
 void mitext_free(struct mitext *m);

@@ -316,11 +316,14 @@ statmount_each_after(struct statmount_buf *km, uint64_t after, statmount_id_fn *
 }
 
 int
-statmount_gone(struct statmount_buf *km, uint64_t id)
+statmount_old_id(struct statmount_buf *km, uint64_t id, uint64_t *old)
 {
-	if (stat_into(km, id, KAPI_STATMOUNT_MNT_BASIC) != NULL)
-		return 0;
-	return errno == ENOENT ? 1 : -1;
+	struct kapi_statmount *sm = stat_into(km, id, KAPI_STATMOUNT_MNT_BASIC);
+
+	if (sm == NULL)
+		return errno == ENOENT ? 0 : -1;
+	*old = sm->mnt_id_old;
+	return 1;
 }
 
 int

@@ -43,8 +43,9 @@ int statmount_each_below(struct statmount_buf *km, uint64_t top, statmount_id_fn
 /* Call fn with the id of each mount visible from our root whose id is above after (unique ids
  * only grow: the mounts made since the one numbered after); -1 with errno set. */
 int statmount_each_after(struct statmount_buf *km, uint64_t after, statmount_id_fn *fn, void *ctx);
-/* Whether mount id is gone: 1 yes (ENOENT), 0 no, -1 with errno set. */
-int statmount_gone(struct statmount_buf *km, uint64_t id);
+/* The mountinfo id (the reusable one) of mount id into *old: 1; 0 if the mount is gone (ENOENT);
+ * -1 with errno set. */
+int statmount_old_id(struct statmount_buf *km, uint64_t id, uint64_t *old);
 /* How many mounts the mount namespace of nsfd (an nsfs fd) has, into *n (NS_MNT_GET_INFO, Linux
  * 6.12: ENOTTY before); -1 with errno set. */
 int statmount_ns_mounts(int nsfd, uint64_t *n);

@@ -1,25 +1,33 @@
 /*
- * The mountinfo source's table kept by mount id, with the capture, where statmount(2) says all
- * that a mountinfo line does (Linux 6.13). The mountinfo signal still says that the table
- * changed; what changed is read from the kernel's ids and the calls the capture kept, at a cost of
- * the changes, not of the table:
+ * The mountinfo source's table kept by mount id, with the capture, from Linux 6.8: listmount(2),
+ * statmount(2), and a mountinfo file that lists mounts by unique id. The mountinfo signal still
+ * says that the table changed; what changed is read at a cost of the changes, not of the table:
  *
- * - Mounts made: listmount(2) of the ids above the newest one listed (unique ids only grow), each
- *   read by statmount(2). A mount made before and attached since (open_tree(2), fsmount(2)) has
- *   an older id; only move_mount(2) attaches one, and that call takes the whole read (below).
- * - Mounts gone: those at the place of each kept umount2(2) (and below it, for a lazy one), each
- *   asked by id: ENOENT is the kernel's word that it is gone. A place is only a hint: the check
- *   below makes it proof.
+ * - Mounts made: listmount(2) of the ids above the newest one listed (unique ids only grow), then
+ *   the file read on from where its last read ended, which gives the lines of those mounts alone
+ *   (mitext_read_more()). A line is the entry, as a whole read makes it. Its unique id is that of
+ *   the listed mount with its mountinfo id, if that mount is still there once the line is read: a
+ *   mountinfo id is taken again once its mount is gone, but a mount listed before the read and
+ *   there after it was there during it, and no other mount had its id meanwhile. A line or a
+ *   listed mount left unmatched takes the whole read. A mount made before and attached since
+ *   (open_tree(2), fsmount(2)) has an older id; only move_mount(2) attaches one, and that call
+ *   takes the whole read (below).
+ * - Mounts gone: those at the place of each kept umount2(2) (and below it, for a lazy one), asked
+ *   for by unique id: ENOENT is the kernel's word that one is gone. A place is only a hint: the
+ *   check below makes it proof.
  * - The check: the namespace's own count of mounts (NS_MNT_GET_INFO, Linux 6.12), read after the
  *   rest, must be the table's after those. A mount gone otherwise (propagation, expiry, a call the
- *   capture does not place) makes it differ: then every id is listed (no statmount(2) of a mount
- *   known), and the mounts not listed are gone. A mount made meanwhile and another gone unseen may
- *   make it agree by chance; the one made raises the signal again, and at that read they differ.
+ *   capture does not place) makes it differ: then every id is listed (no statmount(2) of a known
+ *   mount), and the mounts not listed are gone. Before 6.12, every id is listed at each change. A
+ *   mount made meanwhile and another gone unseen may make the count agree by chance; the one made
+ *   raises the signal again, and at that read they differ.
  * - Flips and moves change no count: while the capture keeps a flip or a move call (failed ones
- *   aside), or may have missed one, the whole table is read, as the mountinfo source does without
- *   this. So is it where a mount gone from a peer group leaves a member whose options or
- *   propagation changed (slaves handed to another master), and, while the table has slaves, at
- *   each call elsewhere that may take their master from them (an unmount, a propagation change).
+ *   aside), or may have missed one, the whole table is read. So is it where a mount gone from a
+ *   peer group leaves members that name that group (its peers, or slaves that another master may
+ *   take), and, while the table has slaves, at each call elsewhere that may take their master.
+ *
+ * A whole read lists every mount before the text is read, and asks for each again after it, to
+ * give each entry its unique id by the same rule.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +41,7 @@
 #include "path.h"
 #include "xalloc.h"
 
-/* What a step found: the mounts made, read; the ids of those gone. */
+/* What a step found: the mounts made, read; the mountinfo ids of those gone. */
 struct found {
 	struct mounttab_entry **made;
 	size_t nmade;
@@ -74,54 +82,77 @@ ns_count(const struct mibyid *b)
 	return b->nsfd >= 0 && statmount_ns_mounts(b->nsfd, &n) == 0 ? (long long)n : -1;
 }
 
-int
-mibyid_read_all(struct mibyid *b, struct mounttab *t, const struct capture *cap)
+/* The mounts listed above after, with their mountinfo ids, into b->pairs (those gone meanwhile
+ * left out); -1 with errno set. */
+static int
+list_pairs(struct mibyid *b, uint64_t after)
 {
-	long long before = ns_count(b), after;
+	struct mounttab_ids ids = { NULL, 0, 0 };
+	uint64_t old;
 	size_t i;
+	int r = statmount_each_after(&b->sm, after, add_id, &ids);
 
-	b->losses = capture_losses(cap);
-	if (statmount_read_table(&b->sm, t) < 0)
-		return -1;
-	after = ns_count(b);
-	b->counted = before >= 0 && before == after && (size_t)after == t->count;
-	b->slaves = 0;
-	for (i = 0; i < t->cap; i++) {
-		if (t->slot[i] && t->slot[i]->id > b->top)
-			b->top = t->slot[i]->id;
-		b->slaves += t->slot[i] && is_slave(t->slot[i]);
+	b->npairs = 0;
+	b->pairs = xreallocarray(b->pairs, ids.n + 1, sizeof(*b->pairs));
+	for (i = 0; i < ids.n && r >= 0; i++) {
+		if (ids.v[i] > b->top)
+			b->top = ids.v[i];
+		if ((r = statmount_old_id(&b->sm, ids.v[i], &old)) == 1)
+			b->pairs[b->npairs++] = (struct mibyid_pair){ ids.v[i], old };
 	}
-	return 0;
+	free(ids.v);
+	return r < 0 ? -1 : 0;
 }
 
 int
-mibyid_open(struct mibyid *b, struct mounttab *t, const struct capture *cap)
+mibyid_open(struct mibyid *b)
 {
-	struct mounttab_entry *root = NULL, *e;
-	bool partial;
-	size_t i;
-
 	*b = (struct mibyid){ .nsfd = -1 };
 	if (statmount_probe() < 0)
 		return -1;
 	b->nsfd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (mibyid_read_all(b, t, cap) < 0)
-		goto fail;
-	/* Our root's mount has a source and options: what statmount(2) leaves out, it cannot say. */
-	for (i = 0; i < t->cap; i++)
-		if (t->slot[i] && (root == NULL || t->slot[i]->id < root->id))
-			root = t->slot[i];
-	if (root == NULL || (e = statmount_one(&b->sm, root->id)) == NULL)
-		goto fail;
-	partial = b->sm.partial;
-	mounttab_entry_free(e);
-	if (!partial)
-		return 0;
-	errno = EOPNOTSUPP;
-fail:
-	mounttab_clear(t);
-	mibyid_close(b);
-	return -1;
+	return 0;
+}
+
+int
+mibyid_whole_begin(struct mibyid *b, const struct capture *cap)
+{
+	b->losses = capture_losses(cap);
+	b->count_before = ns_count(b);
+	return list_pairs(b, 0);
+}
+
+int
+mibyid_whole_end(struct mibyid *b, struct mounttab *t)
+{
+	struct mounttab_entry *e;
+	long long after = ns_count(b);
+	uint64_t old;
+	size_t i, n = 0;
+	int r;
+
+	for (i = 0; i < b->npairs; i++) {
+		if ((e = mounttab_find(t, b->pairs[i].old)) == NULL)
+			continue;
+		if ((r = statmount_old_id(&b->sm, b->pairs[i].id, &old)) < 0)
+			return -1;
+		if (r == 1) {
+			e->unique_id = b->pairs[i].id;
+			n++;
+		}
+	}
+	b->paired = n == t->count;
+	b->counted = b->count_before >= 0 && b->count_before == after && (size_t)after == t->count;
+	b->seq = 0;
+	b->slaves = 0;
+	for (i = 0; i < t->cap; i++) {
+		if ((e = t->slot[i]) == NULL)
+			continue;
+		if (e->seq >= b->seq)
+			b->seq = e->seq + 1;
+		b->slaves += is_slave(e);
+	}
+	return 0;
 }
 
 /*
@@ -161,29 +192,33 @@ unsure(const struct mibyid *b, const struct capture *cap, uint64_t mnt_ns,
 	return false;
 }
 
-/* Read each listed id that t does not have into f; -1 with errno set. */
+/*
+ * The lines read on (lines, emptied), each with its listed mount, into f->made: 1; 0 where a line
+ * or a mount still there is left unmatched, or a line's mountinfo id is still the table's (a mount
+ * gone and its id taken again within one read); -1 with errno set.
+ */
 static int
-read_made(struct mibyid *b, const struct mounttab *t, const struct mounttab_ids *ids,
-    struct found *f)
+take_made(struct mibyid *b, const struct mounttab *t, struct mounttab *lines, struct found *f)
 {
 	struct mounttab_entry *e;
+	uint64_t old;
 	size_t i;
+	int r;
 
-	for (i = 0; i < ids->n; i++) {
-		if (ids->v[i] > b->top)
-			b->top = ids->v[i];
-		if (mounttab_find(t, ids->v[i]) != NULL)
-			continue;
-		if ((e = statmount_one(&b->sm, ids->v[i])) == NULL) {
-			/* Gone since it was listed. */
-			if (errno == ENOENT)
-				continue;
-			return -1;
+	for (i = 0; i < b->npairs; i++) {
+		e = mounttab_remove(lines, b->pairs[i].old);
+		if ((r = statmount_old_id(&b->sm, b->pairs[i].id, &old)) != 1 || e == NULL ||
+		    mounttab_find(t, e->id) != NULL) {
+			mounttab_entry_free(e);
+			if (r != 0)
+				return r < 0 ? -1 : 0;
+			continue;	/* gone since it was listed: its line, if any, too */
 		}
+		e->unique_id = b->pairs[i].id;
 		f->made = xreallocarray(f->made, f->nmade + 1, sizeof(*f->made));
 		f->made[f->nmade++] = e;
 	}
-	return 0;
+	return lines->count == 0;
 }
 
 /* Whether call c may have unmounted e. */
@@ -198,100 +233,63 @@ static int
 read_gone(struct mibyid *b, const struct mounttab *t, const struct capjoin_call **detach,
     size_t n, struct found *f)
 {
-	struct mounttab_ids at = { NULL, 0, 0 };
+	const struct mounttab_entry *e;
+	uint64_t old;
 	size_t i, k;
-	int r = 0;
+	int r = 1;
 
-	for (i = 0; n > 0 && i < t->cap; i++)
-		for (k = 0; t->slot[i] && k < n; k++)
-			if (unmounts(detach[k], t->slot[i])) {
-				add_id(&at, t->slot[i]->id);
-				break;
-			}
-	for (i = 0; i < at.n && r >= 0; i++)
-		if ((r = statmount_gone(&b->sm, at.v[i])) == 1)
-			add_id(&f->gone, at.v[i]);
-	free(at.v);
+	for (i = 0; n > 0 && i < t->cap && r >= 0; i++) {
+		if ((e = t->slot[i]) == NULL)
+			continue;
+		for (k = 0; k < n && !unmounts(detach[k], e); k++)
+			;
+		if (k < n && e->unique_id == 0)
+			f->whole = true;
+		else if (k < n && (r = statmount_old_id(&b->sm, e->unique_id, &old)) == 0)
+			add_id(&f->gone, e->id);
+	}
 	return r < 0 ? -1 : 0;
 }
 
-static bool
-is_gone(const struct found *f, uint64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < f->gone.n; i++)
-		if (f->gone.v[i] == id)
-			return true;
-	return false;
-}
-
-/* The context of regroup(). */
-struct regroup {
-	struct mibyid *b;
-	const struct mounttab *t;
-	struct found *f;
-};
-
-/* A member of a group that lost one: if it is not gone too, and not as cached, read the whole. */
+/* The peer groups of the mounts gone: one that other mounts still name takes the whole read. */
 static void
-regroup(void *p, uint64_t id)
+check_groups(const struct mounttab *t, struct found *f)
 {
-	struct regroup *r = p;
-	const struct mounttab_entry *e = mounttab_find(r->t, id);
-
-	if (e && !is_gone(r->f, id) && statmount_same_options(&r->b->sm, e) != 1)
-		r->f->whole = true;
-}
-
-/* The peer groups of the mounts gone: those that others name are read again. */
-static void
-check_groups(struct mibyid *b, const struct mounttab *t, struct found *f)
-{
-	struct regroup r = { b, t, f };
-	const struct mounttab_entry *e;
 	size_t i, k, n;
 	uint64_t g;
 
 	for (i = 0; i < f->gone.n && !f->whole; i++) {
-		e = mounttab_find(t, f->gone.v[i]);
-		if ((g = mounttab_peer_group(e)) == 0)
+		if ((g = mounttab_peer_group(mounttab_find(t, f->gone.v[i]))) == 0)
 			continue;
 		for (k = n = 0; k < f->gone.n; k++)
 			n += mounttab_peer_group(mounttab_find(t, f->gone.v[k])) == g;
-		if (mounttab_group_size(t, g) > n)
-			mounttab_each_in_group(t, g, regroup, &r);
+		f->whole = mounttab_group_size(t, g) > n;
 	}
 }
 
-/* List every id: those t lacks are made, those it has and the list lacks are gone. */
+/* List every id: the mounts of t not listed are gone; one listed that is neither t's nor made
+ * takes the whole read. -1 with errno set. */
 static int
 list_all(struct mibyid *b, const struct mounttab *t, struct found *f)
 {
 	struct mounttab_ids ids = { NULL, 0, 0 };
 	long long before = ns_count(b), after;
 	size_t i;
-	int r;
 
-	found_free(f);
-	for (i = 0; i < t->cap; i++)
-		if (t->slot[i])
-			t->slot[i]->mark = false;
-	if ((r = statmount_each_after(&b->sm, 0, add_id, &ids)) == 0) {
-		for (i = 0; i < ids.n; i++)
-			if (mounttab_find(t, ids.v[i]))
-				mounttab_find(t, ids.v[i])->mark = true;
-		r = read_made(b, t, &ids, f);
-	}
-	free(ids.v);
-	if (r < 0)
+	f->gone.n = 0;
+	if (statmount_each_after(&b->sm, 0, add_id, &ids) < 0) {
+		free(ids.v);
 		return -1;
-	for (i = 0; i < t->cap; i++)
-		if (t->slot[i] && !t->slot[i]->mark)
-			add_id(&f->gone, t->slot[i]->id);
+	}
 	after = ns_count(b);
-	b->counted = before >= 0 && before == after &&
-	    (size_t)after == t->count + f->nmade - f->gone.n;
+	qsort(ids.v, ids.n, sizeof(*ids.v), mounttab_cmp_id);
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i] && bsearch(&t->slot[i]->unique_id, ids.v, ids.n, sizeof(*ids.v),
+		    mounttab_cmp_id) == NULL)
+			add_id(&f->gone, t->slot[i]->id);
+	f->whole = ids.n != t->count - f->gone.n + f->nmade;
+	b->counted = before >= 0 && before == after && (size_t)after == ids.n;
+	free(ids.v);
 	return 0;
 }
 
@@ -317,41 +315,59 @@ apply(struct mibyid *b, struct mounttab *t, struct found *f, mounttab_change_fn 
 	f->nmade = 0;
 }
 
+/* The mounts made and gone since the last read, into f; -1 with errno set. */
+static int
+find(struct mibyid *b, const struct mounttab *t, int fd, struct mitext *text,
+    const struct capjoin_call **detach, size_t n, struct found *f)
+{
+	struct mounttab lines = { 0 };
+	long long count;
+	int r;
+
+	if (list_pairs(b, b->top) < 0 || mitext_read_more(text, fd, &lines, &b->seq) < 0 ||
+	    (r = take_made(b, t, &lines, f)) < 0) {
+		mounttab_clear(&lines);
+		return -1;
+	}
+	mounttab_clear(&lines);
+	if (r == 0 || read_gone(b, t, detach, n, f) < 0) {
+		f->whole = true;
+		return r == 0 ? 0 : -1;
+	}
+	count = b->counted ? ns_count(b) : -1;
+	if (count >= 0 && (size_t)count == t->count + f->nmade - f->gone.n)
+		return 0;
+	DEBUG(DEBUG_MOUNTINFO, "by id: %lld mounts counted, %zu known: every id listed", count,
+	    t->count + f->nmade - f->gone.n);
+	return list_all(b, t, f);
+}
+
 int
 mibyid_step(struct mibyid *b, struct mounttab *t, const struct capture *cap, uint64_t mnt_ns,
-    mounttab_change_fn *fn, void *ctx)
+    int fd, struct mitext *text, mounttab_change_fn *fn, void *ctx)
 {
 	const struct capjoin_call **detach;
-	struct mounttab_ids ids = { NULL, 0, 0 };
 	struct found f = { 0 };
-	long long count;
 	size_t ncalls, n;
-	int r = 0;
+	int r;
 
 	(void)capture_calls(cap, &ncalls);
 	detach = xcalloc(ncalls + 1, sizeof(*detach));
-	if (unsure(b, cap, mnt_ns, detach, &n)) {
+	if (!b->paired || unsure(b, cap, mnt_ns, detach, &n)) {
 		DEBUG(DEBUG_MOUNTINFO, "by id: a flip, a move or a loss: the whole table");
 		free(detach);
 		return 0;
 	}
-	if (statmount_each_after(&b->sm, b->top, add_id, &ids) < 0 ||
-	    read_made(b, t, &ids, &f) < 0 || read_gone(b, t, detach, n, &f) < 0)
-		r = -1;
-	free(ids.v);
+	r = find(b, t, fd, text, detach, n, &f);
 	free(detach);
-	count = r == 0 && b->counted ? ns_count(b) : -1;
-	if (r == 0 && (count < 0 || (size_t)count != t->count + f.nmade - f.gone.n)) {
-		DEBUG(DEBUG_MOUNTINFO, "by id: %lld mounts counted, %zu known: every id listed",
-		    count, t->count + f.nmade - f.gone.n);
-		r = list_all(b, t, &f);
-	}
-	if (r == 0)
-		check_groups(b, t, &f);
+	if (r == 0 && !f.whole)
+		check_groups(t, &f);
 	if (r == 0 && !f.whole) {
 		DEBUG(DEBUG_MOUNTINFO, "by id: %zu made, %zu gone", f.nmade, f.gone.n);
 		apply(b, t, &f, fn, ctx);
 		r = 1;
+	} else if (r == 0) {
+		DEBUG(DEBUG_MOUNTINFO, "by id: a change the ids do not explain: the whole table");
 	}
 	found_free(&f);
 	return r;
@@ -374,6 +390,8 @@ mibyid_close(struct mibyid *b)
 		close(b->nsfd);
 	b->nsfd = -1;
 	statmount_free(&b->sm);
+	free(b->pairs);
 	free(b->gone.v);
+	b->pairs = NULL;
 	b->gone = (struct mounttab_ids){ NULL, 0, 0 };
 }

@@ -2,44 +2,53 @@
 #define WATCHQ_MIBYID_H
 
 /*
- * The mountinfo source's table kept by mount id (mibyid.c): with the capture, and where
- * statmount(2) says all that a mountinfo line does, a change is read from the kernel's ids and
- * the captured calls, not from a whole new table.
+ * The mountinfo source's table kept by mount id (mibyid.c): with the capture, where listmount(2)
+ * and statmount(2) exist (Linux 6.8), a change is read from the kernel's ids, the captured calls
+ * and the lines of the mounts made, not from a whole new table.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "capture.h"
+#include "mitext.h"
 #include "mounttab.h"
 #include "statmount.h"
+
+/* A mount listed: its unique id and its mountinfo id. */
+struct mibyid_pair {
+	uint64_t id, old;
+};
 
 struct mibyid {
 	struct statmount_buf sm;
 	int nsfd;			/* our mount namespace, for its count of mounts; -1: none */
-	bool counted;			/* that count was the table's, at the last listing of all */
-	uint64_t top;			/* the newest id listed */
+	bool counted;			/* that count was the table's, at the last whole read */
+	bool paired;			/* every entry of the table has its unique id */
+	uint64_t top;			/* the newest unique id listed */
+	uint64_t seq;			/* the place of the next line read on */
 	size_t slaves;			/* mounts of the table that are slaves (master:N) */
+	long long count_before;		/* the count as a whole read began; -1: not known */
 	unsigned long long losses;	/* the capture's, as of the last whole read */
+	struct mibyid_pair *pairs;	/* listed before the text of a read */
+	size_t npairs;
 	struct mounttab_ids gone;	/* reported unmounted, taken out by mibyid_finish() */
 };
 
-/*
- * Read the whole table into t, keyed by unique id, where this kernel's statmount(2) has all that
- * mountinfo shows (Linux 6.13); -1 with errno set (EOPNOTSUPP: it has not). b is reset first; on
- * failure it is freed.
- */
-int mibyid_open(struct mibyid *b, struct mounttab *t, const struct capture *cap);
-/* Read the whole table again into t (empty), the changes of what since to be told by the caller;
- * -1 with errno set. */
-int mibyid_read_all(struct mibyid *b, struct mounttab *t, const struct capture *cap);
+/* Whether the table can be kept by id here (listmount(2) and statmount(2)); -1 with errno set. */
+int mibyid_open(struct mibyid *b);
+/* A whole read of the mountinfo text begins: list every mount first; -1 with errno set. */
+int mibyid_whole_begin(struct mibyid *b, const struct capture *cap);
+/* It ended, into t: give each entry its unique id; -1 with errno set. */
+int mibyid_whole_end(struct mibyid *b, struct mounttab *t);
 /*
  * After the mountinfo signal, and a drain of the capture (capture_begin_read()): report to fn the
- * mounts and unmounts of t since the last read, the new ones put in t (the gone ones stay until
- * mibyid_finish()). 1: done; 0: what changed needs a whole read (a flip or a move may be among
- * it), nothing reported; -1 with errno set. mnt_ns: our mount namespace (inode).
+ * mounts and unmounts of t since the last read, the mounts made read on from the file fd (text),
+ * and put in t; the gone ones stay until mibyid_finish(). 1: done; 0: what changed needs a whole
+ * read (a flip or a move may be among it), nothing reported; -1 with errno set. mnt_ns: our
+ * mount namespace (inode).
  */
 int mibyid_step(struct mibyid *b, struct mounttab *t, const struct capture *cap, uint64_t mnt_ns,
-    mounttab_change_fn *fn, void *ctx);
+    int fd, struct mitext *text, mounttab_change_fn *fn, void *ctx);
 /* The changes reported: take the unmounted out of t. */
 void mibyid_finish(struct mibyid *b, struct mounttab *t);
 void mibyid_close(struct mibyid *b);

@@ -92,7 +92,9 @@ mi_read_stable(struct mountinfo *mi, struct mounttab *t, const struct mounttab *
 
 	for (i = 1;; i++) {
 		mounttab_clear(t);
-		if (mitext_read(&mi->text, mi->table_fd, t, old) < 0)
+		if ((mi->byid && mibyid_whole_begin(mi->byid, mi->cap) < 0) ||
+		    mitext_read(&mi->text, mi->table_fd, t, old) < 0 ||
+		    (mi->byid && mibyid_whole_end(mi->byid, t) < 0))
 			return -1;
 		if (i == MAX_REREADS || !mi_changed(mi->table_fd))
 			return 0;
@@ -283,21 +285,19 @@ mi_open_capture(struct source *src)
 	source_poll(src, FD_CAP, capture_fd(mi->cap), POLLIN);
 }
 
-/* With the capture in our namespace, keep the table by id where the kernel lets us. */
-static bool
+/* With the capture, keep the table by id where the kernel lets us (mibyid.c). */
+static void
 mi_open_byid(struct mountinfo *mi)
 {
 	if (mi->cap == NULL)
-		return false;
+		return;
 	mi->byid = xcalloc(1, sizeof(*mi->byid));
-	(void)mi_changed(mi->table_fd);
-	capture_begin_read(mi->cap);
-	if (mibyid_open(mi->byid, &mi->tab, mi->cap) == 0)
-		return true;
+	if (mibyid_open(mi->byid) == 0)
+		return;
 	DEBUG(DEBUG_MOUNTINFO, "the table is read whole: %s", strerror(errno));
+	mibyid_close(mi->byid);
 	free(mi->byid);
 	mi->byid = NULL;
-	return false;
 }
 
 static int
@@ -316,8 +316,9 @@ mi_open(struct source *src)
 	mi_open_capture(src);
 	/* Failing that, ours is opened again at the first change, and -N keeps its first root. */
 	(void)mntns_root_id(src->ns, &mi->root);
-	if (mi_open_byid(mi))
-		return 0;
+	mi_open_byid(mi);
+	if (mi->cap)
+		capture_begin_read(mi->cap);
 	if (mi_read_stable(mi, &mi->tab, NULL) < 0)
 		return -1;
 	mitext_take(&mi->text);
@@ -421,8 +422,8 @@ mi_drain(struct source *src, size_t i)
 	}
 	if (mi->cap)
 		capture_begin_read(mi->cap);
-	if (mi->byid && (r = mibyid_step(mi->byid, &mi->tab, mi->cap, mi->mnt_ns, mi_on_change,
-	    src)) != 0) {
+	if (mi->byid && (r = mibyid_step(mi->byid, &mi->tab, mi->cap, mi->mnt_ns, mi->table_fd,
+	    &mi->text, mi_on_change, src)) != 0) {
 		if (r < 0)
 			return -1;
 		mi_report(src, &mi->tab);
@@ -430,8 +431,7 @@ mi_drain(struct source *src, size_t i)
 		mount_events_removals(src);
 		return 0;
 	}
-	if ((mi->byid ? mibyid_read_all(mi->byid, &fresh, mi->cap) :
-	    mi_read_rooted(src, &fresh)) < 0) {
+	if (mi_read_rooted(src, &fresh) < 0) {
 		mounttab_clear(&fresh);
 		return -1;
 	}
@@ -442,8 +442,7 @@ mi_drain(struct source *src, size_t i)
 		mi_report(src, &fresh);
 	mounttab_clear(&mi->tab);
 	mi->tab = fresh;
-	if (mi->byid == NULL)
-		mitext_take(&mi->text);
+	mitext_take(&mi->text);
 	mount_events_removals(src);
 	return 0;
 }
