@@ -68,7 +68,9 @@ main(void)
 	struct mitext m = { 0 }, full = { 0 };
 	struct mounttab t = { 0 }, u = { 0 }, v = { 0 };
 	const struct mounttab_entry *e;
+	struct mounttab_entry *w;
 	unsigned state[200], order[200], round, i, j, k, x;
+	uint64_t seq = 40;
 	struct buf text = { 0 };
 	int fd = memfd_create("mountinfo", 0);
 
@@ -139,6 +141,43 @@ main(void)
 	mitext_take(&m);
 	mounttab_clear(&t);
 	mounttab_clear(&u);
+
+	/*
+	 * Read on: the lines written after a read ended are read alone, each the entry a full read
+	 * makes of it but for its place (from seq on) and its line (none: a later read parses it).
+	 */
+	buf_reset(&text);
+	for (i = 1; i <= 3; i++)
+		line(&text, i, i);
+	put(fd, text.data);
+	CHECK(mitext_read(&m, fd, &t, NULL) == 0 && t.count == 3, "read before reading on");
+	mitext_take(&m);
+	CHECK(mitext_read_more(&m, fd, &u, &seq) == 0 && u.count == 0 && seq == 40,
+	    "nothing new: %zu read", u.count);
+	buf_reset(&text);
+	for (i = 4; i <= 5; i++)
+		line(&text, i, 7 * i);
+	CHECK(pwrite(fd, text.data, text.len, lseek(fd, 0, SEEK_END)) == (ssize_t)text.len,
+	    "append");
+	CHECK(mitext_read_more(&m, fd, &u, &seq) == 0 && u.count == 2 && seq == 42,
+	    "two new: %zu read, next place %llu", u.count, (unsigned long long)seq);
+	CHECK(mitext_read(&full, fd, &v, NULL) == 0 && v.count == 5, "full read");
+	for (i = 4; i <= 5; i++) {
+		e = mounttab_find(&u, i);
+		CHECK(e != NULL && e->seq == 40 + i - 4 && e->line_len == 0 && e->line_off == 0,
+		    "line %u: its place and no line", i);
+		if (e != NULL) {
+			w = mounttab_entry_at(e, e->target);
+			w->seq = mounttab_find(&v, i)->seq;
+			w->line_off = mounttab_find(&v, i)->line_off;
+			w->line_len = mounttab_find(&v, i)->line_len;
+			CHECK(same_entry(w, mounttab_find(&v, i)), "line %u: the full read's entry", i);
+			mounttab_entry_free(w);
+		}
+	}
+	mounttab_clear(&t);
+	mounttab_clear(&u);
+	mounttab_clear(&v);
 	buf_free(&text);
 	mitext_free(&m);
 	mitext_free(&full);
