@@ -170,3 +170,21 @@ whole_reads() { grep -c 'mountinfo: re-read the table' "$T/err" || true; }
 	cont_both
 	same 3
 }
+
+@test "by id: a mountinfo id taken again between two reads (an unmount, then a mount elsewhere)" {
+	need_byid
+	mkdir -p "$T/x" "$T/y" "$T/zz"
+	mount -t tmpfs x "$T/x"
+	old=$(findmnt -n -o ID "$T/x")
+	both mounts "$T"
+	stop_both
+	# The kernel hands out the lowest free mountinfo id: the mount on y may take x's.
+	"$ADV" umount "$T/x" mount "$T/y"
+	cont_both
+	# Both have read it once each has the mount after it.
+	mount -t tmpfs sentinel "$T/zz"
+	wait_until grep -q sentinel "$T/out"
+	wait_until grep -q sentinel "$T/whole"
+	echo "x had id $old; y has $(findmnt -n -o ID "$T/y")"
+	same "$(wc -l <"$T/whole")"
+}
