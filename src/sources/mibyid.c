@@ -73,6 +73,71 @@ found_free(struct found *f)
 	*f = (struct found){ 0 };
 }
 
+/* The hash of a path (FNV-1a). */
+static uint64_t
+path_hash(const char *p)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+static int
+at_cmp(const void *a, const void *b)
+{
+	const struct mibyid_at *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Where (hash, id) is in b->at, or would be. */
+static size_t
+at_place(const struct mibyid *b, uint64_t hash, uint64_t id)
+{
+	struct mibyid_at k = { hash, id };
+	size_t lo = 0, hi = b->nat, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (at_cmp(&b->at[mid], &k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+at_add(struct mibyid *b, const struct mounttab_entry *e)
+{
+	uint64_t h = path_hash(e->target);
+	size_t i = at_place(b, h, e->id);
+
+	if (b->nat == b->at_cap) {
+		b->at_cap = b->at_cap ? 2 * b->at_cap : 64;
+		b->at = xreallocarray(b->at, b->at_cap, sizeof(*b->at));
+	}
+	memmove(&b->at[i + 1], &b->at[i], (b->nat - i) * sizeof(*b->at));
+	b->at[i] = (struct mibyid_at){ h, e->id };
+	b->nat++;
+}
+
+static void
+at_del(struct mibyid *b, const struct mounttab_entry *e)
+{
+	uint64_t h = path_hash(e->target);
+	size_t i = at_place(b, h, e->id);
+
+	if (i < b->nat && b->at[i].hash == h && b->at[i].id == e->id) {
+		memmove(&b->at[i], &b->at[i + 1], (b->nat - i - 1) * sizeof(*b->at));
+		b->nat--;
+	}
+}
+
 /* The namespace's count of mounts; -1 where not known. */
 static long long
 ns_count(const struct mibyid *b)
@@ -145,13 +210,20 @@ mibyid_whole_end(struct mibyid *b, struct mounttab *t)
 	b->counted = b->count_before >= 0 && b->count_before == after && (size_t)after == t->count;
 	b->seq = 0;
 	b->slaves = 0;
+	b->nat = 0;
 	for (i = 0; i < t->cap; i++) {
 		if ((e = t->slot[i]) == NULL)
 			continue;
 		if (e->seq >= b->seq)
 			b->seq = e->seq + 1;
 		b->slaves += is_slave(e);
+		if (b->nat == b->at_cap) {
+			b->at_cap = b->at_cap ? 2 * b->at_cap : 64;
+			b->at = xreallocarray(b->at, b->at_cap, sizeof(*b->at));
+		}
+		b->at[b->nat++] = (struct mibyid_at){ path_hash(e->target), e->id };
 	}
+	qsort(b->at, b->nat, sizeof(*b->at), at_cmp);
 	return 0;
 }
 
@@ -228,26 +300,49 @@ unmounts(const struct capjoin_call *c, const struct mounttab_entry *e)
 	return strcmp(c->path, e->target) == 0 || (c->below && path_within(c->path, e->target));
 }
 
+/* Into at, the mounts of t that detach call c may have unmounted: those at its place, found by
+ * hash; for a lazy one, every mount of t is looked at. */
+static void
+places(const struct mibyid *b, const struct mounttab *t, const struct capjoin_call *c,
+    struct mounttab_ids *at)
+{
+	uint64_t h = path_hash(c->path);
+	const struct mounttab_entry *e;
+	size_t i;
+
+	if (c->below) {
+		for (i = 0; i < t->cap; i++)
+			if ((e = t->slot[i]) && unmounts(c, e))
+				add_id(at, e->id);
+		return;
+	}
+	for (i = at_place(b, h, 0); i < b->nat && b->at[i].hash == h; i++)
+		if ((e = mounttab_find(t, b->at[i].id)) && unmounts(c, e))
+			add_id(at, e->id);
+}
+
 /* The mounts of t at the place of a detach call that are gone, into f; -1 with errno set. */
 static int
 read_gone(struct mibyid *b, const struct mounttab *t, const struct capjoin_call **detach,
     size_t n, struct found *f)
 {
+	struct mounttab_ids at = { NULL, 0, 0 };
 	const struct mounttab_entry *e;
 	uint64_t old;
-	size_t i, k;
+	size_t i;
 	int r = 1;
 
-	for (i = 0; n > 0 && i < t->cap && r >= 0; i++) {
-		if ((e = t->slot[i]) == NULL)
-			continue;
-		for (k = 0; k < n && !unmounts(detach[k], e); k++)
-			;
-		if (k < n && e->unique_id == 0)
+	for (i = 0; i < n; i++)
+		places(b, t, detach[i], &at);
+	mounttab_ids_unique(&at);
+	for (i = 0; i < at.n && r >= 0; i++) {
+		e = mounttab_find(t, at.v[i]);
+		if (e->unique_id == 0)
 			f->whole = true;
-		else if (k < n && (r = statmount_old_id(&b->sm, e->unique_id, &old)) == 0)
+		else if ((r = statmount_old_id(&b->sm, e->unique_id, &old)) == 0)
 			add_id(&f->gone, e->id);
 	}
+	free(at.v);
 	return r < 0 ? -1 : 0;
 }
 
@@ -308,6 +403,7 @@ apply(struct mibyid *b, struct mounttab *t, struct found *f, mounttab_change_fn 
 	}
 	for (i = 0; i < f->nmade; i++) {
 		mounttab_insert(t, f->made[i]);
+		at_add(b, f->made[i]);
 		b->slaves += is_slave(f->made[i]);
 		ch = (struct mounttab_change){ MOUNTTAB_MOUNT, NULL, f->made[i] };
 		fn(ctx, &ch);
@@ -376,10 +472,14 @@ mibyid_step(struct mibyid *b, struct mounttab *t, const struct capture *cap, uin
 void
 mibyid_finish(struct mibyid *b, struct mounttab *t)
 {
+	struct mounttab_entry *e;
 	size_t i;
 
-	for (i = 0; i < b->gone.n; i++)
-		mounttab_entry_free(mounttab_remove(t, b->gone.v[i]));
+	for (i = 0; i < b->gone.n; i++) {
+		if ((e = mounttab_remove(t, b->gone.v[i])) != NULL)
+			at_del(b, e);
+		mounttab_entry_free(e);
+	}
 	b->gone.n = 0;
 }
 
@@ -392,6 +492,9 @@ mibyid_close(struct mibyid *b)
 	statmount_free(&b->sm);
 	free(b->pairs);
 	free(b->gone.v);
+	free(b->at);
+	b->at = NULL;
+	b->nat = b->at_cap = 0;
 	b->pairs = NULL;
 	b->gone = (struct mounttab_ids){ NULL, 0, 0 };
 }

@@ -19,6 +19,11 @@ struct mibyid_pair {
 	uint64_t id, old;
 };
 
+/* A mount of the table by the hash of its path, for the mounts at a place. */
+struct mibyid_at {
+	uint64_t hash, id;
+};
+
 struct mibyid {
 	struct statmount_buf sm;
 	int nsfd;			/* our mount namespace, for its count of mounts; -1: none */
@@ -32,6 +37,8 @@ struct mibyid {
 	struct mibyid_pair *pairs;	/* listed before the text of a read */
 	size_t npairs;
 	struct mounttab_ids gone;	/* reported unmounted, taken out by mibyid_finish() */
+	struct mibyid_at *at;		/* the table's mounts, by hash and id */
+	size_t nat, at_cap;
 };
 
 /* Whether the table can be kept by id here (listmount(2) and statmount(2)); -1 with errno set. */
