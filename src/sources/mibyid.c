@@ -196,6 +196,10 @@ mibyid_whole_end(struct mibyid *b, struct mounttab *t)
 	size_t i, n = 0;
 	int r;
 
+	/* A line copied from the last read's table may be another mount's since: none is kept. */
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i])
+			t->slot[i]->unique_id = 0;
 	for (i = 0; i < b->npairs; i++) {
 		if ((e = mounttab_find(t, b->pairs[i].old)) == NULL)
 			continue;
