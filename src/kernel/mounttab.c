@@ -172,8 +172,8 @@ mounttab_clear(struct mounttab *t)
 }
 
 /* FNV-1a: a target's key in the twin counts; a collision only costs a needless listing. */
-static uint64_t
-hash_target(const char *s)
+uint64_t
+mounttab_target_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -276,7 +276,7 @@ group_count(void *p, uint64_t g)
 static void
 entry_count(struct mounttab *t, const struct mounttab_entry *e, int delta)
 {
-	count_add(&t->twins, e->parent_id, hash_target(e->target), delta);
+	count_add(&t->twins, e->parent_id, mounttab_target_hash(e->target), delta);
 	each_group(e, group_count, &(struct group_delta){ &t->groups, delta });
 	if (delta > 0 && mounttab_peer_group(e) != 0)
 		t->had_shared = true;
@@ -415,7 +415,7 @@ mounttab_top_at(const struct mounttab *t, const char *target)
 bool
 mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e)
 {
-	return count_of(&t->twins, e->parent_id, hash_target(e->target)) > 1;
+	return count_of(&t->twins, e->parent_id, mounttab_target_hash(e->target)) > 1;
 }
 
 size_t

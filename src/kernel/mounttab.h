@@ -93,6 +93,8 @@ struct mounttab_entry *mounttab_remove(struct mounttab *t, uint64_t id);
 bool mounttab_has_twin(const struct mounttab *t, const struct mounttab_entry *e);
 /* The peer group e is in (its shared:N), 0 if none. */
 uint64_t mounttab_peer_group(const struct mounttab_entry *e);
+/* The hash of a mount point (FNV-1a): a key for the mounts at one place. */
+uint64_t mounttab_target_hash(const char *target);
 /* How many entries name peer group g (shared:g or master:g). */
 size_t mounttab_group_size(const struct mounttab *t, uint64_t g);
 /* Whether e (NULL: false) has a parent in t that is in a peer group: a mount there may be a copy

@@ -73,17 +73,6 @@ found_free(struct found *f)
 	*f = (struct found){ 0 };
 }
 
-/* The hash of a path (FNV-1a). */
-static uint64_t
-path_hash(const char *p)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 static int
 at_cmp(const void *a, const void *b)
 {
@@ -111,16 +100,23 @@ at_place(const struct mibyid *b, uint64_t hash, uint64_t id)
 	return lo;
 }
 
+/* Room in b->at for one more. */
 static void
-at_add(struct mibyid *b, const struct mounttab_entry *e)
+at_room(struct mibyid *b)
 {
-	uint64_t h = path_hash(e->target);
-	size_t i = at_place(b, h, e->id);
-
 	if (b->nat == b->at_cap) {
 		b->at_cap = b->at_cap ? 2 * b->at_cap : 64;
 		b->at = xreallocarray(b->at, b->at_cap, sizeof(*b->at));
 	}
+}
+
+static void
+at_add(struct mibyid *b, const struct mounttab_entry *e)
+{
+	uint64_t h = mounttab_target_hash(e->target);
+	size_t i = at_place(b, h, e->id);
+
+	at_room(b);
 	memmove(&b->at[i + 1], &b->at[i], (b->nat - i) * sizeof(*b->at));
 	b->at[i] = (struct mibyid_at){ h, e->id };
 	b->nat++;
@@ -129,7 +125,7 @@ at_add(struct mibyid *b, const struct mounttab_entry *e)
 static void
 at_del(struct mibyid *b, const struct mounttab_entry *e)
 {
-	uint64_t h = path_hash(e->target);
+	uint64_t h = mounttab_target_hash(e->target);
 	size_t i = at_place(b, h, e->id);
 
 	if (i < b->nat && b->at[i].hash == h && b->at[i].id == e->id) {
@@ -221,11 +217,8 @@ mibyid_whole_end(struct mibyid *b, struct mounttab *t)
 		if (e->seq >= b->seq)
 			b->seq = e->seq + 1;
 		b->slaves += is_slave(e);
-		if (b->nat == b->at_cap) {
-			b->at_cap = b->at_cap ? 2 * b->at_cap : 64;
-			b->at = xreallocarray(b->at, b->at_cap, sizeof(*b->at));
-		}
-		b->at[b->nat++] = (struct mibyid_at){ path_hash(e->target), e->id };
+		at_room(b);
+		b->at[b->nat++] = (struct mibyid_at){ mounttab_target_hash(e->target), e->id };
 	}
 	qsort(b->at, b->nat, sizeof(*b->at), at_cmp);
 	return 0;
@@ -310,7 +303,7 @@ static void
 places(const struct mibyid *b, const struct mounttab *t, const struct capjoin_call *c,
     struct mounttab_ids *at)
 {
-	uint64_t h = path_hash(c->path);
+	uint64_t h = mounttab_target_hash(c->path);
 	const struct mounttab_entry *e;
 	size_t i;
 
