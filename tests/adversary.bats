@@ -622,6 +622,25 @@ release_stalled() {
 	run ! grep -q "comm=wq-second$" "$T/out"
 }
 
+@test "adv: mountinfo: a remount through a mount stacked since the last read is not named after another call" {
+	need_mi_capture
+	mkdir -p "$T/m" "$T/o"
+	mount -t tmpfs -o size=4k below "$T/m"
+	mount -t tmpfs -o size=4k other "$T/o"
+	start_watchq --backend=mountinfo mounts "$T"
+	kill -STOP "$WQ_PID"
+	# The remount of o is one of m's filesystem, stacked on o since the last read.
+	mount --bind "$T/m" "$T/o"
+	"$ADV" name wq-setattr noexec "$T/m"
+	"$ADV" name wq-remount remount "$T/o" ro
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount readonly $T/m " "$T/out" || { cat "$T/out"; false; }
+	cat "$T/out"
+	# Both calls may have changed m: neither is named for it.
+	run ! grep -q "comm=wq-setattr$" "$T/out"
+	grep "^mount readonly $T/m " "$T/out" | grep -q " pid=- uid=- comm=-$"
+}
+
 @test "adv: mountinfo: a copy propagated to a slave from another namespace is not named for a call here at its place" {
 	need_mi_capture
 	mkdir -p "$T/m" "$T/s"

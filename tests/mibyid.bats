@@ -188,3 +188,27 @@ whole_reads() { grep -c 'mountinfo: re-read the table' "$T/err" || true; }
 	echo "x had id $old; y has $(findmnt -n -o ID "$T/y")"
 	same "$(wc -l <"$T/whole")"
 }
+
+@test "by id: a mount id and a device taken again between two reads are an unmount and a mount, not a move" {
+	need_byid
+	mkdir -p "$T/x" "$T/y" "$T/zz"
+	# As adv mounts one: the same source, type and root. Only the unique ids tell the two apart.
+	mount -t tmpfs -o size=4k adv "$T/x"
+	old=$(findmnt -n -o ID,MAJ:MIN "$T/x")
+	both mounts "$T"
+	stop_both
+	# The kernel hands out the lowest free mountinfo id and anonymous device number.
+	"$ADV" umount "$T/x" mount "$T/y"
+	cont_both
+	mount -t tmpfs sentinel "$T/zz"
+	wait_until grep -q sentinel "$T/out"
+	wait_until grep -q sentinel "$T/whole"
+	new=$(findmnt -n -o ID,MAJ:MIN "$T/y")
+	[ "$old" = "$new" ] || skip "y has another id or device than x had ($old, then $new): taken elsewhere"
+	echo "--- by id"; cat "$T/out"; echo "--- whole"; cat "$T/whole"
+	# The text alone takes it for a move (watchq-backends(7)).
+	jq -e -s --arg y "$T/y" 'map(select(.event == "move" and .path == $y)) | length == 1' "$T/whole"
+	jq -e -s 'map(select(.event == "move")) | length == 0' "$T/out"
+	jq -e -s --arg x "$T/x" 'map(select(.event == "unmount" and .path == $x)) | length == 1' "$T/out"
+	jq -e -s --arg y "$T/y" 'map(select(.event == "mount" and .path == $y)) | length == 1' "$T/out"
+}

@@ -143,15 +143,48 @@ mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct 
 }
 
 /*
- * Whether flip call f may have changed mount e (whose superblock's device is dev): a call on its
- * path (or above it, recursive), on its superblock, or on one the capture could not tell.
+ * Whether what is mounted at path may have changed since the last read: a kept call that may
+ * attach, detach or move a mount there or above it (it may have ended since, and have been named),
+ * or one whose place is not ours to tell (another root or namespace: propagation, a move).
  */
 static bool
-mi_flip_may_touch(const struct mountinfo *mi, const struct capture_call *f,
-    const struct mounttab_entry *e)
+mi_place_unsettled(const struct mountinfo *mi, const char *path)
 {
-	const struct mounttab_entry *at;
+	const struct capjoin_call *calls, *c;
+	size_t i, n;
 
+	if ((calls = capture_calls(mi->cap, &n)) == NULL)
+		return true;
+	for (i = 0; i < n; i++) {
+		c = &calls[i];
+		if ((!c->open && !c->ok) || c->kinds == 0)
+			continue;
+		if ((c->kinds & CAPJOIN_MOVE) || c->mnt_ns != mi->mnt_ns || c->path_len == 0 ||
+		    c->path[0] != '/' || path_within(c->path, path))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the top mount at path in t is of device dev, or t has none there. */
+static bool
+mi_top_of(const struct mounttab *t, const char *path, dev_t dev)
+{
+	const struct mounttab_entry *at = mounttab_top_at(t, path);
+
+	return at == NULL || at->dev == dev;
+}
+
+/*
+ * Whether flip call f may have changed mount e (whose superblock's device is dev): a call on its
+ * path (or above it, recursive), on its superblock, or on one the capture could not tell. A
+ * remount by path names the superblock of the mount on top there at the call: the one of the
+ * last read or of this one (fresh), or any, where a call may have put another there between.
+ */
+static bool
+mi_flip_may_touch(const struct mountinfo *mi, const struct mounttab *fresh,
+    const struct capture_call *f, const struct mounttab_entry *e)
+{
 	if (f->elsewhere && !f->sb)
 		return false;
 	if (f->target == CAPTURE_TARGET_SB)
@@ -159,13 +192,14 @@ mi_flip_may_touch(const struct mountinfo *mi, const struct capture_call *f,
 	if (f->target != CAPTURE_TARGET_PATH)
 		return true;
 	if (f->sb)
-		return (at = mounttab_top_at(&mi->tab, f->path)) == NULL || at->dev == e->dev;
+		return mi_top_of(&mi->tab, f->path, e->dev) || mi_top_of(fresh, f->path, e->dev) ||
+		    mi_place_unsettled(mi, f->path);
 	return f->subtree ? path_within(f->path, e->target) : strcmp(f->path, e->target) == 0;
 }
 
 /* The flip call that alone can have made the remount ch; NULL if none, or more than one. */
 static const struct capture_call *
-mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
+mi_flip_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct mounttab_change *ch)
 {
 	const struct capture_call *f, *one = NULL;
 	size_t i;
@@ -175,8 +209,8 @@ mi_flip_behind(struct mountinfo *mi, const struct mounttab_change *ch)
 	for (i = 0; i < capture_nflips(mi->cap); i++) {
 		f = capture_flip(mi->cap, i);
 		/* A mount that moved too may have been changed at its old place as well. */
-		if ((f->done && !f->ok) || (!mi_flip_may_touch(mi, f, ch->new) &&
-		    !mi_flip_may_touch(mi, f, ch->old)))
+		if ((f->done && !f->ok) || (!mi_flip_may_touch(mi, fresh, f, ch->new) &&
+		    !mi_flip_may_touch(mi, fresh, f, ch->old)))
 			continue;
 		/* One still under way may yet fail: it is no proof, and may be behind it. */
 		if (one || f->tgid <= 0 || !f->done)
@@ -211,7 +245,7 @@ mi_open_behind(void *p)
 		}
 		for (k = 0; k < capture_nflips(mi->cap); k++) {
 			f = capture_flip(mi->cap, k);
-			if (!f->done && mi_flip_may_touch(mi, f, mi->seen[i].ch.new))
+			if (!f->done && mi_flip_may_touch(mi, r->fresh, f, mi->seen[i].ch.new))
 				return true;
 		}
 	}
@@ -238,7 +272,7 @@ mi_report_seen(struct source *src, const struct mounttab *fresh)
 	for (i = 0; i < mi->nseen; i++) {
 		s = &mi->seen[i];
 		if (s->ch.kind == MOUNTTAB_REMOUNT) {
-			if ((f = mi_flip_behind(mi, &s->ch)) == NULL) {
+			if ((f = mi_flip_behind(mi, fresh, &s->ch)) == NULL) {
 				mount_events_change(src, &s->ch);
 				continue;
 			}

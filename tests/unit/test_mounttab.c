@@ -131,6 +131,26 @@ main(void)
 	CHECK_STR(log.s, "");
 	mounttab_clear(&a);
 	mounttab_clear(&b);
+
+	/* An id and a device taken again: two unique ids make it an unmount and a mount; where
+	 * either entry has none, it looks like a move. */
+	add(&a, 80, "/i1/x", "s", "rw", "rw");
+	add(&b, 80, "/i2/x", "s", "rw", "rw");
+	mounttab_find(&a, 80)->unique_id = 1000;
+	mounttab_find(&b, 80)->unique_id = 1001;
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "U:/i1/x;M:/i2/x;");
+	log.s[0] = '\0';
+	mounttab_find(&b, 80)->unique_id = 1000;
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "V:/i1/x>/i2/x;");
+	log.s[0] = '\0';
+	mounttab_find(&b, 80)->unique_id = 0;
+	mounttab_diff(&a, &b, record, &log);
+	CHECK_STR(log.s, "V:/i1/x>/i2/x;");
+	log.s[0] = '\0';
+	mounttab_clear(&a);
+	mounttab_clear(&b);
 	/* Twins: two mounts with one parent at one target, counted through insert, replace, remove. */
 	{
 		struct mounttab t = { 0 };
