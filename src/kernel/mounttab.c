@@ -713,12 +713,11 @@ mounttab_each(const struct mounttab *t, void (*fn)(void *ctx, const struct mount
 }
 
 /*
- * The same id names the same mount only while it stays the same filesystem at
- * the same root: mountinfo ids are reused, so an id whose device, root, type
- * or source changed between two reads was an unmount followed by a mount. So
- * was one whose two entries carry two unique ids. (Where either entry has none,
- * an unmount and a mount that reuse both the id and the device in one burst
- * look like a move here: a freed anonymous device number is handed out again.)
+ * The same id names the same mount only while it stays the same filesystem at the same root:
+ * mountinfo ids are reused, so an id whose device, root, type or source changed between two reads
+ * was an unmount followed by a mount. So was one whose two entries carry two unique ids. (Where
+ * either has none, an unmount and a mount that reuse both the id and the device in one burst look
+ * like a move here: a freed anonymous device number is handed out again.)
  */
 static bool
 same_mount(const struct mounttab_entry *a, const struct mounttab_entry *b)
