@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build (once) a small x86_64 kernel from Debian's linux-source-$WATCHQ_VM_KERNEL
-# (default 6.1) with the notification queue, and print the path of its bzImage.
+# (default 6.12; 6.1 too) with the notification queue, and print the path of its bzImage.
 # kernel.config is merged onto tinyconfig, then kernel-VERSION.config where there
 # is one (6.12: BTF, the BPF JIT and LSM, ftrace direct calls: the process
 # capture). The image is cached outside the repository, keyed by the config
@@ -8,7 +8,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-ver=${WATCHQ_VM_KERNEL:-6.1}
+ver=${WATCHQ_VM_KERNEL:-6.12}
 fragment=$here/kernel.config
 extra=$here/kernel-$ver.config
 [ -r "$extra" ] || extra=
