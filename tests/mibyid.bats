@@ -171,39 +171,35 @@ whole_reads() { grep -c 'mountinfo: re-read the table' "$T/err" || true; }
 	same 3
 }
 
-@test "by id: a mountinfo id taken again between two reads (an unmount, then a mount elsewhere)" {
-	need_byid
+# x_then_y SOURCE: a tmpfs of SOURCE on x, read by both; then, while both are stopped, x unmounted
+# and adv's tmpfs mounted on y. The kernel hands out the lowest free mountinfo id and anonymous
+# device number: y may take x's. Both have read it once each has a mount made after it. $old and
+# $new: x's and y's id and device.
+x_then_y() {
 	mkdir -p "$T/x" "$T/y" "$T/zz"
-	mount -t tmpfs x "$T/x"
-	old=$(findmnt -n -o ID "$T/x")
-	both mounts "$T"
-	stop_both
-	# The kernel hands out the lowest free mountinfo id: the mount on y may take x's.
-	"$ADV" umount "$T/x" mount "$T/y"
-	cont_both
-	# Both have read it once each has the mount after it.
-	mount -t tmpfs sentinel "$T/zz"
-	wait_until grep -q sentinel "$T/out"
-	wait_until grep -q sentinel "$T/whole"
-	echo "x had id $old; y has $(findmnt -n -o ID "$T/y")"
-	same "$(wc -l <"$T/whole")"
-}
-
-@test "by id: a mount id and a device taken again between two reads are an unmount and a mount, not a move" {
-	need_byid
-	mkdir -p "$T/x" "$T/y" "$T/zz"
-	# As adv mounts one: the same source, type and root. Only the unique ids tell the two apart.
-	mount -t tmpfs -o size=4k adv "$T/x"
+	mount -t tmpfs -o size=4k "$1" "$T/x"
 	old=$(findmnt -n -o ID,MAJ:MIN "$T/x")
 	both mounts "$T"
 	stop_both
-	# The kernel hands out the lowest free mountinfo id and anonymous device number.
 	"$ADV" umount "$T/x" mount "$T/y"
 	cont_both
 	mount -t tmpfs sentinel "$T/zz"
 	wait_until grep -q sentinel "$T/out"
 	wait_until grep -q sentinel "$T/whole"
 	new=$(findmnt -n -o ID,MAJ:MIN "$T/y")
+	echo "x had $old; y has $new"
+}
+
+@test "by id: a mountinfo id taken again between two reads (an unmount, then a mount elsewhere)" {
+	need_byid
+	x_then_y x
+	same "$(wc -l <"$T/whole")"
+}
+
+@test "by id: a mount id and a device taken again between two reads are an unmount and a mount, not a move" {
+	need_byid
+	# As adv mounts one: the same source, type and root. Only the unique ids tell the two apart.
+	x_then_y adv
 	[ "$old" = "$new" ] || skip "y has another id or device than x had ($old, then $new): taken elsewhere"
 	echo "--- by id"; cat "$T/out"; echo "--- whole"; cat "$T/whole"
 	# The text alone takes it for a move (watchq-backends(7)).
