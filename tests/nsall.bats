@@ -883,7 +883,7 @@ transients_at_least() {
 
 @test "-N all where the kernel has no nsfs walk: listed from /proc, each mount in its namespace" {
 	need_root
-	if kernel_at_least 6 12; then skip "this kernel has the nsfs walk (Linux 6.12): tested in the VM kernel"; fi
+	if kernel_at_least 6 12; then skip "this kernel has the nsfs walk (Linux 6.12): runs in the 6.1 VM (WATCHQ_VM_KERNEL=6.1 make vm-check)"; fi
 	mkdir "$T/a" "$T/b"
 	new_ns one
 	a=$NS a_ino=$INO
