@@ -641,6 +641,41 @@ release_stalled() {
 	grep "^mount readonly $T/m " "$T/out" | grep -q " pid=- uid=- comm=-$"
 }
 
+# stacked_between STACK... -- UNSTACK...: m's filesystem is stacked on j/o (adv's steps STACK...),
+# remounted read-only through j/o and unstacked (UNSTACK...), all between two reads, while another
+# call sets noexec on m: no read shows m's filesystem at j/o, only the calls.
+stacked_between() {
+	local stack=()
+
+	while [ "$1" != -- ]; do stack+=("$1"); shift; done
+	shift
+	need_mi_capture
+	mkdir -p "$T/m" "$T/j/o" "$T/j/mm"
+	mount -t tmpfs -o size=4k below "$T/m"
+	mount -t tmpfs -o size=4k other "$T/j/o"
+	mount --bind "$T/m" "$T/j/mm"
+	start_watchq --backend=mountinfo mounts "$T"
+	kill -STOP "$WQ_PID"
+	"$ADV" "${stack[@]}"
+	"$ADV" name wq-setattr noexec "$T/m"
+	"$ADV" name wq-remount remount "$T/j/o" ro
+	"$ADV" "$@"
+	kill -CONT "$WQ_PID"
+	wait_until grep -q "^mount readonly $T/m " "$T/out" || { cat "$T/out"; false; }
+	cat "$T/out"
+	# Both calls may have changed m: neither is named for it.
+	run ! grep -q "comm=wq-setattr$" "$T/out"
+	grep "^mount readonly $T/m " "$T/out" | grep -q " pid=- uid=- comm=-$"
+}
+
+@test "adv: mountinfo: a remount through a mount stacked and gone between two reads is not named after another call" {
+	stacked_between rbind "$T/j/mm" "$T/j/o" -- umount "$T/j/o"
+}
+
+@test "adv: mountinfo: the same, stacked and unstacked by a chrooted process (its paths are not ours)" {
+	stacked_between chroot "$T/j" rbind /mm /o -- chroot "$T/j" umount /o
+}
+
 @test "adv: mountinfo: a copy propagated to a slave from another namespace is not named for a call here at its place" {
 	need_mi_capture
 	mkdir -p "$T/m" "$T/s"

@@ -80,9 +80,8 @@ capjoin_decode(const struct capture_enter *e, struct capjoin_call *call)
 	return call->kinds != 0;
 }
 
-/* Whether the call's target and the record's mount point are paths from one root. */
-static bool
-same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
+bool
+capjoin_same_root(const struct capjoin_call *call, const struct capjoin_change *ch)
 {
 	return call->path_len > 0 && ch->path != NULL && call->root.mnt_id != 0 &&
 	    call->mnt_ns == ch->mnt_ns && call->root.mnt_id == ch->root.mnt_id &&
@@ -105,7 +104,7 @@ capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch)
 	 * the mount point as the kernel spells it; a path spelled otherwise (a symlink, "//")
 	 * joins no record: nobody is named, never someone else.
 	 */
-	if (!same_root(call, ch))
+	if (!capjoin_same_root(call, ch))
 		return false;
 	/* Under a shared parent a copy made by propagation may be anywhere (capjoin_name()). */
 	if (ch->spread)
@@ -117,7 +116,7 @@ bool
 capjoin_unplaced(const struct capjoin_call *call, const struct capjoin_change *ch)
 {
 	if (!(call->kinds & ch->kind) || (!call->open && !call->ok) || call->used ||
-	    same_root(call, ch))
+	    capjoin_same_root(call, ch))
 		return false;
 	return call->mnt_ns == ch->mnt_ns || ch->spread;
 }
@@ -179,7 +178,7 @@ merged_elsewhere(const struct capjoin_call *calls, size_t n, const struct capjoi
 		if (ch->kind == CAPJOIN_MOVE && (c->kinds & CAPJOIN_MOVE))
 			return true;
 		if (ch->kind == CAPJOIN_ATTACH && (c->kinds & CAPJOIN_MOVE) &&
-		    (!same_root(c, ch) || path_within(c->path, ch->path)))
+		    (!capjoin_same_root(c, ch) || path_within(c->path, ch->path)))
 			return true;
 		if (ch->kind == CAPJOIN_ATTACH && (one->kinds & CAPJOIN_MOVE) &&
 		    (c->kinds & CAPJOIN_ATTACH))

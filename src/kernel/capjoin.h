@@ -71,6 +71,8 @@ struct capjoin_change {
  * causes no attach, detach or move record (a remount, a propagation change, fsmount(2) ...): it is
  * kept all the same, as its process's identity at that call. */
 bool capjoin_decode(const struct capture_enter *e, struct capjoin_call *call);
+/* Whether the call's target and the record's mount point are paths from one root. */
+bool capjoin_same_root(const struct capjoin_call *call, const struct capjoin_change *ch);
 /* Whether call may be behind the record ch (it has not failed; kind, process and place agree). */
 bool capjoin_may_be(const struct capjoin_call *call, const struct capjoin_change *ch);
 /* Whether call, not failed and of ch's kind, has no place that can be told from ch's (see

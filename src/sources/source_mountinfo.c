@@ -118,6 +118,14 @@ mi_on_change(void *p, const struct mounttab_change *ch)
 	mi->seen[mi->nseen++] = (struct mi_seen){ *ch, NULL };
 }
 
+/* The root the table names mounts from, as capjoin.h asks it. */
+static struct capjoin_root
+mi_join_root(const struct mountinfo *mi)
+{
+	return (struct capjoin_root){ mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev),
+	    mi->root.ino };
+}
+
 /* The mount, unmount or move ch as capjoin.h asks it. */
 static struct capjoin_change
 mi_join_change(const struct mountinfo *mi, const struct mounttab *fresh,
@@ -129,8 +137,7 @@ mi_join_change(const struct mountinfo *mi, const struct mounttab *fresh,
 	    ch->kind == MOUNTTAB_MOUNT ? CAPJOIN_ATTACH : ch->kind == MOUNTTAB_UNMOUNT ?
 	    CAPJOIN_DETACH : CAPJOIN_MOVE, e->target,
 	    mounttab_parent_receives(fresh, ch->new) || mounttab_parent_receives(&mi->tab, ch->old),
-	    mi->mnt_ns,
-	    { mi->root.mnt_id, major(mi->root.dev), minor(mi->root.dev), mi->root.ino } };
+	    mi->mnt_ns, mi_join_root(mi) };
 }
 
 /* The captured call that alone can have made the mount, unmount or move ch; NULL if none. */
@@ -150,6 +157,8 @@ mi_call_behind(struct mountinfo *mi, const struct mounttab *fresh, const struct 
 static bool
 mi_place_unsettled(const struct mountinfo *mi, const char *path)
 {
+	struct capjoin_change at = { CAPJOIN_ANY_PID, 0, CAPJOIN_ATTACH, path, false, mi->mnt_ns,
+	    mi_join_root(mi) };
 	const struct capjoin_call *calls, *c;
 	size_t i, n;
 
@@ -159,8 +168,8 @@ mi_place_unsettled(const struct mountinfo *mi, const char *path)
 		c = &calls[i];
 		if ((!c->open && !c->ok) || c->kinds == 0)
 			continue;
-		if ((c->kinds & CAPJOIN_MOVE) || c->mnt_ns != mi->mnt_ns || c->path_len == 0 ||
-		    c->path[0] != '/' || path_within(c->path, path))
+		if ((c->kinds & CAPJOIN_MOVE) || !capjoin_same_root(c, &at) || c->path[0] != '/' ||
+		    path_within(c->path, path))
 			return true;
 	}
 	return false;
